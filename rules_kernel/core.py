@@ -1,0 +1,361 @@
+"""The protocol every game follows: games, states, moves, chance, outcomes, errors.
+
+A game is a small class (`Game`) holding validated options; a position is an immutable
+`State`. Every action — a player's move or a chance outcome — is a hashable value whose
+`str()` is its notation, so a whole game can be written as text and replayed without a
+random generator (see `rules_kernel.records`).
+
+Each game module subclasses `Game` and `State` and fills in a handful of hooks:
+
+    Game:  initial_state(), from_text(text)
+    State: current_player, legal_moves(), _successor(action), is_terminal(), outcome(),
+           to_text(), scene(perspective); for chance: chance_outcomes() or sample_chance();
+           for secrets: view(player)
+
+Everything else (apply with legality checks and notation parsing, perft, repr) is shared.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+#: `State.current_player` at a chance node (a deal, a shuffle, a draw from a bag).
+CHANCE = -1
+
+
+class RulesError(ValueError):
+    """Base of every error the kernel raises about bad input."""
+
+
+class IllegalMoveError(RulesError):
+    """A move that is not legal in the position, or notation that names no move."""
+
+
+class OptionError(RulesError):
+    """An unknown game, an unknown option, or a value an option does not accept."""
+
+
+class PositionTextError(RulesError):
+    """Position text (`Game.from_text`) that does not describe a valid position."""
+
+
+class ChanceNotEnumerableError(RulesError):
+    """`chance_outcomes()` at a chance node with too many outcomes to list (a deal)."""
+
+
+class Action:
+    """A move or a chance outcome. Subclasses are hashable values; `str()` is the notation.
+
+    `cells` names the scene cells the action touches, in the order a player would click
+    them, so one generic widget can turn clicks into moves.
+    """
+
+    __slots__ = ()
+    cells: tuple[str, ...] = ()
+    is_chance: ClassVar[bool] = False
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+
+class Move(Action):
+    """A player's move."""
+
+    __slots__ = ()
+
+
+class ChanceOutcome(Action):
+    """The result of a chance event."""
+
+    __slots__ = ()
+    is_chance: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, eq=True)
+class TextChance(ChanceOutcome):
+    """A chance outcome that is fully described by its notation (a deal, a draw)."""
+
+    notation: str
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    `winner` is the winning player's index, or the winning team's index in team games;
+    None means no winner: a draw, or (with `finished=False`) a game stopped by a cap.
+    `winners` lists the winning players' indices (both teammates in a team game).
+    """
+
+    winner: int | None
+    reason: str
+    winners: tuple[int, ...] = ()
+    finished: bool = True
+
+    @property
+    def is_draw(self) -> bool:
+        return self.finished and self.winner is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason,
+                "winners": list(self.winners), "finished": self.finished}
+
+    @classmethod
+    def win(cls, player: int, reason: str) -> Outcome:
+        return cls(player, reason, (player,))
+
+    @classmethod
+    def draw(cls, reason: str) -> Outcome:
+        return cls(None, reason)
+
+    @classmethod
+    def unfinished(cls, reason: str = "unfinished") -> Outcome:
+        return cls(None, reason, (), finished=False)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default (the project's ruling), and what it accepts."""
+
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    kind: type | tuple[type, ...] | None = None
+    #: extra validation: returns the (normalised) value or raises ValueError saying why
+    check: Callable[[Any], Any] | None = None
+
+    def validate(self, game_id: str, name: str, value: Any) -> Any:
+        where = f"option {name!r} of {game_id}"
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise OptionError(f"{where} must be one of {allowed}; got {value!r}")
+        if self.kind is not None:
+            kinds = _as_tuple(self.kind)
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                raise OptionError(f"{where} must be {_kind_name(self.kind)}; got {value!r}")
+        if self.check is not None:
+            try:
+                value = self.check(value)
+            except OptionError:
+                raise
+            except (ValueError, TypeError) as exc:
+                raise OptionError(f"{where}: {exc}") from exc
+        return value
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    return " or ".join(k.__name__ for k in _as_tuple(kind))
+
+
+class Game:
+    """A game with its options. Subclasses set `id`, `title`, `OPTIONS` and the hooks."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    num_players: int = 2
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(self.OPTIONS)) or "none"
+            raise OptionError(f"{self.id} has no option {unknown[0]!r} (its options: {known})")
+        values = {name: opt.default for name, opt in self.OPTIONS.items()}
+        for name, value in options.items():
+            values[name] = self.OPTIONS[name].validate(self.id, name, value)
+        self.options: Mapping[str, Any] = MappingProxyType(self._check_options(values))
+
+    def _check_options(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Hook: cross-check or normalise option values (raise OptionError)."""
+        return values
+
+    def initial_state(self) -> State:
+        raise NotImplementedError
+
+    def from_text(self, text: str) -> State:
+        raise NotImplementedError
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(f"Player {i + 1}" for i in range(self.num_players))
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.OPTIONS[k].default}
+        args = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"load_game({self.id!r}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.id, dict(self.options)) == (other.id, dict(other.options))
+
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
+
+
+class State:
+    """An immutable position. `apply` returns a new state; the old one is untouched."""
+
+    __slots__ = ()
+    game: Game
+
+    # --- hooks every game implements -------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Move]:
+        """The player's legal moves; [] at a terminal state and at a chance node."""
+        raise NotImplementedError
+
+    def _successor(self, action: Action) -> State:
+        """The state after a legal action (no legality check: `apply` did it)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        raise NotImplementedError
+
+    def to_text(self) -> str:
+        raise NotImplementedError
+
+    def scene(self, perspective: int | None = None) -> Any:
+        """Plain data for drawing (`rules_kernel.scene.Scene`); a perspective hides secrets."""
+        raise NotImplementedError
+
+    # --- chance and secrets: defaults for games without them ---------------------------
+    def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
+        """[(outcome, probability)] at a chance node; [] elsewhere."""
+        return []
+
+    def sample_chance(self, rng: random.Random) -> ChanceOutcome:
+        """One chance outcome drawn with `rng`; games with huge outcome sets override this."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise RulesError("sample_chance() called where no chance event is pending")
+        actions = [action for action, _ in outcomes]
+        weights = [weight for _, weight in outcomes]
+        return rng.choices(actions, weights=weights)[0]
+
+    def view(self, player: int) -> State:
+        """What `player` may know. Perfect-information games: the state itself."""
+        return self
+
+    def parse_chance(self, text: str) -> ChanceOutcome:
+        """A chance outcome from its notation; games with huge outcome sets override this."""
+        for outcome, _ in self.chance_outcomes():
+            if str(outcome) == text:
+                return outcome
+        raise IllegalMoveError(f"{text!r} is not a possible chance outcome here")
+
+    def why_illegal(self, text: str) -> str:
+        """Hook: the reason `text` names no legal move (the default lists the legal ones)."""
+        moves = sorted(str(m) for m in self.legal_moves())
+        shown = ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
+        return f"{text!r} is not a legal move here; legal moves: {shown or 'none'}"
+
+    # --- shared behaviour ------------------------------------------------------------
+    def apply(self, action: Action | str) -> State:
+        """The state after `action` (a Move, a chance outcome, or either's notation)."""
+        if self.is_terminal():
+            raise IllegalMoveError(f"the game is over ({self.outcome().reason}); "
+                                   f"no move {str(action)!r} can be played")
+        if self.current_player == CHANCE:
+            return self._successor(self._resolve_chance(action))
+        if isinstance(action, str):
+            return self._successor(self._parse_move(action))
+        if getattr(action, "is_chance", False):
+            raise IllegalMoveError(f"chance outcome {str(action)!r} given where "
+                                   f"player {self.current_player} is to move")
+        if action not in self._legal_set():
+            raise IllegalMoveError(self.why_illegal(str(action)))
+        return self._successor(action)
+
+    def _resolve_chance(self, action: Action | str) -> ChanceOutcome:
+        if isinstance(action, str):
+            return self.parse_chance(action)
+        if not getattr(action, "is_chance", False):
+            raise IllegalMoveError(f"a chance event is pending; move {str(action)!r} cannot be "
+                                   "played until it is resolved")
+        return self.parse_chance(str(action))
+
+    def _parse_move(self, text: str) -> Move:
+        text = text.strip()
+        for move in self.legal_moves():
+            if str(move) == text:
+                return move
+        raise IllegalMoveError(self.why_illegal(text))
+
+    def _legal_set(self) -> set[Move]:
+        return set(self.legal_moves())
+
+    def play(self, *actions: Action | str) -> State:
+        """Apply several actions in turn (a convenience for scenarios and docs)."""
+        state = self
+        for action in actions:
+            state = state.apply(action)
+        return state
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.to_text()!r})"
+
+
+def perft(state: State, depth: int) -> int:
+    """Number of leaf positions `depth` plies ahead; terminal positions are not expanded.
+
+    At the last ply the legal moves are counted, not applied (bulk counting, as perft
+    programs do). Chance nodes count each outcome as a branch. Games may provide a faster
+    `_perft(depth)` that must give the same numbers.
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    fast = getattr(state, "_perft", None)
+    if fast is not None:
+        return fast(depth)
+    return _generic_perft(state, depth)
+
+
+def _generic_perft(state: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if state.current_player == CHANCE:
+        branches: Iterable[Action] = [o for o, _ in state.chance_outcomes()]
+    else:
+        branches = state.legal_moves()
+    if depth == 1:
+        return sum(1 for _ in branches)
+    return sum(_generic_perft(state._successor(a), depth - 1) for a in branches)
+
+
+def playout(state: State, rng: random.Random, max_plies: int | None = None) -> list[State]:
+    """A random game from `state`: uniform moves, chance by its probabilities.
+
+    Returns every state visited (the first is `state`). Stops at a terminal state or after
+    `max_plies` actions.
+    """
+    states = [state]
+    while not state.is_terminal() and (max_plies is None or len(states) <= max_plies):
+        if state.current_player == CHANCE:
+            action: Action = state.sample_chance(rng)
+        else:
+            action = rng.choice(state.legal_moves())
+        state = state._successor(action)
+        states.append(state)
+    return states
+
+
+def notation_list(actions: Sequence[Action]) -> list[str]:
+    return [str(a) for a in actions]
