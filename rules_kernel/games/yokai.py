@@ -1,0 +1,665 @@
+"""Yōkai no Mori: 3x4 (Dōbutsu shōgi) and 5x6 (Gorogoro shōgi).
+
+Rulebook: rules/yokai-no-mori.de.txt; formulation and notation: rules/NOTES.md, which
+follows Fairy-Stockfish (variants `dobutsu` and `gorogoro`) so positions and games move
+freely between this project and Fairy-Stockfish tools.
+
+Representation (chosen for speed; a state is a few tuples):
+- `board`: one int per square, square = rank * files + file (a1 = 0). 0 is empty; a piece
+  is `kind | owner << 4` with the kinds below.
+- `hands`: one tuple of counts per player, indexed by kind (captured pieces, unpromoted).
+- `side`: the player to move (0 moves first, its pieces start on rank 1).
+
+The two variants differ in a few class attributes of their Game subclass (board size,
+start position, letters, promotion zone, royal Koropokkuru or try, drop restrictions).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import ClassVar
+
+from rules_kernel.core import (
+    Game,
+    IllegalMoveError,
+    Move,
+    Option,
+    Outcome,
+    PositionTextError,
+    State,
+)
+from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
+
+# Piece kinds, in the rulebook's names.
+KODAMA, KITSUNE, TANUKI, KOROPOKKURU, KIRIN, ONI, KODAMA_SAMURAI, SUPER_ONI = range(1, 9)
+KIND_NAMES = {
+    KODAMA: "Kodama", KITSUNE: "Kitsune", TANUKI: "Tanuki", KOROPOKKURU: "Koropokkuru",
+    KIRIN: "Kirin", ONI: "Oni", KODAMA_SAMURAI: "Kodama Samurai", SUPER_ONI: "Super-Oni",
+}
+PROMOTES_TO = {KODAMA: KODAMA_SAMURAI, ONI: SUPER_ONI}
+UNPROMOTED = {KODAMA_SAMURAI: KODAMA, SUPER_ONI: ONI}
+OWNER_SHIFT = 4
+EMPTY = 0
+
+# Steps (file, rank) for the first player; the second player's are mirrored in rank.
+_ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+_DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+_GOLD = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (0, -1))  # all but the backward diagonals
+STEPS = {
+    KODAMA: ((0, 1),),
+    KITSUNE: _DIAGONAL,
+    TANUKI: _ORTHOGONAL,
+    KOROPOKKURU: _ORTHOGONAL + _DIAGONAL,
+    KIRIN: _GOLD,
+    ONI: ((-1, 1), (0, 1), (1, 1), (-1, -1), (1, -1)),  # diagonals or straight forward
+    KODAMA_SAMURAI: _GOLD,
+    SUPER_ONI: _GOLD,
+}
+
+_MOVE_RE = re.compile(r"^([a-z])(\d+)([a-z])(\d+)(\+?)$")
+_DROP_RE = re.compile(r"^([A-Za-z])@([a-z])(\d+)$")
+
+
+def piece(kind: int, owner: int) -> int:
+    return kind | owner << OWNER_SHIFT
+
+
+def owner_of(code: int) -> int:
+    return code >> OWNER_SHIFT
+
+
+def kind_of(code: int) -> int:
+    return code & 15
+
+
+class YokaiMove(Move):
+    """A step (`b2b3`, with `+` when it promotes) or a drop from the hand (`C@a2`).
+
+    Moves are interned per variant (see `_Tables`), so generating them allocates nothing.
+    """
+
+    __slots__ = ("frm", "to", "drop", "promote", "side", "cells", "_text")
+
+    def __init__(self, text: str, frm: int | None, to: int, drop: int | None, promote: bool,
+                 side: int, cells: tuple[str, ...]) -> None:
+        for name, value in (("_text", text), ("frm", frm), ("to", to), ("drop", drop),
+                            ("promote", promote), ("side", side), ("cells", cells)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, YokaiMove) and (self._text, self.side) == (other._text, other.side)
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+
+class _Tables:
+    """Everything derived once per variant: squares, steps, interned moves."""
+
+    def __init__(self, game: type[YokaiGame]) -> None:
+        self.files, self.ranks = game.FILES, game.RANKS
+        n = self.files * self.ranks
+        self.size = n
+        self.names = tuple(self.square_name(sq) for sq in range(n))
+        self.index = {name: sq for sq, name in enumerate(self.names)}
+        self.letter = game.LETTERS
+        self.kind_of_letter = {v: k for k, v in game.LETTERS.items()}
+        last = self.ranks - 1
+        depth = game.ZONE_DEPTH
+        # promotion zone of each player: the far `depth` ranks
+        self.zone = (frozenset(sq for sq in range(n) if sq // self.files > last - depth),
+                     frozenset(sq for sq in range(n) if sq // self.files < depth))
+        self.far_rank = (frozenset(sq for sq in range(n) if sq // self.files == last),
+                         frozenset(sq for sq in range(n) if sq // self.files == 0))
+        self.dest = self._destinations()
+        self.neighbours = tuple(tuple(d for d in self._steps_from(sq, STEPS[KOROPOKKURU], 0))
+                                for sq in range(n))
+        self.step_moves = {}  # (frm, to, promote, side) -> move
+        self.drops = {}  # (kind, to, side) -> move
+        for side in (0, 1):
+            for frm in range(n):
+                for to in self.neighbours[frm]:
+                    for promote in (False, True):
+                        text = f"{self.names[frm]}{self.names[to]}{'+' if promote else ''}"
+                        self.step_moves[frm, to, promote, side] = YokaiMove(
+                            text, frm, to, None, promote, side, (self.names[frm], self.names[to]))
+            for kind, letter in game.LETTERS.items():
+                if kind in UNPROMOTED:
+                    continue
+                for to in range(n):
+                    self.drops[kind, to, side] = YokaiMove(
+                        f"{letter}@{self.names[to]}", None, to, kind, False, side,
+                        (zone_cell(f"hand-{side}", letter), self.names[to]))
+
+    def square_name(self, sq: int) -> str:
+        return f"{chr(ord('a') + sq % self.files)}{sq // self.files + 1}"
+
+    def _steps_from(self, sq: int, steps, owner: int):
+        f, r = sq % self.files, sq // self.files
+        sign = 1 if owner == 0 else -1
+        for df, dr in steps:
+            nf, nr = f + df, r + dr * sign
+            if 0 <= nf < self.files and 0 <= nr < self.ranks:
+                yield nr * self.files + nf
+
+    def _destinations(self) -> dict[int, tuple[tuple[int, ...], ...]]:
+        """dest[code][sq]: the squares a piece `code` on `sq` steps to."""
+        return {piece(kind, owner): tuple(tuple(self._steps_from(sq, steps, owner))
+                                          for sq in range(self.size))
+                for kind, steps in STEPS.items() for owner in (0, 1)}
+
+
+class YokaiGame(Game):
+    """Shared rules; the two variants below set the class attributes."""
+
+    FILES: ClassVar[int]
+    RANKS: ClassVar[int]
+    START: ClassVar[str]  # Fairy-Stockfish FEN of the start position
+    LETTERS: ClassVar[dict[int, str]]  # Fairy-Stockfish letters (first player's, upper case)
+    ZONE_DEPTH: ClassVar[int]  # ranks in the promotion zone
+    ROYAL: ClassVar[bool]  # Koropokkuru may not be left attacked; no legal move = lost
+    TRY: ClassVar[bool]  # Koropokkuru safe on the far rank wins
+    PROMOTION_OPTIONAL: ClassVar[bool]
+    DROP_RESTRICTIONS: ClassVar[bool]  # no dead Kodama drop, no two Kodama in a file, no drop mate
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "repetitions": Option(3, "the same position this many times is a draw (the rulebook's "
+                              "'drei Mal hintereinander hin und zurück')", kind=int,
+                              check=lambda n: _at_least(2, n)),
+    }
+
+    @cached_property
+    def tables(self) -> _Tables:
+        return _tables_for(type(self))
+
+    def initial_state(self) -> YokaiState:
+        return self.from_text(self.START)
+
+    def from_text(self, text: str) -> YokaiState:
+        board, hands, side, ply = _parse_fen(self, text)
+        return YokaiState(self, board, hands, side, ply, None)
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return ("First player", "Second player")
+
+
+def _at_least(minimum: int, value: int) -> int:
+    if value < minimum:
+        raise ValueError(f"must be at least {minimum}, got {value}")
+    return value
+
+
+_TABLE_CACHE: dict[type, _Tables] = {}
+
+
+def _tables_for(cls: type[YokaiGame]) -> _Tables:
+    if cls not in _TABLE_CACHE:
+        _TABLE_CACHE[cls] = _Tables(cls)
+    return _TABLE_CACHE[cls]
+
+
+class YokaiNoMori3x4(YokaiGame):
+    """The standard game on 12 squares (Dōbutsu shōgi)."""
+
+    id = "yokai-3x4"
+    title = "Yōkai no Mori 3x4"
+    FILES, RANKS = 3, 4
+    START = "gle/1c1/1C1/ELG[-] w 0 1"
+    LETTERS = {KODAMA: "C", KITSUNE: "E", TANUKI: "G", KOROPOKKURU: "L", KODAMA_SAMURAI: "+C"}
+    ZONE_DEPTH = 1
+    ROYAL = False
+    TRY = True
+    PROMOTION_OPTIONAL = False
+    DROP_RESTRICTIONS = False
+
+
+class YokaiNoMori5x6(YokaiGame):
+    """The version on 30 squares (Gorogoro shōgi)."""
+
+    id = "yokai-5x6"
+    title = "Yōkai no Mori 5x6"
+    FILES, RANKS = 5, 6
+    START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"
+    LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P",
+               SUPER_ONI: "+S"}
+    ZONE_DEPTH = 2
+    ROYAL = True
+    TRY = False
+    PROMOTION_OPTIONAL = True
+    DROP_RESTRICTIONS = True
+
+
+GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
+
+
+# --- position text (Fairy-Stockfish FEN) -------------------------------------------------
+
+def _parse_fen(game: YokaiGame, text: str):
+    t = game.tables
+    if not isinstance(text, str):
+        raise PositionTextError(f"position text must be a string, got {type(text).__name__}")
+    fields = text.split()
+    if len(fields) < 2:
+        raise PositionTextError(f"{text!r}: expected 'board[hand] side ...' like {game.START!r}")
+    placement, side_field = fields[0], fields[1]
+    m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", placement)
+    if not m:
+        raise PositionTextError(f"{text!r}: the board must be followed by the hand in [...]")
+    rows = m.group(1).split("/")
+    if len(rows) != t.ranks:
+        raise PositionTextError(f"{text!r}: {len(rows)} ranks, {game.id} has {t.ranks}")
+    board = [EMPTY] * t.size
+    for i, row in enumerate(rows):
+        rank = t.ranks - 1 - i
+        file = 0
+        for token in re.findall(r"\+?[A-Za-z]|\d+|.", row):
+            if token.isdigit():
+                file += int(token)
+                continue
+            code = _code_of_letter(game, token, text)
+            if file >= t.files:
+                raise PositionTextError(f"{text!r}: rank {rank + 1} ({row!r}) has more than "
+                                        f"{t.files} files")
+            board[rank * t.files + file] = code
+            file += 1
+        if file != t.files:
+            raise PositionTextError(f"{text!r}: rank {rank + 1} ({row!r}) covers {file} files, "
+                                    f"not {t.files}")
+    hands = [[0] * 9, [0] * 9]
+    for letter in re.findall(r"\+?[A-Za-z]|.", m.group(2).replace("-", "")):
+        code = _code_of_letter(game, letter, text)
+        if kind_of(code) in UNPROMOTED:
+            raise PositionTextError(f"{text!r}: a promoted piece cannot be in hand")
+        hands[owner_of(code)][kind_of(code)] += 1
+    if side_field not in ("w", "b"):
+        raise PositionTextError(f"{text!r}: side to move must be 'w' or 'b', not {side_field!r}")
+    side = 0 if side_field == "w" else 1
+    fullmove = fields[-1] if len(fields) >= 3 else "1"
+    if not fullmove.isdigit() or int(fullmove) < 1:
+        raise PositionTextError(f"{text!r}: the move number must be a positive integer")
+    _check_material(game, board, hands, text)
+    ply = 2 * (int(fullmove) - 1) + side
+    return tuple(board), (tuple(hands[0]), tuple(hands[1])), side, ply
+
+
+def _code_of_letter(game: YokaiGame, token: str, text: str) -> int:
+    kind = game.tables.kind_of_letter.get(token.upper())
+    if kind is None:
+        raise PositionTextError(f"{text!r}: {token!r} is no piece of {game.id} "
+                                f"(pieces: {', '.join(game.LETTERS.values())})")
+    return piece(kind, 0 if token.upper() == token else 1)
+
+
+def _check_material(game: YokaiGame, board, hands, text: str) -> None:
+    kings = [sum(1 for c in board if c == piece(KOROPOKKURU, o)) for o in (0, 1)]
+    if game.ROYAL and kings != [1, 1]:
+        raise PositionTextError(f"{text!r}: each player needs exactly one Koropokkuru on the board")
+    if max(kings) > 1:
+        raise PositionTextError(f"{text!r}: a player has two Koropokkuru")
+
+
+def _fen(state: YokaiState) -> str:
+    t = state.tables
+    rows = []
+    for rank in range(t.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(t.files):
+            code = state.board[rank * t.files + file]
+            if code == EMPTY:
+                empty += 1
+                continue
+            if empty:
+                row, empty = row + str(empty), 0
+            letter = t.letter[kind_of(code)]
+            row += letter if owner_of(code) == 0 else letter.lower()
+        rows.append(row + (str(empty) if empty else ""))
+    hand = "".join(t.letter[kind] if owner == 0 else t.letter[kind].lower()
+                   for owner in (0, 1) for kind in _HAND_ORDER
+                   for _ in range(state.hands[owner][kind]))
+    side = "wb"[state.side]
+    return f"{'/'.join(rows)}[{hand}] {side} - - 0 {state.ply // 2 + 1}"
+
+
+# Fairy-Stockfish lists hand pieces from the most valuable kind down.
+_HAND_ORDER = (KOROPOKKURU, TANUKI, KIRIN, KITSUNE, ONI, KODAMA)
+
+
+# --- the state -------------------------------------------------------------------------
+
+class YokaiState(State):
+    """An immutable Yōkai no Mori position with its repetition history."""
+
+    __slots__ = ("game", "board", "hands", "side", "ply", "_history", "_legal", "_outcome")
+
+    def __init__(self, game: YokaiGame, board: tuple[int, ...], hands: tuple[tuple[int, ...], ...],
+                 side: int, ply: int, previous: YokaiState | None,
+                 last_move: YokaiMove | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "game", game)
+        set_(self, "board", board)
+        set_(self, "hands", hands)
+        set_(self, "side", side)
+        set_(self, "ply", ply)
+        key = (board, hands, side)
+        # history: (position key, last move, previous history) — a linked list shared with
+        # the parent, so a new state costs O(1) and repetition looks back along it.
+        set_(self, "_history", (key, last_move, previous._history if previous else None))
+        set_(self, "_legal", None)
+        set_(self, "_outcome", False)  # False: not computed yet
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("states are immutable; apply() returns a new one")
+
+    @property
+    def tables(self) -> _Tables:
+        return self.game.tables
+
+    # -- protocol --
+    @property
+    def current_player(self) -> int:
+        return self.side
+
+    @property
+    def last_move(self) -> YokaiMove | None:
+        return self._history[1]
+
+    def legal_moves(self) -> list[YokaiMove]:
+        return [] if self.is_terminal() else list(self._moves())
+
+    def _moves(self) -> list[YokaiMove]:
+        """The moves the rules allow here, ignoring whether the game has ended (cached)."""
+        if self._legal is None:
+            object.__setattr__(self, "_legal",
+                               _legal_moves(self.game, self.board, self.hands, self.side))
+        return self._legal
+
+    def _legal_set(self) -> set[YokaiMove]:
+        return set() if self.is_terminal() else set(self._moves())
+
+    def _successor(self, move: YokaiMove) -> YokaiState:
+        board, hands = _make(self.board, self.hands, move, self.side)
+        return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self, move)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        if self._outcome is False:
+            object.__setattr__(self, "_outcome", self._compute_outcome())
+        return self._outcome
+
+    def _compute_outcome(self) -> Outcome | None:
+        game = self.game
+        result = _decided(game, self.board, self.side)
+        if result is not None:
+            return result
+        if self.repetition_count() >= game.options["repetitions"]:
+            return Outcome.draw(f"repetition: the same position {game.options['repetitions']} times")
+        if game.ROYAL and not self._moves():
+            reason = ("checkmate: the Koropokkuru cannot escape capture"
+                      if _in_check(game, self.board, self.side) else "no legal move")
+            return Outcome.win(1 - self.side, reason)
+        return None
+
+    def repetition_count(self) -> int:
+        """How many times this position (board, hands, side to move) has occurred."""
+        key, _, node = self._history
+        count = 1
+        while node is not None:
+            if node[0] == key:
+                count += 1
+            node = node[2]
+        return count
+
+    def to_text(self) -> str:
+        return _fen(self)
+
+    def scene(self, perspective: int | None = None):
+        return _scene(self, perspective)
+
+    def why_illegal(self, text: str) -> str:
+        return _why_illegal(self, text)
+
+    def _perft(self, depth: int) -> int:
+        """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
+        if depth == 0:
+            return 1
+        return _perft(self.game, self.board, self.hands, self.side, depth)
+
+    # -- values --
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, YokaiState) and self.game == other.game
+                and self._history[0] == other._history[0] and self.ply == other.ply
+                and self.repetition_count() == other.repetition_count())
+
+    def __hash__(self) -> int:
+        return hash((self.game.id, self._history[0], self.ply))
+
+    def piece_at(self, square: str) -> tuple[str, int] | None:
+        """(name, owner) of the piece on a square like 'b2', or None."""
+        code = self.board[self.tables.index[square]]
+        return (KIND_NAMES[kind_of(code)], owner_of(code)) if code else None
+
+
+# --- rules on raw tuples (the hot path) ----------------------------------------------------
+
+def _pseudo_moves(game: YokaiGame, board, hands, side) -> list[YokaiMove]:
+    """Every step and drop, before the royal-Koropokkuru and drop-mate checks."""
+    t = game.tables
+    steps, dest, zone = t.step_moves, t.dest, t.zone[side]
+    last = t.far_rank[side]
+    optional = game.PROMOTION_OPTIONAL
+    moves = []
+    for frm, code in enumerate(board):
+        if code == EMPTY or code >> OWNER_SHIFT != side:
+            continue
+        kind = code & 15
+        promotable = kind in PROMOTES_TO
+        for to in dest[code][frm]:
+            target = board[to]
+            if target != EMPTY and target >> OWNER_SHIFT == side:
+                continue
+            if promotable and (to in zone or frm in zone):
+                if not optional:
+                    moves.append(steps[frm, to, True, side])
+                    continue
+                moves.append(steps[frm, to, True, side])
+                if not (kind == KODAMA and to in last):
+                    moves.append(steps[frm, to, False, side])
+            else:
+                moves.append(steps[frm, to, False, side])
+    hand = hands[side]
+    empties = [sq for sq, code in enumerate(board) if code == EMPTY]
+    restricted = game.DROP_RESTRICTIONS
+    for kind in _HAND_ORDER:
+        if not hand[kind] or kind == KOROPOKKURU:
+            continue
+        if restricted and kind == KODAMA:
+            files = {sq % t.files for sq, c in enumerate(board) if c == piece(KODAMA, side)}
+            targets = [sq for sq in empties if sq not in last and sq % t.files not in files]
+        else:
+            targets = empties
+        drops = t.drops
+        moves.extend(drops[kind, to, side] for to in targets)
+    return moves
+
+
+def _legal_moves(game: YokaiGame, board, hands, side) -> list[YokaiMove]:
+    moves = _pseudo_moves(game, board, hands, side)
+    if not game.ROYAL:
+        return moves
+    legal = []
+    for move in moves:
+        new_board, new_hands = _make(board, hands, move, side)
+        if _in_check(game, new_board, side):
+            continue
+        if move.drop == KODAMA and _is_drop_mate(game, new_board, new_hands, side, move.to):
+            continue
+        legal.append(move)
+    return legal
+
+
+def _is_drop_mate(game: YokaiGame, board, hands, side, to) -> bool:
+    """Rulebook 5x6, rule 4: a Kodama drop may not give checkmate."""
+    enemy_king = piece(KOROPOKKURU, 1 - side)
+    if enemy_king not in [board[sq] for sq in game.tables.dest[piece(KODAMA, side)][to]]:
+        return False
+    return not _legal_moves(game, board, hands, 1 - side)
+
+
+def _make(board, hands, move: YokaiMove, side: int):
+    new_board = list(board)
+    if move.drop is not None:
+        new_board[move.to] = move.drop | side << OWNER_SHIFT
+        hand = list(hands[side])
+        hand[move.drop] -= 1
+        new_hands = (tuple(hand), hands[1]) if side == 0 else (hands[0], tuple(hand))
+        return tuple(new_board), new_hands
+    code = board[move.frm]
+    captured = board[move.to]
+    new_board[move.frm] = EMPTY
+    new_board[move.to] = PROMOTES_TO[code & 15] | side << OWNER_SHIFT if move.promote else code
+    if captured == EMPTY:
+        return tuple(new_board), hands
+    hand = list(hands[side])
+    kind = captured & 15
+    hand[UNPROMOTED.get(kind, kind)] += 1
+    new_hands = (tuple(hand), hands[1]) if side == 0 else (hands[0], tuple(hand))
+    return tuple(new_board), new_hands
+
+
+def _attacked(game: YokaiGame, board, sq: int, by: int) -> bool:
+    dest = game.tables.dest
+    for n in game.tables.neighbours[sq]:
+        code = board[n]
+        if code != EMPTY and code >> OWNER_SHIFT == by and sq in dest[code][n]:
+            return True
+    return False
+
+
+def _in_check(game: YokaiGame, board, side: int) -> bool:
+    king = piece(KOROPOKKURU, side)
+    return king in board and _attacked(game, board, board.index(king), 1 - side)
+
+
+def _decided(game: YokaiGame, board, side: int) -> Outcome | None:
+    """Capture and try (3x4). The side that just moved is checked first, as Fairy-Stockfish does."""
+    if game.ROYAL:
+        return None
+    for player in (1 - side, side):
+        if piece(KOROPOKKURU, 1 - player) not in board:
+            return Outcome.win(player, "the Koropokkuru was captured")
+    for player in (1 - side, side):
+        king = piece(KOROPOKKURU, player)
+        far = game.tables.far_rank[player]
+        sq = board.index(king)
+        if sq in far and not _attacked(game, board, sq, 1 - player):
+            return Outcome.win(player, "try: the Koropokkuru reached the far rank safely")
+    return None
+
+
+def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
+    if _decided(game, board, side) is not None:
+        return 0
+    moves = _legal_moves(game, board, hands, side)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    other = 1 - side
+    for move in moves:
+        new_board, new_hands = _make(board, hands, move, side)
+        total += _perft(game, new_board, new_hands, other, depth - 1)
+    return total
+
+
+# --- explaining an illegal move ----------------------------------------------------------
+
+def _why_illegal(state: YokaiState, text: str) -> str:
+    t, game = state.tables, state.game
+    who = game.player_names[state.side]
+    m, d = _MOVE_RE.match(text), _DROP_RE.match(text)
+    if not m and not d:
+        return (f"{text!r} is not {game.title} notation: write a step like 'b2b3' "
+                f"(with '+' to promote) or a drop like 'C@a2'")
+    squares = [m.group(1) + m.group(2), m.group(3) + m.group(4)] if m else [d.group(2) + d.group(3)]
+    for sq in squares:
+        if sq not in t.index:
+            return f"{text!r}: {sq} is not a square of the {t.files}x{t.ranks} board"
+    if d:
+        return _why_drop_illegal(state, text, d.group(1).upper(), t.index[squares[0]], who)
+    frm, to = t.index[squares[0]], t.index[squares[1]]
+    code = state.board[frm]
+    if code == EMPTY:
+        return f"{text!r}: there is no piece on {squares[0]}"
+    name = KIND_NAMES[kind_of(code)]
+    if owner_of(code) != state.side:
+        return f"{text!r}: the {name} on {squares[0]} belongs to the opponent; {who} is to move"
+    if to not in t.dest[code][frm]:
+        return f"{text!r}: the {name} on {squares[0]} cannot step to {squares[1]}"
+    if state.board[to] != EMPTY and owner_of(state.board[to]) == state.side:
+        return f"{text!r}: {squares[1]} is occupied by your own {KIND_NAMES[kind_of(state.board[to])]}"
+    same_squares = [str(mv) for mv in state.legal_moves() if mv.frm == frm and mv.to == to]
+    if same_squares:
+        return f"{text!r}: this step must be written {' or '.join(same_squares)} (promotion)"
+    return f"{text!r}: it would leave your Koropokkuru attacked"
+
+
+def _why_drop_illegal(state: YokaiState, text: str, letter: str, to: int, who: str) -> str:
+    t, game = state.tables, state.game
+    kind = t.kind_of_letter.get(letter)
+    if kind is None or kind in UNPROMOTED:
+        return f"{text!r}: {letter!r} is not a piece that can be dropped in {game.title}"
+    name = KIND_NAMES[kind]
+    if not state.hands[state.side][kind]:
+        return f"{text!r}: {who} has no {name} in hand"
+    if state.board[to] != EMPTY:
+        return f"{text!r}: {t.names[to]} is not empty (a drop goes on a free square)"
+    if game.DROP_RESTRICTIONS and kind == KODAMA:
+        if to in t.far_rank[state.side]:
+            return f"{text!r}: a Kodama may not be dropped on the last rank (it could never move)"
+        if any(state.board[sq] == piece(KODAMA, state.side) for sq in range(to % t.files, t.size, t.files)):
+            return f"{text!r}: two of your Kodama may not stand in the same file"
+        board, hands = _make(state.board, state.hands, t.drops[kind, to, state.side], state.side)
+        if not _in_check(game, board, state.side) and _is_drop_mate(game, board, hands, state.side, to):
+            return f"{text!r}: a Kodama drop may not give checkmate"
+    return f"{text!r}: it would leave your Koropokkuru attacked"
+
+
+# --- scene --------------------------------------------------------------------------------
+
+def _scene(state: YokaiState, perspective: int | None) -> Scene:
+    t, game = state.tables, state.game
+    cells = tuple(
+        Cell(t.names[sq], sq % t.files, sq // t.files,
+             shade=("zone-1" if sq in t.zone[1] else "zone-0" if sq in t.zone[0] else None))
+        for sq in range(t.size))
+    tokens = tuple(
+        Token(t.names[sq], KIND_NAMES[kind_of(code)], t.letter[kind_of(code)],
+              owner=owner_of(code), facing=owner_of(code),
+              promoted=kind_of(code) in UNPROMOTED)
+        for sq, code in enumerate(state.board) if code != EMPTY)
+    zones = tuple(
+        Zone(f"hand-{owner}", f"{game.player_names[owner]}'s hand", owner, tuple(
+            ZoneItem(zone_cell(f"hand-{owner}", t.letter[kind]), KIND_NAMES[kind], t.letter[kind],
+                     count=state.hands[owner][kind], owner=owner)
+            for kind in _HAND_ORDER if state.hands[owner][kind]))
+        for owner in (0, 1))
+    outcome = state.outcome()
+    if outcome is None:
+        status = f"{game.player_names[state.side]} to move"
+    elif outcome.winner is None:
+        status = f"Draw — {outcome.reason}"
+    else:
+        status = f"{game.player_names[outcome.winner]} wins — {outcome.reason}"
+    last = state.last_move
+    return Scene(game=game.id, layout="square", cells=cells, tokens=tokens, zones=zones,
+                 players=game.player_names, to_move=None if outcome else state.side,
+                 status=status, perspective=perspective,
+                 last_cells=last.cells if last is not None else ())

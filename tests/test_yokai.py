@@ -1,0 +1,350 @@
+"""Yōkai no Mori 3x4 and 5x6: perft, Fairy-Stockfish differential games, rulebook scenarios,
+properties. Rulebook: rules/yokai-no-mori.de.txt; formulation: rules/NOTES.md."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules_kernel as rk
+from rules_kernel import records
+
+G3 = rk.load_game("yokai-3x4")
+G5 = rk.load_game("yokai-5x6")
+
+
+def moves(state) -> set[str]:
+    return {str(m) for m in state.legal_moves()}
+
+
+# --- perft: NOTES.md "perft from the start position (Fairy-Stockfish)" --------------------
+
+@pytest.mark.parametrize("depth, leaves", [(1, 4), (2, 17), (3, 123), (4, 976), (5, 8122), (6, 71677)])
+def test_perft_3x4(depth, leaves):
+    assert rk.perft(G3.initial_state(), depth) == leaves
+
+
+@pytest.mark.parametrize("depth, leaves", [(1, 16), (2, 250), (3, 4166)])
+def test_perft_5x6(depth, leaves):
+    assert rk.perft(G5.initial_state(), depth) == leaves
+
+
+@pytest.mark.parametrize("game", [G3, G5])
+def test_fast_perft_equals_generic_perft(game):
+    """The bulk-counting perft on raw tuples must count what the public API generates."""
+    state = game.initial_state().play(*(["b2b3", "c4b3"] if game is G3 else ["c3c4", "d4d3"]))
+    assert rk.perft(state, 3) == rk.core._generic_perft(state, 3)
+
+
+# --- differential games against Fairy-Stockfish (pyffish) --------------------------------
+
+@pytest.mark.parametrize("game_id, max_plies", [("yokai-3x4", 200), ("yokai-5x6", 80)])
+@pytest.mark.parametrize("block", range(3))
+def test_random_games_agree_with_fairy_stockfish(game_id, max_plies, block):
+    """300 random games per variant (3 blocks of 100): at every position the same legal
+    moves, terminal status and winner as Fairy-Stockfish (repetition draws aside)."""
+    from fsf_oracle import compare_random_game
+
+    disagreements = [d for seed in range(block * 100, block * 100 + 100)
+                     if (d := compare_random_game(game_id, seed, max_plies))]
+    assert not disagreements, "\n".join(map(str, disagreements[:3]))
+
+
+def test_oracle_recognises_fsf_drop_mate_as_the_only_difference():
+    """Fairy-Stockfish lists a mating Kodama drop as legal (and scores it as a loss for the
+    dropper); the rulebook (5x6, "Spezifische Regeln" 4) forbids it. In this position (from
+    a random game) P@a5 mates: ours refuses it, FSF offers it."""
+    import pyffish
+
+    from fsf_oracle import is_fsf_drop_mate
+
+    fen = "k2ps/2G1p/Sp2g/p1sP1/G1SG1/4K[P] w - - 0 25"
+    assert "P@a5" in pyffish.legal_moves("gorogoro", fen, [])
+    assert is_fsf_drop_mate("gorogoro", fen, "P@a5")
+    state = G5.from_text(fen)
+    assert "P@a5" not in moves(state)
+    with pytest.raises(rk.IllegalMoveError, match="may not give checkmate"):
+        state.apply("P@a5")
+
+
+# --- 3x4 scenarios --------------------------------------------------------------------------
+
+def test_start_position_3x4():
+    """Rulebook: "Die Startposition der Yōkai ist auf dem nebenstehenden Bild"; NOTES.md:
+    Kitsune a1, Koropokkuru b1, Tanuki c1, Kodama b2, mirrored for the second player."""
+    s = G3.initial_state()
+    assert s.piece_at("a1") == ("Kitsune", 0)
+    assert s.piece_at("b1") == ("Koropokkuru", 0)
+    assert s.piece_at("c1") == ("Tanuki", 0)
+    assert s.piece_at("b2") == ("Kodama", 0)
+    assert s.piece_at("b3") == ("Kodama", 1)
+    assert s.piece_at("a4") == ("Tanuki", 1)
+    assert s.current_player == 0
+
+
+def test_capture_goes_to_the_hand_and_can_be_dropped():
+    """Rulebook 2. "legt die gefangen genommene Figur ... in seine so genannte Reserve";
+    3. "eine Figur aus seiner Reserve holen und ... auf irgendein freies Feld legen"."""
+    s = G3.initial_state().apply("b2b3")
+    assert s.hands[0][1] == 1 and s.to_text().startswith("gle/1C1/3/ELG[C] b")
+    s = s.apply("c4b3")  # the Tanuki recaptures
+    assert {m for m in moves(s) if "@" in m} == {"C@a2", "C@a3", "C@b2", "C@c2", "C@c3", "C@c4"}
+
+
+def test_kodama_promotes_on_the_last_rank_and_is_demoted_when_captured():
+    """Rulebook 1.: the Kodama reaching the last rank "wird befördert" (no choice in 3x4);
+    2. "Ein gefangener Kodama Samurai wird ... wieder in seinen ursprünglichen Zustand"."""
+    s = G3.from_text("g1l/1C1/3/ELG[Ee] w - - 0 1")
+    assert "b3b4+" in moves(s) and "b3b4" not in moves(s)
+    s = s.apply("b3b4+")
+    assert s.piece_at("b4") == ("Kodama Samurai", 0)
+    # the Samurai moves like a gold: not diagonally backwards
+    s = s.apply("c4c3")
+    assert {m for m in moves(s) if m.startswith("b4")} == {"b4a4", "b4b3", "b4c4"}
+    s = G3.from_text("gle/1+C1/3/ELG[] b - - 0 1").apply("c4b3")
+    assert s.hands[1][1] == 1  # back in hand as a plain Kodama
+    assert "+C" not in s.to_text().split("[")[1]
+
+
+def test_dropped_kodama_on_the_last_rank_never_moves_or_promotes():
+    """Rulebook: "Man kann einen Kodama direkt in die Beförderungszone des Gegners springen
+    lassen. Er kann sich dann allerdings nicht mehr bewegen oder befördert werden"."""
+    s = G3.from_text("g1l/3/3/ELG[C] w - - 0 1").apply("C@b4")
+    assert s.piece_at("b4") == ("Kodama", 0)
+    s = s.apply("c4c3")
+    assert not {m for m in moves(s) if m.startswith("b4")}
+
+
+def test_capturing_the_koropokkuru_wins():
+    """Rulebook "Sieger des Spiels" 1.: "Wenn Sie den gegnerischen Koropokkuru gefangen
+    nehmen gewinnen Sie"."""
+    s = G3.initial_state().play("b1a2", "a4a3", "a2a3", "b4a3")
+    assert s.is_terminal() and s.legal_moves() == []
+    assert s.outcome().winner == 1 and "captured" in s.outcome().reason
+
+
+def test_try_wins_when_the_koropokkuru_is_safe_on_the_far_rank():
+    """Rulebook "Sieger" 2.: the Koropokkuru on the far rank "ohne dass dieser in dem darauf
+    folgenden Spielzug gefangen genommen wird"; NOTES.md: safe = not attacked."""
+    s = G3.from_text("2l/L2/3/3[] w - - 0 1")
+    safe = s.apply("a3a4")
+    assert safe.outcome() == rk.Outcome.win(0, "try: the Koropokkuru reached the far rank safely")
+    attacked = G3.from_text("1l1/L2/3/3[] w - - 0 1").apply("a3a4")
+    assert not attacked.is_terminal() and "b4a4" in moves(attacked)
+
+
+def test_threefold_repetition_is_a_draw():
+    """Rulebook "Sieger" 3.: "Wenn die Yōkai drei Mal hintereinander hin und zurück kommen,
+    endet die Partie unentschieden"; NOTES.md: the same position three times."""
+    s = G3.initial_state()
+    shuffle = ["c1c2", "a4a3", "c2c1", "a3a4"]
+    s = s.play(*shuffle)
+    assert not s.is_terminal() and s.repetition_count() == 2
+    s = s.play(*shuffle)
+    assert s.repetition_count() == 3
+    assert s.is_terminal() and s.outcome().is_draw and "repetition" in s.outcome().reason
+    # the option changes the count
+    longer = rk.load_game("yokai-3x4", repetitions=4).initial_state().play(*shuffle * 2)
+    assert not longer.is_terminal()
+
+
+# --- 5x6 scenarios --------------------------------------------------------------------------
+
+def test_start_position_5x6():
+    """NOTES.md: Oni a1, Kirin b1, Koropokkuru c1, Kirin d1, Oni e1, Kodama b3 c3 d3."""
+    s = G5.initial_state()
+    row = [s.piece_at(f"{f}1") for f in "abcde"]
+    assert row == [("Oni", 0), ("Kirin", 0), ("Koropokkuru", 0), ("Kirin", 0), ("Oni", 0)]
+    assert [s.piece_at(f"{f}3") for f in "bcd"] == [("Kodama", 0)] * 3
+    assert s.piece_at("c6") == ("Koropokkuru", 1) and s.piece_at("c4") == ("Kodama", 1)
+
+
+def test_promotion_is_optional_in_the_zone_and_forced_on_the_last_rank():
+    """5x6 "Spezifische Regeln" 2.: "Eine Beförderung ist immer nur eine Kann-Beförderung,
+    außer ein Kodama erreicht die letzte Reihe"; entering, leaving or moving in the zone
+    (the far two ranks) may promote."""
+    s = G5.from_text("4k/5/1P3/5/5/K4[] w - - 0 1")
+    assert {"b4b5", "b4b5+"} <= moves(s)
+    s = G5.from_text("4k/1P3/5/5/5/K4[] w - - 0 1")
+    assert "b5b6+" in moves(s) and "b5b6" not in moves(s)
+    oni = G5.from_text("4k/1S3/5/5/5/K4[] w - - 0 1")  # leaving the zone may promote too
+    assert {"b5a4", "b5a4+", "b5c4+", "b5b6", "b5b6+"} <= moves(oni)
+    assert G5.from_text("4k/5/5/1G3/5/K4[] w - - 0 1").apply("b3b4").piece_at("b4") == ("Kirin", 0)
+    assert "b3b4+" not in moves(G5.from_text("4k/5/5/1G3/5/K4[] w - - 0 1"))
+
+
+def test_kodama_drop_restrictions():
+    """5x6 "Spezifische Regeln" 1.: a dropped piece must be able to move ("ein Kodama kann
+    somit nie in die letzte Reihe springen"); 3.: "Zwei Kodama eines Spielers können sich
+    nicht auf der gleichen Spalte ... befinden ... ein Kodama und ein Kodama Samurai" may."""
+    s = G5.from_text("4k/5/5/5/1P3/K1+P2[P] w - - 0 1")
+    drops = {m for m in moves(s) if m.startswith("P@")}
+    assert not any(m.endswith("6") for m in drops)  # not on the last rank
+    assert not any(m[2] == "b" for m in drops)  # b-file already has a Kodama
+    assert "P@c3" in drops  # c-file holds only a Kodama Samurai
+    with pytest.raises(rk.IllegalMoveError, match="same file"):
+        s.apply("P@b4")
+    with pytest.raises(rk.IllegalMoveError, match="last rank"):
+        s.apply("P@a6")
+
+
+def test_kodama_drop_mate_is_illegal_but_other_drop_mates_are_fine():
+    """5x6 "Spezifische Regeln" 4.: "Das Spiel kann nicht dadurch beendet werden, dass ein
+    Kodama vor dem gegnerischen Koropokkuru springt wenn dieser schachmatt ist"."""
+    fen = "k4/2G2/S4/5/5/4K[PG] w - - 0 1"
+    s = G5.from_text(fen)
+    assert "P@a5" not in moves(s)
+    assert "G@a5" in moves(s) and s.apply("G@a5").outcome().winner == 0
+
+
+def test_the_koropokkuru_may_not_be_left_attacked_and_mate_ends_the_game():
+    """5x6 "Beispiel für das Ende der Partie": the Super-Oni "setzt den gegnerischen
+    Koropokkuru schachmatt. Weder kann er den Super-Oni fangen noch fliehen" -> player 1
+    wins; NOTES.md: the Koropokkuru is royal."""
+    s = G5.from_text("2k2/5/1G+S2/5/5/2K2[] w - - 0 1")
+    assert "c4c5" in moves(s)
+    mated = s.apply("c4c5")
+    assert mated.is_terminal()
+    assert mated.outcome().winner == 0 and "checkmate" in mated.outcome().reason
+    # a black Oni on b3 attacks a2, b2 and c2 (its forward squares): the Koropokkuru on c1
+    # may not step into them
+    exposed = G5.from_text("2k2/5/5/1s3/5/2K2[] w - - 0 1")
+    assert {m for m in moves(exposed) if m.startswith("c1")} == {"c1b1", "c1d1", "c1d2"}
+    with pytest.raises(rk.IllegalMoveError, match="leave your Koropokkuru attacked"):
+        exposed.apply("c1c2")
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, reason", [
+    ("zz", "not Yōkai no Mori 3x4 notation"),
+    ("a1a9", "not a square"),
+    ("a3a2", "no piece on a3"),
+    ("b3b2", "belongs to the opponent"),
+    ("b2c3", "cannot step to c3"),
+    ("c1b1", "occupied by your own Koropokkuru"),
+    ("C@a2", "has no Kodama in hand"),
+])
+def test_illegal_moves_say_why(text, reason):
+    with pytest.raises(rk.IllegalMoveError, match=reason):
+        G3.initial_state().apply(text)
+
+
+def test_an_illegal_move_changes_nothing():
+    s = G3.initial_state()
+    before = s.to_text()
+    with pytest.raises(ValueError):
+        s.apply("b2c3")
+    assert s.to_text() == before and s.apply("b2b3").to_text() != before
+
+
+def test_no_move_after_the_end():
+    s = G3.initial_state().play("b1a2", "a4a3", "a2a3", "b4a3")
+    with pytest.raises(rk.IllegalMoveError, match="the game is over"):
+        s.apply("c1c2")
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("gle/1c1/1C1 w", "followed by the hand"),
+    ("gle/1c1/ELG[] w", "3 ranks"),
+    ("glx/1c1/1C1/ELG[] w", "no piece"),
+    ("gle/1c1/1C1/ELGG[] w", "more than 3 files"),
+    ("gle/1c1/1C1/EL[] w", "covers 2 files"),
+    ("gle/1c1/1C1/ELG[] x", "side to move"),
+    ("gl1/1c1/1C1/EL1[+C] w", "promoted piece cannot be in hand"),
+])
+def test_bad_position_text(text, reason):
+    with pytest.raises(rk.PositionTextError, match=reason):
+        G3.from_text(text)
+
+
+def test_unknown_options_and_games():
+    with pytest.raises(rk.OptionError, match="no option 'colour'"):
+        rk.load_game("yokai-3x4", colour="red")
+    with pytest.raises(rk.OptionError, match="at least 2"):
+        rk.load_game("yokai-3x4", repetitions=1)
+    with pytest.raises(rk.OptionError, match="must be int"):
+        rk.load_game("yokai-3x4", repetitions="3")
+    with pytest.raises(rk.OptionError, match="unknown game 'chess'"):
+        rk.load_game("chess")
+
+
+# --- properties (hypothesis) ---------------------------------------------------------------
+
+def random_line(game, seed: int, plies: int):
+    rng = random.Random(seed)
+    state = game.initial_state()
+    states, actions = [state], []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        move = rng.choice(state.legal_moves())
+        state = state.apply(move)
+        states.append(state)
+        actions.append(move)
+    return states, actions
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), game=st.sampled_from([G3, G5]), plies=st.integers(0, 120))
+def test_every_legal_move_applies_and_states_stay_unchanged(seed, game, plies):
+    states, _ = random_line(game, seed, plies)
+    state = states[-1]
+    snapshot = state.to_text()
+    for move in state.legal_moves():
+        after = state.apply(move)
+        assert after.current_player == 1 - state.current_player
+        assert str(move) in {str(m) for m in state.legal_moves()}
+        hash(after)
+    assert state.to_text() == snapshot
+    with pytest.raises(AttributeError):
+        state.side = 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), game=st.sampled_from([G3, G5]), plies=st.integers(0, 120))
+def test_position_text_round_trips(seed, game, plies):
+    states, _ = random_line(game, seed, plies)
+    for state in states[-5:]:
+        again = game.from_text(state.to_text())
+        assert again.to_text() == state.to_text()
+        assert again.board == state.board and again.hands == state.hands
+        assert repr(state) == f"YokaiState({state.to_text()!r})"
+        if state.repetition_count() == 1:
+            assert moves(again) == moves(state)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), game=st.sampled_from([G3, G5]), plies=st.integers(0, 150))
+def test_records_round_trip_and_replay_identically(seed, game, plies):
+    states, actions = random_line(game, seed, plies)
+    record = records.Record.from_actions(game, actions, players=["a", "b"])
+    again = records.Record.from_json(record.to_json())
+    assert again == record
+    replayed = again.replay()
+    assert replayed == states
+    assert [s.to_text() for s in replayed] == [s.to_text() for s in states]
+
+
+def test_random_games_end():
+    """Every random 3x4 game ends (capture, try or repetition) well within 2000 plies."""
+    for seed in range(200):
+        states = rk.playout(G3.initial_state(), random.Random(seed), max_plies=2000)
+        assert states[-1].is_terminal()
+
+
+def test_scene_describes_the_board():
+    s = G3.initial_state().apply("b2b3")
+    scene = s.scene()
+    assert scene.layout == "square" and len(scene.cells) == 12
+    assert scene.token_at("b3").name == "Kodama" and scene.token_at("b3").owner == 0
+    assert scene.token_at("a4").facing == 1
+    hand = next(z for z in scene.zones if z.id == "hand-0")
+    assert [(i.name, i.count) for i in hand.items] == [("Kodama", 1)]
+    assert scene.last_cells == ("b2", "b3")
+    drop = next(m for m in s.apply("c4b3").legal_moves() if str(m) == "C@a2")
+    assert drop.cells == ("hand-0:C", "a2")
+    assert s.view(1) is s  # no secrets in Yōkai no Mori
