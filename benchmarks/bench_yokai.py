@@ -89,7 +89,8 @@ def main() -> None:
         print(f"{game_id} random playouts (max {args.max_plies} plies): "
               f"{ours:,.1f} games/s ({plies / seconds:,.0f} plies/s); "
               f"pyffish {theirs:,.2f} games/s ({fsf_plies / fsf_seconds:,.0f} plies/s); "
-              f"ratio {ours / theirs:.1f}x (plies/s ratio {plies / seconds / (fsf_plies / fsf_seconds):.1f}x)")
+              f"ratio {ours / theirs:.1f}x "
+              f"(plies/s ratio {plies / seconds / (fsf_plies / fsf_seconds):.1f}x)")
 
 
 if __name__ == "__main__":

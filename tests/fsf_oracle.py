@@ -87,8 +87,9 @@ def compare_random_game(game_id: str, seed: int, max_plies: int = 200) -> Disagr
         if ours != legal:
             where.what = f"moves: only ours {sorted(ours - legal)}, only fsf {sorted(legal - ours)}"
             return where
-        if hand_multiset(fen) != hand_multiset(state.to_text()) or fen.split()[1] != state.to_text().split()[1]:
-            where.what = f"position: ours {state.to_text()}, fsf {fen}"
+        ours_text = state.to_text()
+        if hand_multiset(fen) != hand_multiset(ours_text) or fen.split()[1] != ours_text.split()[1]:
+            where.what = f"position: ours {ours_text}, fsf {fen}"
             return where
         move = rng.choice(sorted(ours))
         moves.append(move)

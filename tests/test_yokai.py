@@ -58,7 +58,6 @@ def test_oracle_recognises_fsf_drop_mate_as_the_only_difference():
     dropper); the rulebook (5x6, "Spezifische Regeln" 4) forbids it. In this position (from
     a random game) P@a5 mates: ours refuses it, FSF offers it."""
     import pyffish
-
     from fsf_oracle import is_fsf_drop_mate
 
     fen = "k2ps/2G1p/Sp2g/p1sP1/G1SG1/4K[P] w - - 0 25"

@@ -22,7 +22,6 @@ from typing import ClassVar
 
 from rules_kernel.core import (
     Game,
-    IllegalMoveError,
     Move,
     Option,
     Outcome,
