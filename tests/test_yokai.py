@@ -135,6 +135,18 @@ def test_try_wins_when_the_koropokkuru_is_safe_on_the_far_rank():
     assert not attacked.is_terminal() and "b4a4" in moves(attacked)
 
 
+def test_both_koropokkuru_safe_on_their_far_ranks_is_a_draw():
+    """NOTES.md: the try is "checked for both sides in every position"; when both hold at
+    once, Fairy-Stockfish (whose formulation NOTES.md adopts) scores a draw, and so do we."""
+    import pyffish
+
+    for fen in ("L2/3/3/2l[] w - - 0 1", "L2/3/3/2l[] b - - 0 1"):
+        assert pyffish.is_immediate_game_end("dobutsu", fen, []) == (True, 0)
+        outcome = G3.from_text(fen).outcome()
+        assert outcome.is_draw and "both" in outcome.reason
+    assert G3.from_text("3/L2/3/2l[] w - - 0 1").outcome().winner == 1
+
+
 def test_threefold_repetition_is_a_draw():
     """Rulebook "Sieger" 3.: "Wenn die Yōkai drei Mal hintereinander hin und zurück kommen,
     endet die Partie unentschieden"; NOTES.md: the same position three times."""

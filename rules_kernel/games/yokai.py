@@ -549,19 +549,25 @@ def _in_check(game: YokaiGame, board, side: int) -> bool:
 
 
 def _decided(game: YokaiGame, board, side: int) -> Outcome | None:
-    """Capture and try (3x4). The side that just moved is checked first, as Fairy-Stockfish does."""
+    """Capture and try (3x4 only; the royal 5x6 ends by having no legal move)."""
     if game.ROYAL:
         return None
     for player in (1 - side, side):
         if piece(KOROPOKKURU, 1 - player) not in board:
             return Outcome.win(player, "the Koropokkuru was captured")
-    for player in (1 - side, side):
-        king = piece(KOROPOKKURU, player)
-        far = game.tables.far_rank[player]
-        sq = board.index(king)
-        if sq in far and not _attacked(game, board, sq, 1 - player):
-            return Outcome.win(player, "try: the Koropokkuru reached the far rank safely")
+    safe = [player for player in (0, 1) if _safe_on_far_rank(game, board, player)]
+    if len(safe) == 2:
+        # Both at once (reachable only by a capture that unblocks both): Fairy-Stockfish,
+        # whose formulation NOTES.md adopts, scores it a draw.
+        return Outcome.draw("try: both Koropokkuru stand safely on their far ranks")
+    if safe:
+        return Outcome.win(safe[0], "try: the Koropokkuru reached the far rank safely")
     return None
+
+
+def _safe_on_far_rank(game: YokaiGame, board, player: int) -> bool:
+    sq = board.index(piece(KOROPOKKURU, player))
+    return sq in game.tables.far_rank[player] and not _attacked(game, board, sq, 1 - player)
 
 
 def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
