@@ -51,6 +51,9 @@ class Token:
     kind: str = "piece"  # "piece", "card", "coin", "marker"
     color: str | None = None  # a suit/kamon/army colour name, when the game has one
     flags: tuple[str, ...] = ()  # small badges ("nobori", "elite", ...)
+    #: the directions the piece steps, as (dx, dy) on the board (dy > 0: towards the last
+    #: rank), for games whose pieces show them (Yōkai pieces carry dots for them)
+    steps: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

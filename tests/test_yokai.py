@@ -353,6 +353,11 @@ def test_scene_describes_the_board():
     assert scene.layout == "square" and len(scene.cells) == 12
     assert scene.token_at("b3").name == "Kodama" and scene.token_at("b3").owner == 0
     assert scene.token_at("a4").facing == 1
+    # the pieces' dots: "er bewegt sich ... in die Richtungen die durch die farbigen Punkte
+    # vorgegeben sind"; the second player's Kodama steps towards rank 1
+    assert scene.token_at("b3").steps == ((0, 1),)
+    assert set(scene.token_at("a4").steps) == {(0, -1), (1, 0), (0, 1), (-1, 0)}
+    assert G3.initial_state().scene().token_at("b3").steps == ((0, -1),)
     hand = next(z for z in scene.zones if z.id == "hand-0")
     assert [(i.name, i.count) for i in hand.items] == [("Kodama", 1)]
     assert scene.last_cells == ("b2", "b3")

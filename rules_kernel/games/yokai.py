@@ -637,7 +637,12 @@ def _why_drop_illegal(state: YokaiState, text: str, letter: str, to: int, who: s
     return f"{text!r}: it would leave your Koropokkuru attacked"
 
 
-# --- scene --------------------------------------------------------------------------------
+# --- scene ------------------------------------------------------------------------------
+
+def _board_steps(code: int) -> tuple[tuple[int, int], ...]:
+    """The piece's dots: its step directions on the board (the second player's mirrored)."""
+    sign = 1 if owner_of(code) == 0 else -1
+    return tuple((df, dr * sign) for df, dr in STEPS[kind_of(code)])
 
 def _scene(state: YokaiState, perspective: int | None) -> Scene:
     t, game = state.tables, state.game
@@ -648,7 +653,7 @@ def _scene(state: YokaiState, perspective: int | None) -> Scene:
     tokens = tuple(
         Token(t.names[sq], KIND_NAMES[kind_of(code)], t.letter[kind_of(code)],
               owner=owner_of(code), facing=owner_of(code),
-              promoted=kind_of(code) in UNPROMOTED)
+              promoted=kind_of(code) in UNPROMOTED, steps=_board_steps(code))
         for sq, code in enumerate(state.board) if code != EMPTY)
     zones = tuple(
         Zone(f"hand-{owner}", f"{game.player_names[owner]}'s hand", owner, tuple(
