@@ -1,0 +1,132 @@
+"""The kernel protocol (DESIGN.md "The kernel protocol"), checked on every registered game:
+whatever a game module does inside, these hold for all of them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules_kernel as rk
+from rules_kernel import records
+from rules_kernel.scene import Scene
+
+GAME_IDS = rk.list_games()
+PLY_CAP = 400
+
+
+def random_game(game_id: str, seed: int, cap: int = PLY_CAP):
+    """A random game by the public API only: states and the actions between them."""
+    rng = random.Random(seed)
+    state = rk.load_game(game_id).initial_state()
+    states, actions = [state], []
+    while not state.is_terminal() and len(actions) < cap:
+        if state.current_player == rk.CHANCE:
+            action = state.sample_chance(rng)
+            assert action.is_chance
+        else:
+            moves = state.legal_moves()
+            assert moves, f"{game_id}: a non-terminal state without legal moves: {state!r}"
+            action = rng.choice(moves)
+        state = state.apply(action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+def test_all_five_games_are_registered():
+    expected = {"yokai-3x4", "yokai-5x6", "war-stories", "to-war", "war-chest"}
+    assert set(GAME_IDS) <= expected
+    assert {"yokai-3x4", "yokai-5x6"} <= set(GAME_IDS)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_unknown_options_are_refused(game_id):
+    with pytest.raises(rk.OptionError, match="no option 'no_such_option'"):
+        rk.load_game(game_id, no_such_option=1)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_random_games_follow_the_protocol(game_id, seed):
+    states, actions = random_game(game_id, seed)
+    game = states[0].game
+    for state, action in zip(states, actions, strict=False):
+        # moves are hashable values whose notation names them
+        if state.current_player != rk.CHANCE:
+            moves = state.legal_moves()
+            assert len(set(moves)) == len(moves)
+            assert all(isinstance(str(m), str) and str(m) for m in moves)
+            assert state.apply(str(action)) == state.apply(action)
+        else:
+            assert state.legal_moves() == []
+        # position text round-trips; repr shows it
+        assert game.from_text(state.to_text()).to_text() == state.to_text()
+        assert state.to_text() in repr(state)
+        hash(state)
+    final = states[-1]
+    if final.is_terminal():
+        outcome = final.outcome()
+        assert isinstance(outcome, rk.Outcome) and outcome.reason
+        assert final.legal_moves() == []
+        with pytest.raises(rk.IllegalMoveError):
+            final.apply("anything")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_records_round_trip_and_replay_identically(game_id, seed):
+    states, actions = random_game(game_id, seed, cap=150)
+    record = records.Record.from_actions(states[0].game, actions)
+    again = records.Record.from_json(record.to_json())
+    assert again == record
+    assert again.replay() == states
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_scenes_and_views(game_id):
+    states, _ = random_game(game_id, seed=7, cap=60)
+    game = states[0].game
+    for state in states[:: max(1, len(states) // 10)]:
+        scene = state.scene()
+        assert isinstance(scene, Scene) and scene.game == game_id
+        cell_ids = set(scene.cell_ids())
+        zone_cells = {item.cell for zone in scene.zones for item in zone.items}
+        assert all(token.cell in cell_ids for token in scene.tokens)
+        for move in state.legal_moves():
+            assert move.cells, f"{move} names no cells"
+            assert set(move.cells) <= cell_ids | zone_cells, f"{move} names unknown cells"
+        for player in range(game.num_players):
+            view = state.view(player)
+            assert isinstance(view.scene(), Scene)
+            assert state.scene(perspective=player).perspective == player
+            if state.current_player == player:
+                assert set(map(str, view.legal_moves())) == set(map(str, state.legal_moves()))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_illegal_move_raises_and_changes_nothing(game_id):
+    state = rk.load_game(game_id).initial_state()
+    rng = random.Random(3)
+    while state.current_player == rk.CHANCE:
+        state = state.apply(state.sample_chance(rng))
+    before = state.to_text()
+    with pytest.raises(rk.IllegalMoveError) as info:
+        state.apply("xyzzy")
+    assert "xyzzy" in str(info.value)
+    assert isinstance(info.value, ValueError)
+    assert state.to_text() == before
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_perft_counts_the_legal_moves(game_id):
+    state = rk.load_game(game_id).initial_state()
+    rng = random.Random(5)
+    while state.current_player == rk.CHANCE:
+        state = state.apply(state.sample_chance(rng))
+    assert rk.perft(state, 1) == len(state.legal_moves())
+    assert rk.perft(state, 0) == 1
