@@ -1,0 +1,176 @@
+"""The widgets' Python side, headless: clicks through the canvas handler give the right
+highlights and moves; the SVG picture; replay stepping; the explorer's controls."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import rules_kernel as rk
+import widgets
+from rules_kernel import records
+from widgets.controller import ClickController
+from widgets.layout import layout_scene
+
+
+def click(explorer: widgets.Explorer, cell: str) -> None:
+    """Click a cell the way the browser does: a mouse-down at its centre on the canvas."""
+    x, y = explorer.board.layout.center_of(cell)
+    assert explorer.board.click_at(x, y) == cell
+
+
+def test_clicking_a_piece_lights_its_moves_and_a_target_plays():
+    ex = widgets.Explorer("yokai-3x4")
+    click(ex, "b1")  # the Koropokkuru
+    assert ex.controller.prefix == ("b1",)
+    assert ex.board.highlight["targets"] == ("a2", "c2")
+    click(ex, "c2")
+    assert [str(a) for a in ex.actions] == ["b1c2"]
+    assert ex.state.current_player == 1
+    assert ex.board.scene.token_at("c2").name == "Koropokkuru"
+    assert ex.board.highlight["last"] == ("b1", "c2")
+    assert ex.move_list.options == ("1. b1c2",)
+
+
+def test_a_click_elsewhere_starts_over_and_an_empty_square_clears():
+    ex = widgets.Explorer("yokai-3x4")
+    click(ex, "b1")
+    click(ex, "c1")  # another own piece: its moves instead
+    assert ex.controller.prefix == ("c1",) and ex.board.highlight["targets"] == ("c2",)
+    click(ex, "a3")
+    assert ex.controller.prefix == () and ex.board.highlight["targets"] == ()
+    assert ex.actions == []
+
+
+def test_drops_start_from_the_hand_zone():
+    ex = widgets.Explorer("yokai-3x4")
+    ex.play("b2b3")  # the first player captures a Kodama into the hand
+    ex.play("c4b3")
+    click(ex, "hand-0:C")
+    assert set(ex.board.highlight["targets"]) == {"a2", "a3", "b2", "c2", "c3", "c4"}
+    click(ex, "a3")
+    assert str(ex.actions[-1]) == "C@a3"
+
+
+def test_several_moves_on_the_same_cells_are_offered_as_choices():
+    """5x6: a Kodama entering the zone may promote or not (rulebook: "Kann-Beförderung")."""
+    ex = widgets.Explorer(rk.load_game("yokai-5x6"))
+    ex.states = [ex.game.from_text("4k/5/1P3/5/5/K4[] w - - 0 1")]
+    ex.refresh()
+    click(ex, "b4")
+    click(ex, "b5")
+    labels = sorted(b.description for b in ex.choices.children)
+    assert labels == ["b4b5", "b4b5+"] and ex.actions == []
+    next(b for b in ex.choices.children if b.description == "b4b5+").click()
+    assert ex.board.scene.token_at("b5").promoted
+
+
+def test_undo_redo_and_illegal_input():
+    ex = widgets.Explorer("yokai-3x4")
+    ex.play("b2b3")
+    ex.play("c4b3")
+    ex.undo()
+    assert [str(a) for a in ex.actions] == ["b2b3"] and not ex.redo_button.disabled
+    ex.redo()
+    assert [str(a) for a in ex.actions] == ["b2b3", "c4b3"]
+    ex.play("a1a4")
+    assert "cannot step to a4" in ex.message.value and len(ex.actions) == 2
+
+
+def test_agent_opponent_answers_and_export_gives_a_record():
+    ex = widgets.Explorer("yokai-3x4", seed=1)
+    ex.opponent.value = 1
+    ex.play("b1c2")
+    assert len(ex.actions) == 2 and ex.state.current_player == 0
+    line = ex.export()
+    record = records.Record.from_json(line)
+    assert [a.notation for a in record.actions] == [str(a) for a in ex.actions]
+    assert record.replay()[-1] == ex.state
+    assert "download=" in ex.export_area.value
+
+
+def test_new_game_with_options_and_bad_options():
+    ex = widgets.Explorer("yokai-3x4")
+    ex.option_widgets["repetitions"].value = 4
+    ex.new_game()
+    assert ex.game.options["repetitions"] == 4
+    ex.option_widgets["repetitions"].value = 1
+    ex.new_game()
+    assert "at least 2" in ex.message.value and ex.game.options["repetitions"] == 4
+
+
+@pytest.mark.parametrize("game_id", rk.list_games())
+def test_every_game_can_be_played_by_clicks(game_id):
+    """For every game: each click on the first cell of a random legal move lights up that
+    move's next cell, and following its cells plays it (or offers it as a choice)."""
+    ex = widgets.Explorer(game_id, seed=2)
+    rng = random.Random(4)
+    for _ in range(12):
+        state = ex.state
+        if state.is_terminal():
+            break
+        if state.current_player == rk.CHANCE:
+            ex.sample_chance()
+            continue
+        move = rng.choice(state.legal_moves())
+        for i, cell in enumerate(move.cells):
+            click(ex, cell)
+            if i + 1 < len(move.cells):
+                assert move.cells[i + 1] in ex.board.highlight["targets"]
+        if ex.state is state:  # several moves share these cells: pick ours
+            button = next(b for b in ex.choices.children if b.description == str(move))
+            button.click()
+        assert str(ex.actions[-1]) == str(move)
+
+
+@pytest.mark.parametrize("game_id", rk.list_games())
+def test_bare_states_show_as_svg(game_id):
+    state = rk.load_game(game_id).initial_state()
+    svg = state._repr_svg_()
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    scene = state.scene()
+    for token in scene.tokens:  # each token carries a tooltip naming it and its cell
+        assert f"on {token.cell}" in svg
+
+
+def test_layout_hit_tests_cells_and_zones():
+    scene = rk.load_game("yokai-3x4").initial_state().play("b2b3").scene()
+    layout = layout_scene(scene)
+    for cell in scene.cells:
+        assert layout.hit(*layout.center_of(cell.id)) == cell.id
+    assert layout.hit(*layout.center_of("hand-0:C")) == "hand-0:C"
+    assert layout.hit(1, 1) is None
+    flipped = layout_scene(scene, flip=True)
+    assert flipped.center_of("a1")[1] < flipped.center_of("a4")[1]  # a1 at the top when flipped
+
+
+def test_controller_alone():
+    state = rk.load_game("yokai-3x4").initial_state()
+    c = ClickController(state)
+    assert c.first_cells() == ("b1", "b2", "c1")
+    assert c.click("b2").kind == "select" and c.next_cells() == ("b3",)
+    result = c.click("b3")
+    assert result.kind == "move" and str(result.move) == "b2b3"
+
+
+def test_replay_steps_through_precomputed_states(tmp_path):
+    game = rk.load_game("yokai-3x4")
+    states = rk.playout(game.initial_state(), random.Random(5), max_plies=40)
+    actions = [s.last_move for s in states[1:]]
+    path = tmp_path / "g.jsonl"
+    records.write_records(path, [records.Record.from_actions(game, actions)])
+    rp = widgets.Replay(path)
+    assert rp.slider.max == len(actions) and len(rp.scenes) == len(states)
+    rp.slider.value = 3
+    assert rp.board.scene == states[3].scene() and rp.moves.index == 3
+    rp.moves.index = 1
+    assert rp.slider.value == 1
+    rp.jump(len(actions))
+    assert rp.board.scene.status == states[-1].scene().status
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"format": "rules-explorer/1", "game": "yokai-3x4", "options": {},
+                               "actions": ["b2b4"]}) + "\n")
+    rp.load(bad)
+    assert "line 1, ply 0" in rp.info.value and rp.slider.max == len(actions)  # old game kept

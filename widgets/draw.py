@@ -1,0 +1,207 @@
+"""Drawing any scene with a handful of primitives; the canvas and the SVG share this code.
+
+Colours: the Okabe–Ito palette, distinguishable with the common colour-vision deficiencies;
+owners also differ by the pieces' facing and by a letter on coins and markers, never by
+colour alone.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+from rules_kernel.scene import Cell, Scene, Token, ZoneItem
+from widgets.layout import MARGIN, Layout
+
+OWNER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")  # orange, sky blue, green, pink
+OWNER_MARKS = ("A", "B", "C", "D")
+INK = "#222222"
+BOARD = "#F4EBD0"
+BOARD_LINE = "#8A7A5A"
+SHADES = {"zone-0": "#FBE3B0", "zone-1": "#D6ECF8", "location": "#E8E2F4"}
+CARD_BACK = "#6B5B45"
+PROMOTED = "#D55E00"  # vermillion
+TARGET = "#009E73"
+SELECTED = "#0072B2"
+LAST = "#C9A800"  # a dark yellow outline: the last move's cells
+#: where long names break on a piece (a style table; anything else splits at spaces)
+NAME_BREAKS = {"Koropokkuru": ("Koro-", "pokkuru"), "Super-Oni": ("Super-", "Oni")}
+NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "green": "#009E73", "blue": "#0072B2",
+                 "black": "#333333", "white": "#FFFFFF"}
+
+
+class Painter(Protocol):
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 1, alpha: float = 1) -> None: ...
+    def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
+                width: float = 1, alpha: float = 1) -> None: ...
+    def circle(self, x: float, y: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 1, alpha: float = 1) -> None: ...
+    def text(self, x: float, y: float, text: str, *, size: float = 12, color: str = INK,
+             bold: bool = False, align: str = "center") -> None: ...
+    def group(self, title: str) -> None: ...  # what follows belongs to one thing (a tooltip)
+    def end_group(self) -> None: ...
+
+
+def owner_colour(owner: int | None) -> str:
+    return "#BBBBBB" if owner is None else OWNER_COLOURS[owner % len(OWNER_COLOURS)]
+
+
+def draw_scene(p: Painter, scene: Scene, layout: Layout) -> None:
+    """The board layer: background, cells, coordinates, tokens, zones, status line."""
+    p.rect(0, 0, layout.width, layout.height, fill="#FFFFFF")
+    p.text(MARGIN, 17, scene.status, size=14, bold=True, align="left")
+    cells = {c.id: c for c in scene.cells}
+    for cid, box in layout.cells.items():
+        _draw_cell(p, box, cells[cid])
+    for text, x, y in layout.labels:
+        p.text(x, y + 4, text, size=11, color="#666666")
+    for token in scene.tokens:
+        box = layout.cells.get(token.cell)
+        if box is not None:
+            p.group(_describe(token, scene))
+            draw_token(p, token, box.cx, box.cy, box.size * (0.86 if not layout.hexes else 1.5), layout.flip)
+            p.end_group()
+    for zone_box in layout.zones:
+        zone = zone_box.zone
+        hidden = f" — {zone.hidden_count} hidden" if zone.hidden_count else ""
+        p.text(zone_box.x, zone_box.y + 12, f"{zone.title}{hidden}", size=12,
+               color=INK, align="left")
+        for item, box in zip(zone.items, zone_box.items, strict=True):
+            _draw_item(p, item, box.x, box.y, box.w)
+
+
+def _describe(token: Token, scene: Scene) -> str:
+    whose = "" if token.owner is None or token.owner >= len(scene.players) \
+        else f" ({scene.players[token.owner]})"
+    what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
+    height = f", {token.height} coins" if token.height > 1 else ""
+    return f"{what}{whose} on {token.cell}{height}"
+
+
+def _draw_cell(p: Painter, box, cell: Cell) -> None:
+    fill = SHADES.get(cell.shade or "", BOARD)
+    if cell.shade and cell.shade.startswith("start-"):
+        fill = _tint(owner_colour(int(cell.shade.split("-")[1])))
+    p.polygon(box.polygon, fill=fill, stroke=BOARD_LINE, width=1)
+    if cell.shade == "location":
+        p.circle(box.cx, box.cy, box.size * 0.62, stroke="#7B6BA8", width=2)
+    if cell.marker is not None:
+        square = len(box.polygon) == 4
+        x0, y0 = box.polygon[0] if square else (box.cx - box.size * 0.55, box.cy - box.size * 0.7)
+        flag = ((x0 + 3, y0 + 3), (x0 + 19, y0 + 3), (x0 + 3, y0 + 19))
+        p.polygon(flag, fill=owner_colour(cell.marker), stroke=INK, width=1)
+        p.text(x0 + 8, y0 + 13, OWNER_MARKS[cell.marker % 4], size=8, bold=True)
+    if cell.label:
+        p.text(box.cx, box.cy + box.size * 0.42, cell.label, size=9, color="#666666")
+
+
+def _tint(colour: str) -> str:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02X}{:02X}{:02X}".format(*(int(v + (255 - v) * 0.7) for v in (r, g, b)))
+
+
+def draw_token(p: Painter, token: Token, cx: float, cy: float, size: float, flip: bool = False) -> None:
+    if token.kind == "card":
+        _draw_card(p, token, cx, cy, size)
+    elif token.kind == "coin":
+        _draw_coin(p, token, cx, cy, size)
+    else:
+        _draw_piece(p, token, cx, cy, size, flip)
+
+
+def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, flip: bool) -> None:
+    """A shogi-style pentagon pointing the way its owner faces; dots for its steps."""
+    up = (token.facing == 0) != flip
+    h, w = size * 0.46, size * 0.40
+    sign = -1 if up else 1
+    points = ((cx, cy + sign * h), (cx + w, cy + sign * h * 0.55), (cx + w * 0.85, cy - sign * h),
+              (cx - w * 0.85, cy - sign * h), (cx - w, cy + sign * h * 0.55))
+    # a promoted piece wears a thick vermillion rim (its name says it too)
+    p.polygon(points, fill=owner_colour(token.owner), stroke=PROMOTED if token.promoted else INK,
+              width=3.5 if token.promoted else 1.5)
+    _name_lines(p, token.name, cx, cy, w * 1.45, INK)
+    for dx, dy in token.steps:  # dots along the rim, as on the wooden pieces
+        sx, sy = (-dx, dy) if flip else (dx, -dy)
+        p.circle(cx + sx * w * 0.78, cy + sy * h * 0.78, max(2.0, size * 0.03), fill=INK)
+
+
+def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str) -> None:
+    words = name.split()
+    if name in NAME_BREAKS:
+        lines = list(NAME_BREAKS[name])
+    elif len(name) > 8 and len(words) > 1:
+        lines = [words[0], " ".join(words[1:])]
+    else:
+        lines = [name]
+    size = min(12.0, max(7.0, width / (0.62 * max(len(line) for line in lines))))
+    start = cy - (len(lines) - 1) * size * 0.55
+    for i, line in enumerate(lines):
+        p.text(cx, start + i * size * 1.1 + size * 0.35, line, size=size, color=colour, bold=True)
+
+
+def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
+    w, h = size * 0.8, size * 0.9
+    if token.face_down:
+        p.rect(cx - w / 2, cy - h / 2, w, h, fill=CARD_BACK, stroke=INK, width=1)
+        p.rect(cx - w / 2 + 4, cy - h / 2 + 4, w - 8, h - 8, stroke="#CBB994", width=1)
+        if token.name and token.name != "?":  # what the viewer remembers of it
+            p.text(cx, cy + 4, token.name, size=9, color="#FFFFFF")
+        return
+    p.rect(cx - w / 2, cy - h / 2, w, h, fill="#FFFFFF", stroke=INK, width=1)
+    if token.color:
+        p.rect(cx - w / 2, cy - h / 2, w, h * 0.22, fill=NAMED_COLOURS.get(token.color, token.color))
+    _name_lines(p, token.name, cx, cy + 4, w, INK)
+
+
+def _draw_coin(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
+    r = size * 0.34
+    p.circle(cx, cy, r, fill=owner_colour(token.owner), stroke=INK, width=2)
+    p.circle(cx, cy, r * 0.8, stroke=INK, width=1)
+    _name_lines(p, token.name, cx, cy, r * 1.7, INK)
+    if token.height > 1:
+        p.circle(cx + r * 0.8, cy - r * 0.8, 9, fill="#FFFFFF", stroke=INK)
+        p.text(cx + r * 0.8, cy - r * 0.8 + 4, str(token.height), size=11, bold=True)
+
+
+def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> None:
+    p.rect(x, y, size, size, fill=_tint(owner_colour(item.owner)), stroke=BOARD_LINE)
+    if item.face_down:
+        p.rect(x + 5, y + 5, size - 10, size - 10, fill=CARD_BACK)
+    else:
+        _name_lines(p, item.name, x + size / 2, y + size / 2, size * 0.9, INK)
+    if item.count > 1:
+        p.circle(x + size - 3, y + 3, 9, fill="#FFFFFF", stroke=INK)
+        p.text(x + size - 3, y + 7, str(item.count), size=10, bold=True)
+
+
+def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),
+                    selected: tuple[str, ...] = (), targets: tuple[str, ...] = ()) -> None:
+    """The highlight layer: last move (yellow), chosen cells (blue ring), targets (green)."""
+    for cell in last:
+        box = layout.cells.get(cell)
+        if box is not None:
+            inset = _inset(box.polygon, box.cx, box.cy, 3)
+            p.polygon(inset, stroke=LAST, width=4)
+    for cell in selected:
+        centre = layout.center_of(cell)
+        if centre:
+            p.circle(*centre, _radius(layout, cell), stroke=SELECTED, width=4)
+    for cell in targets:
+        centre = layout.center_of(cell)
+        if centre:
+            p.circle(*centre, _radius(layout, cell) * 0.3, fill=TARGET, alpha=0.85)
+            p.circle(*centre, _radius(layout, cell), stroke=TARGET, width=3)
+
+
+def _inset(points, cx: float, cy: float, by: float):
+    out = []
+    for x, y in points:
+        d = math.hypot(x - cx, y - cy) or 1
+        out.append((x + (cx - x) / d * by, y + (cy - y) / d * by))
+    return tuple(out)
+
+
+def _radius(layout: Layout, cell: str) -> float:
+    box = layout.cells.get(cell)
+    return box.size * (0.45 if not layout.hexes else 0.8) if box else 20

@@ -1,0 +1,167 @@
+"""Where everything of a scene goes, in pixels: cells (squares or hexes) and side zones.
+
+One `Layout` serves both the canvas and the SVG drawing, and answers hit tests for clicks.
+The first player's side is at the bottom; with `flip` (the second player's perspective on a
+square board) the board turns round.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rules_kernel.scene import Scene, Zone
+
+MARGIN = 26  # room for coordinates
+ZONE_TITLE = 18
+ITEM = 54  # zone item box
+ITEM_GAP = 6
+STATUS = 26
+
+
+@dataclass(frozen=True)
+class CellBox:
+    id: str
+    cx: float
+    cy: float
+    size: float  # square side, or hex radius
+    polygon: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class ItemBox:
+    cell: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+@dataclass
+class ZoneBox:
+    zone: Zone
+    x: float
+    y: float
+    items: list[ItemBox] = field(default_factory=list)
+
+
+@dataclass
+class Layout:
+    width: float
+    height: float
+    cells: dict[str, CellBox]
+    zones: list[ZoneBox]
+    board_top: float
+    board_bottom: float
+    flip: bool
+    hexes: bool
+    labels: list[tuple[str, float, float]]  # coordinate labels
+
+    def hit(self, x: float, y: float) -> str | None:
+        """The cell id or zone-item id under a point, or None."""
+        for zone in self.zones:
+            for item in zone.items:
+                if item.x <= x <= item.x + item.w and item.y <= y <= item.y + item.h:
+                    return item.cell
+        best, best_d = None, float("inf")
+        for box in self.cells.values():
+            d = math.hypot(x - box.cx, y - box.cy)
+            if d < best_d:
+                best, best_d = box.id, d
+        if best is not None and best_d <= self.cells[best].size * (0.5 if not self.hexes else 0.9):
+            return best
+        return None
+
+    def center_of(self, cell: str) -> tuple[float, float] | None:
+        if cell in self.cells:
+            box = self.cells[cell]
+            return box.cx, box.cy
+        for zone in self.zones:
+            for item in zone.items:
+                if item.cell == cell:
+                    return item.center
+        return None
+
+
+def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 460) -> Layout:
+    if flip is None:
+        flip = scene.layout == "square" and scene.perspective == 1
+    hexes = scene.layout == "hex"
+    cells, board_w, board_h, labels = (_hex_cells(scene, max_board) if hexes
+                                       else _square_cells(scene, max_board, flip))
+    width = max(board_w + 2 * MARGIN, 420)
+    bottom_owner = 1 if flip else 0
+    top_zones = [z for z in scene.zones if z.owner is not None and z.owner % 2 != bottom_owner]
+    bottom_zones = [z for z in scene.zones if z not in top_zones]
+    zones: list[ZoneBox] = []
+    y = STATUS
+    y = _place_zones(top_zones, zones, y, width)
+    board_top = y + 4
+    offset_x = (width - board_w) / 2
+    cells = {cid: _shift(box, offset_x, board_top) for cid, box in cells.items()}
+    labels = [(text, x + offset_x, ly + board_top) for text, x, ly in labels]
+    y = board_top + board_h + MARGIN
+    y = _place_zones(bottom_zones, zones, y, width)
+    return Layout(width, y + 8, cells, zones, board_top, board_top + board_h, flip, hexes, labels)
+
+
+def _shift(box: CellBox, dx: float, dy: float) -> CellBox:
+    return CellBox(box.id, box.cx + dx, box.cy + dy, box.size,
+                   tuple((x + dx, y + dy) for x, y in box.polygon))
+
+
+def _square_cells(scene: Scene, max_board: float, flip: bool):
+    files = max(c.x for c in scene.cells) + 1
+    ranks = max(c.y for c in scene.cells) + 1
+    size = max(44.0, min(84.0, max_board / files, max_board / ranks))
+    cells = {}
+    for c in scene.cells:
+        col = files - 1 - c.x if flip else c.x
+        row = c.y if flip else ranks - 1 - c.y
+        x0, y0 = col * size, row * size
+        cells[c.id] = CellBox(c.id, x0 + size / 2, y0 + size / 2, size,
+                              ((x0, y0), (x0 + size, y0), (x0 + size, y0 + size), (x0, y0 + size)))
+    labels = []
+    for f in range(files):
+        col = files - 1 - f if flip else f
+        labels.append((chr(ord("a") + f), col * size + size / 2, ranks * size + 14))
+    for r in range(ranks):
+        row = r if flip else ranks - 1 - r
+        labels.append((str(r + 1), -13, row * size + size / 2))
+    return cells, files * size, ranks * size, labels
+
+
+def _hex_cells(scene: Scene, max_board: float):
+    """Pointy-top hexes from axial (x, y); y grows upwards so side A (low y) is at the bottom."""
+    raw = {c.id: (math.sqrt(3) * (c.x + c.y / 2), -1.5 * c.y) for c in scene.cells}
+    xs = [p[0] for p in raw.values()]
+    ys = [p[1] for p in raw.values()]
+    span_x = max(xs) - min(xs) + math.sqrt(3)
+    span_y = max(ys) - min(ys) + 2
+    radius = min(40.0, max_board / span_x, max_board / span_y)
+    cells = {}
+    for c in scene.cells:
+        px = (raw[c.id][0] - min(xs) + math.sqrt(3) / 2) * radius
+        py = (raw[c.id][1] - min(ys) + 1) * radius
+        corners = tuple((px + radius * math.cos(math.radians(60 * k - 30)),
+                         py + radius * math.sin(math.radians(60 * k - 30))) for k in range(6))
+        cells[c.id] = CellBox(c.id, px, py, radius, corners)
+    return cells, span_x * radius, span_y * radius, []
+
+
+def _place_zones(zones: list[Zone], out: list[ZoneBox], y: float, width: float) -> float:
+    for zone in zones:
+        box = ZoneBox(zone, MARGIN, y)
+        x, row_y = MARGIN, y + ZONE_TITLE
+        for item in zone.items:
+            if x + ITEM > width - MARGIN:
+                x, row_y = MARGIN, row_y + ITEM + ITEM_GAP
+            box.items.append(ItemBox(item.cell, x, row_y, ITEM, ITEM))
+            x += ITEM + ITEM_GAP
+        out.append(box)
+        y = row_y + (ITEM if zone.items else 4) + ITEM_GAP + 2
+    return y
