@@ -60,6 +60,10 @@ class BoardCanvas:
 
     def __init__(self) -> None:
         self.widget = MultiCanvas(2, width=420, height=420)
+        # never stretched by a flex row: clicks are reported in CSS pixels, drawing is in
+        # canvas pixels, and the two must agree
+        self.widget.layout.align_self = "flex-start"
+        self.widget.layout.flex = "0 0 auto"
         self.layout: Layout | None = None
         self.scene: Scene | None = None
         self.highlight: dict[str, tuple[str, ...]] = {}

@@ -16,6 +16,7 @@ from widgets.canvas import BoardCanvas
 from widgets.controller import ClickController
 
 ALL_SEEING = -99
+NOBODY = -98
 
 
 def option_widget(name: str, option: rk.Option) -> w.Widget:
@@ -50,7 +51,8 @@ class Explorer(w.VBox):
         Explorer("yokai-3x4")
     """
 
-    def __init__(self, game: str | rk.Game = "yokai-3x4", *, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, game: str | rk.Game = "yokai-3x4", *, position: str | None = None,
+                 seed: int | None = None, **options: Any) -> None:
         self.rng = random.Random(seed)
         self.board = BoardCanvas()
         self.board.on_click(self.click)
@@ -85,6 +87,8 @@ class Explorer(w.VBox):
         self.game_select.value = game_id
         self._build_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
         self.new_game()
+        if position is not None:
+            self.set_position(position)
 
     # --- wiring ------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -124,9 +128,19 @@ class Explorer(w.VBox):
         players = self.game.player_names
         self.perspective.options = [("All-seeing", ALL_SEEING)] + [(p, i) for i, p in enumerate(players)]
         self.perspective.value = ALL_SEEING
-        self.opponent.options = [("nobody", None)] + [(f"{p} (random)", i) for i, p in enumerate(players)]
-        self.opponent.value = None
+        self.opponent.options = [("nobody", NOBODY)] + [(f"{p} (random)", i) for i, p in enumerate(players)]
+        self.opponent.value = NOBODY
         self._say("")
+        self.refresh()
+
+    def set_position(self, position: str | State) -> None:
+        """Start exploring from a position (its text, as `state.to_text()` gives it)."""
+        try:
+            state = self.game.from_text(position) if isinstance(position, str) else position
+        except rk.RulesError as exc:
+            self._say(str(exc), error=True)
+            return
+        self.states, self.actions, self.redo_stack = [state], [], []
         self.refresh()
 
     @property
@@ -179,7 +193,7 @@ class Explorer(w.VBox):
 
     def _agent_turns(self) -> None:
         """Let the agent move (and resolve chance) until it is a person's turn."""
-        while not self.state.is_terminal() and self.opponent.value is not None:
+        while not self.state.is_terminal() and self.opponent.value not in (None, NOBODY):
             player = self.state.current_player
             if player == rk.CHANCE:
                 self.states.append(self.state.apply(action := self.state.sample_chance(self.rng)))
@@ -219,6 +233,7 @@ class Explorer(w.VBox):
         self.redo_button.disabled = not self.redo_stack
         moves = state.legal_moves()
         self.all_moves.options = [(str(m), m) for m in moves]
+        self.all_moves.value = moves[0] if moves else None
         self.play_button.disabled = not moves
         at_chance = state.current_player == rk.CHANCE and not state.is_terminal()
         self.chance_button.disabled = not at_chance
