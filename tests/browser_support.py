@@ -44,7 +44,7 @@ def voila(notebook: str, timeout: float = 90) -> Iterator[str]:
             if proc.poll() is not None:
                 raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
             try:
-                urllib.request.urlopen(url + "api/status" if False else url, timeout=2)
+                urllib.request.urlopen(url, timeout=2)
                 break
             except OSError:
                 if time.monotonic() > deadline:

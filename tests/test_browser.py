@@ -4,9 +4,9 @@ opens it, clicks a piece, sees its legal moves lit, plays one and sees the board
 from __future__ import annotations
 
 import pytest
+from browser_support import PIXEL_JS, ROOT, chromium_path, launch, voila
 
 import rules_kernel as rk
-from browser_support import PIXEL_JS, ROOT, chromium_path, launch, voila
 from widgets.draw import TARGET
 from widgets.layout import layout_scene
 
