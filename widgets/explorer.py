@@ -31,6 +31,8 @@ def option_widget(name: str, option: rk.Option) -> w.Widget:
     if isinstance(option.default, int):
         return w.IntText(value=option.default, description=description, style=style,
                          layout=w.Layout(width="160px"), tooltip=option.doc)
+    if isinstance(option.default, str):
+        return w.Text(value=option.default, description=description, style=style, tooltip=option.doc)
     return w.Text(value=json.dumps(option.default), description=description, style=style,
                   tooltip=option.doc + " (JSON)")
 

@@ -1,0 +1,588 @@
+"""War Stories / Sengokuki: a memory game of face-down board cards and a chess-like fight.
+
+Rulebook: rules/war-stories-sengokuki.nl.txt; the lost diagram and the gaps are ruled in
+rules/NOTES.md (board 6 files x 7 ranks; White: Daimyo c1, Shinobi d1; Black: c7, d7).
+
+A turn is either a piece move ("Een pion verplaatsen") or flipping cards ("Twee bordkaarten
+omdraaien"), where every flip is its own decision, taken after seeing the card before:
+- Heiya: removed, and another card is flipped (it does not count toward the two);
+- after two non-Heiya cards: a matching army pair (same pion and kamon) is Engun: both
+  cards go and the new piece enters on the second card's square; otherwise both are
+  turned face down again (two Ki in a turn, twice in a row: Yonhon no ki, lost).
+The deal (which card lies where) is the only chance event; every flip is seen by both
+players, so a player's view knows every card ever revealed and nothing else.
+
+Notation: a piece move `c1c2` (a capture looks the same), a flip `flip:e4`, the deal
+`deal:` + the 38 card codes in square order (a1, b1, ..., f7, skipping the start squares).
+Card codes: army `<pion><kamon>` with pion kb (Kibatai), as (Ashigaru), kh (Kihei) and kamon
+r, y, g, b (red, yellow, green, blue); landscape `ki` (Ki) and `he` (Heiya).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import ClassVar
+
+from rules_kernel.core import (
+    CHANCE,
+    ChanceNotEnumerableError,
+    ChanceOutcome,
+    Game,
+    IllegalMoveError,
+    Move,
+    Option,
+    Outcome,
+    PositionTextError,
+    State,
+)
+from rules_kernel.scene import Cell, Scene, Token, Zone
+
+FILES, RANKS = 6, 7
+SIZE = FILES * RANKS
+DAIMYO, SHINOBI, ASHIGARU, KIBATAI, KIHEI = 1, 2, 3, 4, 5
+PIECE_NAMES = {DAIMYO: "Daimyo", SHINOBI: "Shinobi", ASHIGARU: "Ashigaru", KIBATAI: "Kibatai",
+               KIHEI: "Kihei"}
+PIECE_LETTERS = {DAIMYO: "D", SHINOBI: "S", ASHIGARU: "A", KIBATAI: "K", KIHEI: "H"}
+LETTER_PIECES = {v: k for k, v in PIECE_LETTERS.items()}
+ARMY_CODES = {"kb": KIBATAI, "as": ASHIGARU, "kh": KIHEI}
+KAMON = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+KI, HEIYA = "ki", "he"
+UNKNOWN = "?"  # a face-down card whose identity the viewer does not know
+DECK = tuple(sorted([p + k for p in ARMY_CODES for k in KAMON] * 2 + [HEIYA] * 8 + [KI] * 6))
+PLAYER_NAMES = ("White", "Black")
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+SLIDES = {SHINOBI: ORTHOGONAL + DIAGONAL, ASHIGARU: ORTHOGONAL, KIHEI: DIAGONAL}
+
+
+def square_name(sq: int) -> str:
+    return f"{'abcdef'[sq % FILES]}{sq // FILES + 1}"
+
+
+SQUARES = {square_name(sq): sq for sq in range(SIZE)}
+
+
+def card_name(code: str) -> str:
+    if code == KI:
+        return "Ki"
+    if code == HEIYA:
+        return "Heiya"
+    if code == UNKNOWN:
+        return UNKNOWN
+    return f"{PIECE_NAMES[ARMY_CODES[code[:2]]]} {KAMON[code[2]]}"
+
+
+def _step(sq: int, df: int, dr: int) -> int | None:
+    f, r = sq % FILES + df, sq // FILES + dr
+    return r * FILES + f if 0 <= f < FILES and 0 <= r < RANKS else None
+
+
+def _parse_start(value: str) -> tuple[int, int, int, int]:
+    names = value.split()
+    if len(names) != 4 or any(n not in SQUARES for n in names) or len(set(names)) != 4:
+        raise ValueError("give four different squares: White Daimyo, White Shinobi, Black Daimyo, "
+                         f"Black Shinobi (like 'c1 d1 c7 d7'), not {value!r}")
+    return tuple(SQUARES[n] for n in names)
+
+
+# --- actions -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PieceMove(Move):
+    """Move (or capture with) a piece: `c1c2`."""
+
+    frm: int
+    to: int
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return (square_name(self.frm), square_name(self.to))
+
+    def __str__(self) -> str:
+        return square_name(self.frm) + square_name(self.to)
+
+
+@dataclass(frozen=True)
+class Flip(Move):
+    """Turn one board card face up: `flip:e4`."""
+
+    square: int
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return (square_name(self.square),)
+
+    def __str__(self) -> str:
+        return f"flip:{square_name(self.square)}"
+
+
+@dataclass(frozen=True)
+class Deal(ChanceOutcome):
+    """Where the 38 shuffled board cards lie, in square order."""
+
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "deal:" + ".".join(self.cards)
+
+
+# --- the game ----------------------------------------------------------------------------
+
+class WarStories(Game):
+    id = "war-stories"
+    title = "War Stories (Sengokuki)"
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "shinobi_wo_tsukau": Option(False, "optional rule: two Heiya as the first two cards of a "
+                                    "turn earn an extra Shinobi on the second one's square", kind=bool),
+        "nobori": Option(False, "optional rule: cards flipped back at the end of a turn carry a "
+                         "Nobori and may not be flipped in the next turn", kind=bool),
+        "start": Option("c1 d1 c7 d7", "start squares: White Daimyo, White Shinobi, Black Daimyo, "
+                        "Black Shinobi", kind=str, check=lambda v: (_parse_start(v), v)[1]),
+        "max_plies": Option(None, "stop an endless game after this many actions, as unfinished "
+                            "(None: no cap; the rulebook has no draw rule)", kind=(int, type(None))),
+    }
+
+    @property
+    def start_squares(self) -> tuple[int, int, int, int]:
+        return _parse_start(self.options["start"])
+
+    @property
+    def card_squares(self) -> tuple[int, ...]:
+        taken = set(self.start_squares)
+        return tuple(sq for sq in range(SIZE) if sq not in taken)
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return PLAYER_NAMES
+
+    def initial_state(self) -> WarStoriesState:
+        pieces = [0] * SIZE
+        wd, ws, bd, bs = self.start_squares
+        pieces[wd], pieces[ws] = DAIMYO, SHINOBI
+        pieces[bd], pieces[bs] = DAIMYO | 8, SHINOBI | 8
+        cards = tuple(UNKNOWN if sq in self.card_squares else None for sq in range(SIZE))
+        return WarStoriesState(self, tuple(pieces), cards, dealt=False)
+
+    def from_text(self, text: str) -> WarStoriesState:
+        return _from_text(self, text)
+
+
+GAMES = [WarStories]
+
+
+@dataclass(frozen=True, repr=False)  # repr: the position text, as every state shows it
+class WarStoriesState(State):
+    """A position. `cards[sq]` is a card code, UNKNOWN (hidden from this view) or None."""
+
+    game: WarStories
+    pieces: tuple[int, ...]  # 0 or kind | owner << 3
+    cards: tuple[str | None, ...]
+    side: int = 0
+    ply: int = 0
+    dealt: bool = True
+    face_up: int | None = None  # the first non-Heiya card of this turn, while the turn goes on
+    flips: int = 0  # cards flipped this turn, Heiya included
+    all_heiya: bool = True  # every flip of this turn so far was a Heiya (Shinobi wo tsukau)
+    revealed: frozenset[int] = frozenset()  # squares whose card was ever seen
+    nobori: frozenset[int] = frozenset()
+    two_ki: tuple[bool, bool] = (False, False)  # the player's last turn turned up two Ki
+    lost: int | None = None  # Yonhon no ki: this player lost
+    last: tuple[str, ...] = ()
+
+    # --- protocol ------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return CHANCE if not self.dealt else self.side
+
+    def legal_moves(self) -> list[Move]:
+        if not self.dealt or self.is_terminal():
+            return []
+        return list(self._move_list)
+
+    def _moves(self) -> list[Move]:
+        return self._move_list
+
+    @cached_property
+    def _move_list(self) -> list[Move]:
+        flips: list[Move] = [Flip(sq) for sq in self._flippable()]
+        if self.flips:  # a flipping turn goes on with flips only
+            return flips
+        daimyo = self._daimyo(self.side)
+        if self._attacked(daimyo, 1 - self.side):  # Kyousei: only the Daimyo, to safety
+            return list(self._daimyo_moves(daimyo))
+        return list(self._daimyo_moves(daimyo)) + self._other_piece_moves() + flips
+
+    def _successor(self, action) -> WarStoriesState:
+        if isinstance(action, Deal):
+            cards = list(self.cards)
+            for sq, code in zip(self.game.card_squares, action.cards, strict=True):
+                cards[sq] = code
+            return replace(self, cards=tuple(cards), dealt=True, last=())
+        after = self._flip(action.square) if isinstance(action, Flip) else self._move_piece(action)
+        return replace(after, ply=self.ply + 1)  # the ply counts every player action
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @cached_property
+    def _outcome(self) -> Outcome | None:
+        if not self.dealt:
+            return None
+        if self.lost is not None:
+            return Outcome.win(1 - self.lost, "Yonhon no ki: two Ki turned up in two turns running "
+                               "(seppuku)")
+        cap = self.game.options["max_plies"]
+        if self.flips == 0:
+            daimyo = self._daimyo(self.side)
+            if self._attacked(daimyo, 1 - self.side) and not any(self._daimyo_moves(daimyo)):
+                return Outcome.win(1 - self.side, "Haisen: the Daimyo is attacked and cannot flee")
+            if not self._moves():
+                return Outcome.draw("no legal move (a case the rulebook does not cover)")
+        if cap is not None and self.ply >= cap:
+            return Outcome.unfinished(f"stopped after {cap} actions")
+        return None
+
+    def chance_outcomes(self):
+        if self.dealt:
+            return []
+        raise ChanceNotEnumerableError("the deal has 38!/(2!^12 8! 6!) outcomes; use sample_chance")
+
+    def sample_chance(self, rng: random.Random) -> Deal:
+        if self.dealt:
+            raise IllegalMoveError("the cards are already dealt")
+        cards = list(DECK)
+        rng.shuffle(cards)
+        return Deal(tuple(cards))
+
+    def parse_chance(self, text: str) -> Deal:
+        if self.dealt:
+            raise IllegalMoveError(f"{text[:30]!r}: the cards are already dealt")
+        if not text.startswith("deal:"):
+            raise IllegalMoveError(f"{text[:30]!r}: the deal is pending; write it as 'deal:' and "
+                                   "38 card codes separated by '.'")
+        cards = tuple(text[5:].split("."))
+        if tuple(sorted(cards)) != DECK:
+            raise IllegalMoveError(f"{text[:30]!r}...: a deal must hold exactly the 38 board cards "
+                                   "(24 army cards, 8 Heiya, 6 Ki)")
+        return Deal(cards)
+
+    def view(self, player: int) -> WarStoriesState:
+        """Every flip is public: a view knows each card ever revealed, and no other."""
+        hidden = tuple(code if code is None or sq in self.revealed or sq == self.face_up
+                       else UNKNOWN for sq, code in enumerate(self.cards))
+        return replace(self, cards=hidden)
+
+    def to_text(self) -> str:
+        return _to_text(self)
+
+    def scene(self, perspective: int | None = None) -> Scene:
+        shown = self if perspective is None else self.view(perspective)
+        return _scene(shown, self, perspective)
+
+    def why_illegal(self, text: str) -> str:
+        return _why_illegal(self, text)
+
+    # --- the board -----------------------------------------------------------------------
+    def _owner(self, sq: int) -> int | None:
+        code = self.pieces[sq]
+        return None if code == 0 else code >> 3
+
+    def _daimyo(self, player: int) -> int:
+        return self.pieces.index(DAIMYO | player << 3)
+
+    def _flippable(self) -> list[int]:
+        return [sq for sq, code in enumerate(self.cards)
+                if code is not None and sq != self.face_up and sq not in self.nobori]
+
+    def _targets(self, sq: int, pieces: tuple[int, ...] | None = None) -> list[int]:
+        """Squares the piece on `sq` moves to: not onto cards or own pieces; sliders stop at
+        cards and pieces; the Kibatai jumps."""
+        pieces = pieces or self.pieces
+        code = pieces[sq]
+        kind, owner = code & 7, code >> 3
+        out = []
+        if kind in (DAIMYO, KIBATAI):
+            for df, dr in (ORTHOGONAL + DIAGONAL if kind == DAIMYO else KNIGHT):
+                to = _step(sq, df, dr)
+                free = to is not None and self.cards[to] is None
+                if free and (pieces[to] == 0 or pieces[to] >> 3 != owner):
+                    out.append(to)
+            return out
+        for df, dr in SLIDES[kind]:
+            to = _step(sq, df, dr)
+            while to is not None and self.cards[to] is None:
+                if pieces[to]:
+                    if pieces[to] >> 3 != owner:
+                        out.append(to)
+                    break
+                out.append(to)
+                to = _step(to, df, dr)
+        return out
+
+    def _attacked(self, sq: int, by: int, pieces: tuple[int, ...] | None = None) -> bool:
+        pieces = pieces or self.pieces
+        for df, dr in ORTHOGONAL + DIAGONAL:
+            to, distance = _step(sq, df, dr), 1
+            while to is not None and self.cards[to] is None:
+                code = pieces[to]
+                if code:
+                    if code >> 3 == by:
+                        kind = code & 7
+                        line = ASHIGARU if (df, dr) in ORTHOGONAL else KIHEI
+                        if kind in (SHINOBI, line) or (kind == DAIMYO and distance == 1):
+                            return True
+                    break
+                to, distance = _step(to, df, dr), distance + 1
+        for df, dr in KNIGHT:
+            to = _step(sq, df, dr)
+            if to is not None and pieces[to] == KIBATAI | by << 3:
+                return True
+        return False
+
+    def _daimyo_moves(self, daimyo: int):
+        """The Daimyo never steps onto an attacked square, nor captures the other Daimyo."""
+        for to in self._targets(daimyo):
+            if self.pieces[to] & 7 == DAIMYO:
+                continue
+            after = list(self.pieces)
+            after[to], after[daimyo] = after[daimyo], 0
+            if not self._attacked(to, 1 - self.side, tuple(after)):
+                yield PieceMove(daimyo, to)
+
+    def _other_piece_moves(self) -> list[Move]:
+        moves: list[Move] = []
+        for sq, code in enumerate(self.pieces):
+            if code and code >> 3 == self.side and code & 7 != DAIMYO:
+                moves.extend(PieceMove(sq, to) for to in self._targets(sq)
+                             if self.pieces[to] & 7 != DAIMYO)
+        return moves
+
+    # --- turns ---------------------------------------------------------------------------
+    def _move_piece(self, move: PieceMove) -> WarStoriesState:
+        pieces = list(self.pieces)
+        pieces[move.to], pieces[move.frm] = pieces[move.frm], 0
+        after = replace(self, pieces=tuple(pieces), last=move.cells)
+        return after._end_turn(flipped_back=(), two_ki=False)
+
+    def _flip(self, sq: int) -> WarStoriesState:
+        card = self.cards[sq]
+        state = replace(self, flips=self.flips + 1, revealed=self.revealed | {sq},
+                        last=(square_name(sq),))
+        if card == HEIYA:
+            return state._heiya(sq)
+        state = replace(state, all_heiya=False)
+        if self.face_up is None:
+            state = replace(state, face_up=sq)
+            return state if state._flippable() else state._end_turn(flipped_back=(sq,), two_ki=False)
+        return state._second_card(self.face_up, sq)
+
+    def _heiya(self, sq: int) -> WarStoriesState:
+        """A Heiya leaves the board and another card is flipped (or, with Shinobi wo tsukau,
+        two Heiya as the first two cards bring an extra Shinobi)."""
+        cards = list(self.cards)
+        cards[sq] = None
+        state = replace(self, cards=tuple(cards))
+        if self.game.options["shinobi_wo_tsukau"] and self.flips == 2 and self.all_heiya:
+            pieces = list(state.pieces)
+            pieces[sq] = SHINOBI | self.side << 3
+            return replace(state, pieces=tuple(pieces))._end_turn(flipped_back=(), two_ki=False)
+        if state._flippable():
+            return state
+        pending = (state.face_up,) if state.face_up is not None else ()
+        return state._end_turn(flipped_back=pending, two_ki=False)
+
+    def _second_card(self, first: int, second: int) -> WarStoriesState:
+        a, b = self.cards[first], self.cards[second]
+        if a == b and a not in (KI, HEIYA):  # Engun: the pion enters on the second card
+            cards, pieces = list(self.cards), list(self.pieces)
+            cards[first] = cards[second] = None
+            pieces[second] = ARMY_CODES[a[:2]] | self.side << 3
+            state = replace(self, cards=tuple(cards), pieces=tuple(pieces),
+                            last=(square_name(first), square_name(second)))
+            return state._end_turn(flipped_back=(), two_ki=False)
+        return self._end_turn(flipped_back=(first, second), two_ki=a == KI and b == KI)
+
+    def _end_turn(self, flipped_back: tuple[int, ...], two_ki: bool) -> WarStoriesState:
+        two = list(self.two_ki)
+        lost = self.side if two_ki and two[self.side] else None  # Yonhon no ki
+        two[self.side] = two_ki
+        nobori = frozenset(flipped_back) if self.game.options["nobori"] else frozenset()
+        return replace(self, side=1 - self.side, face_up=None, flips=0,
+                       all_heiya=True, nobori=nobori, two_ki=tuple(two), lost=lost)
+
+
+# --- position text -------------------------------------------------------------------------
+
+def _to_text(state: WarStoriesState) -> str:
+    """`<pieces> <cards> <side> <turn> <revealed> <two-ki> <ply>`; pieces FEN-like (rank 7
+    first, White upper case); cards in square order a1..f7: code, '?' hidden, '-' none,
+    '*' face up this turn, '^' under a Nobori; turn: 'deal' (pending), '-' or
+    '<flips><h|x>' (h: all Heiya so far); revealed squares; two-Ki flags; ply; a trailing
+    'lost:<player>' after Yonhon no ki."""
+    rows = []
+    for rank in range(RANKS - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(FILES):
+            code = state.pieces[rank * FILES + f]
+            if not code:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + (PIECE_LETTERS[code & 7] if code >> 3 == 0
+                                                     else PIECE_LETTERS[code & 7].lower())
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    cards = ".".join("-" if c is None else c + ("*" if sq == state.face_up else "")
+                     + ("^" if sq in state.nobori else "") for sq, c in enumerate(state.cards))
+    turn = "deal" if not state.dealt else "-" if not state.flips else \
+        f"{state.flips}{'h' if state.all_heiya else 'x'}"
+    revealed = ",".join(square_name(sq) for sq in sorted(state.revealed)) or "-"
+    ki = "".join("1" if k else "0" for k in state.two_ki)
+    text = f"{'/'.join(rows)} {cards} {'wb'[state.side]} {turn} {revealed} {ki} {state.ply}"
+    return text + (f" lost:{state.lost}" if state.lost is not None else "")
+
+
+def _from_text(game: WarStories, text: str) -> WarStoriesState:
+    def fail(why: str) -> PositionTextError:
+        return PositionTextError(f"war-stories position {text[:60]!r}: {why}")
+
+    fields = text.split() if isinstance(text, str) else []
+    if len(fields) not in (7, 8):
+        raise fail("expected 7 fields: pieces cards side turn revealed two-ki ply")
+    pieces = _parse_pieces(fields[0], fail)
+    tokens = fields[1].split(".")
+    if len(tokens) != SIZE:
+        raise fail(f"{len(tokens)} card entries, the board has {SIZE} squares")
+    cards, face_up, nobori = [], None, set()
+    for sq, token in enumerate(tokens):
+        m = re.fullmatch(r"(-|\?|ki|he|(?:kb|as|kh)[rygb])(\*?)(\^?)", token)
+        if not m:
+            raise fail(f"card entry {token!r} on {square_name(sq)} is not a card code")
+        cards.append(None if m.group(1) == "-" else m.group(1))
+        if m.group(2):
+            face_up = sq
+        if m.group(3):
+            nobori.add(sq)
+        if cards[-1] is not None and pieces[sq]:
+            raise fail(f"a piece stands on the card on {square_name(sq)}")
+    if fields[2] not in ("w", "b"):
+        raise fail("side must be 'w' or 'b'")
+    turn = re.fullmatch(r"deal|-|(\d+)([hx])", fields[3])
+    if not turn:
+        raise fail("turn must be 'deal', '-' or like '1x'")
+    revealed = set() if fields[4] == "-" else set(fields[4].split(","))
+    if not revealed <= set(SQUARES):
+        raise fail("revealed must list squares")
+    if not re.fullmatch(r"[01]{2}", fields[5]) or not fields[6].isdigit():
+        raise fail("two-Ki flags like '01' and a ply number expected")
+    lost = None
+    if len(fields) == 8:
+        if fields[7] not in ("lost:0", "lost:1"):
+            raise fail("the last field may only be lost:0 or lost:1")
+        lost = int(fields[7][-1])
+    for player in (0, 1):
+        if pieces.count(DAIMYO | player << 3) != 1:
+            raise fail(f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
+    return WarStoriesState(game, tuple(pieces), tuple(cards), 0 if fields[2] == "w" else 1,
+                           int(fields[6]), fields[3] != "deal", face_up,
+                           int(turn.group(1) or 0) if turn.group(1) else 0,
+                           turn.group(2) != "x", frozenset(SQUARES[s] for s in revealed),
+                           frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"), lost)
+
+
+def _parse_pieces(field: str, fail) -> list[int]:
+    rows = field.split("/")
+    if len(rows) != RANKS:
+        raise fail(f"{len(rows)} ranks, the board has {RANKS}")
+    pieces = [0] * SIZE
+    for i, row in enumerate(rows):
+        rank, f = RANKS - 1 - i, 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            elif ch.upper() in LETTER_PIECES and f < FILES:
+                pieces[rank * FILES + f] = LETTER_PIECES[ch.upper()] | (0 if ch.isupper() else 8)
+                f += 1
+            else:
+                raise fail(f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H) or too many files")
+        if f != FILES:
+            raise fail(f"rank {rank + 1} covers {f} files, not {FILES}")
+    return pieces
+
+
+# --- explaining an illegal move --------------------------------------------------------------
+
+def _why_illegal(state: WarStoriesState, text: str) -> str:
+    who = PLAYER_NAMES[state.side]
+    m = re.fullmatch(r"flip:([a-f][1-7])|([a-f][1-7])([a-f][1-7])", text)
+    if not m:
+        return f"{text!r} is not War Stories notation: a piece move like 'c1c2' or a flip like 'flip:e4'"
+    if m.group(1):
+        sq = SQUARES[m.group(1)]
+        if state.cards[sq] is None:
+            return f"{text!r}: there is no card on {m.group(1)}"
+        if sq == state.face_up:
+            return f"{text!r}: the card on {m.group(1)} is already face up"
+        if sq in state.nobori:
+            return f"{text!r}: the card on {m.group(1)} carries a Nobori and may not be flipped this turn"
+        return f"{text!r}: the Daimyo is attacked: only Daimyo moves are allowed (Kyousei)"
+    frm, to = SQUARES[m.group(2)], SQUARES[m.group(3)]
+    if state.flips:
+        return f"{text!r}: {who} is flipping cards this turn and must flip another card"
+    code = state.pieces[frm]
+    if not code or code >> 3 != state.side:
+        return f"{text!r}: no piece of {who}'s on {m.group(2)}"
+    name = PIECE_NAMES[code & 7]
+    if state.cards[to] is not None:
+        return f"{text!r}: {m.group(3)} holds a card; pieces never stand on cards"
+    if to not in state._targets(frm):
+        return f"{text!r}: the {name} on {m.group(2)} cannot reach {m.group(3)}"
+    if state.pieces[to] & 7 == DAIMYO:
+        return f"{text!r}: a Daimyo is never captured (it is trapped instead: Haisen)"
+    if code & 7 == DAIMYO:
+        return f"{text!r}: the Daimyo never moves onto an attacked square"
+    return f"{text!r}: the Daimyo is attacked: only Daimyo moves are allowed (Kyousei)"
+
+
+# --- scene -----------------------------------------------------------------------------------
+
+def _scene(shown: WarStoriesState, true: WarStoriesState, perspective: int | None) -> Scene:
+    cells = tuple(Cell(square_name(sq), sq % FILES, sq // FILES,
+                       shade="start-0" if sq in true.game.start_squares[:2]
+                       else "start-1" if sq in true.game.start_squares[2:] else None)
+                  for sq in range(SIZE))
+    tokens = []
+    for sq in range(SIZE):
+        code, card = shown.pieces[sq], shown.cards[sq]
+        if code:
+            tokens.append(Token(square_name(sq), PIECE_NAMES[code & 7], PIECE_LETTERS[code & 7],
+                                owner=code >> 3, facing=code >> 3))
+        elif card is not None:
+            face_up = sq == shown.face_up
+            army = card[:2] in ARMY_CODES
+            tokens.append(Token(square_name(sq), card_name(card), card, kind="card",
+                                face_down=not face_up, color=KAMON[card[2]] if army and face_up else None,
+                                flags=("nobori",) if sq in shown.nobori else ()))
+    removed = len(DECK) - sum(1 for code in true.cards if code is not None)
+    outcome = true.outcome()
+    if not true.dealt:
+        status = "The cards are to be dealt"
+    elif outcome is None:
+        status = f"{PLAYER_NAMES[true.side]} to move" + (" (flipping)" if true.flips else "")
+    elif not outcome.finished:
+        status = f"Unfinished — {outcome.reason}"
+    elif outcome.winner is None:
+        status = f"Draw — {outcome.reason}"
+    else:
+        status = f"{PLAYER_NAMES[outcome.winner]} wins — {outcome.reason}"
+    zone = Zone("removed", f"Removed cards: {removed}", None)
+    return Scene(game=true.game.id, layout="square", cells=cells, tokens=tuple(tokens), zones=(zone,),
+                 players=PLAYER_NAMES, to_move=true.current_player if true.dealt and not outcome else None,
+                 status=status, perspective=perspective, last_cells=true.last)
