@@ -127,6 +127,7 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
 
 
 def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str) -> None:
+    """A name in one or two lines, as large as fits `width`."""
     words = name.split()
     if name in NAME_BREAKS:
         lines = list(NAME_BREAKS[name])
@@ -146,12 +147,22 @@ def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float) -> N
         p.rect(cx - w / 2, cy - h / 2, w, h, fill=CARD_BACK, stroke=INK, width=1)
         p.rect(cx - w / 2 + 4, cy - h / 2 + 4, w - 8, h - 8, stroke="#CBB994", width=1)
         if token.name and token.name != "?":  # what the viewer remembers of it
-            p.text(cx, cy + 4, token.name, size=9, color="#FFFFFF")
+            _name_lines(p, token.name, cx, cy, w * 0.95, "#FFFFFF")
+        _draw_flags(p, token, cx - w / 2, cy - h / 2)
         return
     p.rect(cx - w / 2, cy - h / 2, w, h, fill="#FFFFFF", stroke=INK, width=1)
     if token.color:
         p.rect(cx - w / 2, cy - h / 2, w, h * 0.22, fill=NAMED_COLOURS.get(token.color, token.color))
     _name_lines(p, token.name, cx, cy + 4, w, INK)
+    _draw_flags(p, token, cx - w / 2, cy - h / 2)
+
+
+def _draw_flags(p: Painter, token: Token, x: float, y: float) -> None:
+    """Badges on a token: a Nobori pennant (War Stories), an elite crown mark, ..."""
+    for i, flag in enumerate(token.flags):
+        fx = x + 2 + i * 16
+        p.polygon(((fx, y - 6), (fx + 14, y), (fx, y + 6)), fill=PROMOTED, stroke=INK, width=1)
+        p.text(fx + 5, y + 3, flag[:1].upper(), size=7, color="#FFFFFF", bold=True)
 
 
 def _draw_coin(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
