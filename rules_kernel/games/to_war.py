@@ -1,0 +1,671 @@
+"""To War!: two armies of 17 cards on a 3x4 grid; each turn a card enters the back rank and
+pushes a chain of units until a fight, an empty square or a breakthrough.
+
+Rulebook: rules/to-war.de.txt; rulings: rules/NOTES.md. The unit values are printed only on
+the cards: they come from a table (`rules_kernel/data/to-war-units.csv`, PROVISIONAL) that a
+user replaces with their own (option `units`: a CSV/JSON path, a pandas DataFrame or rows).
+
+Turn structure (one action each, so every choice is the player's and every draw is chance):
+1. chance: the player draws the top card of their reserve (`draw:BED`); the order of a
+   shuffled reserve is uniformly random, so each draw is drawn from the remaining cards;
+2. the player places it (`BED@b1`): during the set-up anywhere free in their own half (the
+   first card in the middle of the front rank), in play on one of the three squares of their
+   back rank ("Lege sie auf einen der drei Plätze in deiner unteren Reihe");
+3. a displaced unit steps (`b1b2`): forward, or sideways if its card shows it; onto an empty
+   square (a two-step unit may then step once more, or `stop`), onto an own unit (which is
+   displaced in turn), onto an enemy (combat; +2 attacking from the side), or forward off
+   the opponent's edge (breakthrough, `b4b5`: the game is won). No card enters a square it
+   already stood on this turn. A step is offered only if the chain can still be completed.
+Rulings where the rulebook is silent (NOTES.md and here): player 0 sets up and plays first;
+a card may not be placed on an enemy unit; a player who cannot place their card discards it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rules_kernel.core import (
+    CHANCE,
+    ChanceOutcome,
+    Game,
+    IllegalMoveError,
+    Move,
+    Option,
+    OptionError,
+    Outcome,
+    PositionTextError,
+    State,
+)
+from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
+
+FILES, RANKS = 3, 4
+ARMIES = ("western", "northern", "far-eastern", "southern")
+ARMY_NAMES = {"western": "Westliche Armee", "northern": "Nordische Armee",
+              "far-eastern": "Fernöstliche Armee", "southern": "Südliche Armee"}
+SETUP_CARDS = 6
+TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "to-war-units.csv"
+COLUMNS = ("army", "unit", "code", "count", "attack", "defence", "sideways", "steps", "elite")
+
+
+# --- the unit table ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Unit:
+    army: str
+    name: str
+    code: str
+    count: int
+    attack: int
+    defence: int
+    sideways: bool
+    steps: int
+    elite: bool
+
+
+def load_units(source: Any = None) -> list[dict[str, Any]]:
+    """The unit table as plain rows (JSON-serialisable), validated.
+
+    `source`: None (the provisional table), a path to a .csv or .json file, a pandas
+    DataFrame, or a list of row dicts. A bad table raises OptionError naming row and column.
+    """
+    if source is None:
+        source = TABLE_PATH
+    if isinstance(source, (str, os.PathLike)):
+        rows = _read_table_file(Path(source))
+    elif hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
+        rows = source.to_dict(orient="records")
+    elif isinstance(source, (list, tuple)):
+        rows = [dict(r) if isinstance(r, dict) else r for r in source]
+    else:
+        raise OptionError(f"units: give a path, a DataFrame or a list of rows, not {type(source).__name__}")
+    return _check_table([_check_row(i + 1, row) for i, row in enumerate(rows)])
+
+
+def _read_table_file(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"units: cannot read {path}: {exc.strerror}") from exc
+    if path.suffix == ".json":
+        try:
+            rows = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise OptionError(f"units: {path} is not JSON ({exc.msg}, line {exc.lineno})") from exc
+        if not isinstance(rows, list):
+            raise OptionError(f"units: {path} must hold a JSON array of rows")
+        return rows
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    return list(csv.DictReader(io.StringIO("\n".join(lines))))
+
+
+def _check_row(number: int, row: Any) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise OptionError(f"units row {number}: a row must be an object with columns {', '.join(COLUMNS)}")
+    missing = [c for c in COLUMNS if c not in row]
+    if missing:
+        raise OptionError(f"units row {number}: missing column {missing[0]!r}")
+    out: dict[str, Any] = {}
+    for column in COLUMNS:
+        value = row[column]
+        try:
+            out[column] = _convert(column, value)
+        except ValueError as exc:
+            raise OptionError(f"units row {number}, column {column!r}: {exc}") from exc
+    return out
+
+
+def _convert(column: str, value: Any) -> Any:
+    if column in ("army", "unit", "code"):
+        text = str(value).strip()
+        if not text:
+            raise ValueError("must not be empty")
+        if column == "army" and text not in ARMIES:
+            raise ValueError(f"{text!r} is not one of {', '.join(ARMIES)}")
+        if column == "code" and not text.isalnum():
+            raise ValueError(f"{text!r} must be letters and digits only")
+        return text
+    if column in ("sideways", "elite"):
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text not in ("true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"{value!r} is not true or false")
+        return text in ("true", "1", "yes")
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"{value!r} is not a whole number") from None
+    low, high = {"count": (1, 17), "attack": (0, 20), "defence": (0, 20), "steps": (1, 2)}[column]
+    if not low <= number <= high:
+        raise ValueError(f"{number} is outside {low}..{high}")
+    return number
+
+
+def _check_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    codes = [r["code"] for r in rows]
+    if len(set(codes)) != len(codes):
+        raise OptionError("units: the codes must be unique")
+    for army in ARMIES:
+        total = sum(r["count"] for r in rows if r["army"] == army)
+        if total and total != 17:
+            raise OptionError(f"units: the {army} army has {total} cards; an army has 17")
+    return rows
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+def square_name(sq: int) -> str:
+    return f"{'abc'[sq % FILES]}{sq // FILES + 1}"
+
+
+SQUARES = {square_name(sq): sq for sq in range(FILES * RANKS)}
+
+
+@dataclass(frozen=True)
+class Draw(ChanceOutcome):
+    code: str
+
+    def __str__(self) -> str:
+        return f"draw:{self.code}"
+
+
+@dataclass(frozen=True)
+class Place(Move):
+    """Put a card from the hand on a square: `BED@b1`."""
+
+    code: str
+    square: int
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}@{square_name(self.square)}"
+
+
+@dataclass(frozen=True)
+class Step(Move):
+    """The moving unit steps: `b1b2`; off the opponent's edge: `b4b5` (breakthrough)."""
+
+    frm: int
+    to: int | None  # None: off the grid (breakthrough)
+    target: str = ""
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return square_name(self.frm) + self.target
+
+
+@dataclass(frozen=True)
+class Stop(Move):
+    """A two-step unit declines its second step."""
+
+    square: int
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "stop"
+
+
+@dataclass(frozen=True)
+class Discard(Move):
+    """No legal placement: the card goes to the discard pile and the turn passes."""
+
+    code: str
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"discard:{self.code}"
+
+
+# --- the game --------------------------------------------------------------------------------
+
+def _check_armies(value: Any) -> list[str]:
+    armies = list(value)
+    if len(armies) != 2 or any(a not in ARMIES for a in armies):
+        raise ValueError(f"give two armies from {', '.join(ARMIES)}, like ['southern', 'northern']")
+    return armies
+
+
+class ToWar(Game):
+    id = "to-war"
+    title = "To War!"
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "armies": Option(["southern", "northern"], "the first and the second player's army",
+                         kind=(list, tuple), check=_check_armies),
+        "strategic": Option(False, "'Variante für mehr Strategie': a hand of three cards, drawn "
+                            "back to three after each turn", kind=bool),
+        "units": Option(None, "the unit table (None: the provisional one shipped with the "
+                        "package; or a CSV/JSON path, a DataFrame, a list of rows)",
+                        check=load_units),
+    }
+
+    def _check_options(self, values: dict[str, Any]) -> dict[str, Any]:
+        if values["units"] is None:
+            values["units"] = load_units(None)
+        for army in values["armies"]:
+            if not any(r["army"] == army for r in values["units"]):
+                raise OptionError(f"to-war: the unit table has no cards for the {army} army")
+        return values
+
+    @cached_property
+    def units(self) -> dict[str, Unit]:
+        return {r["code"]: Unit(r["army"], r["unit"], r["code"], r["count"], r["attack"], r["defence"],
+                                r["sideways"], r["steps"], r["elite"]) for r in self.options["units"]}
+
+    def army_codes(self, player: int) -> tuple[str, ...]:
+        army = self.options["armies"][player]
+        return tuple(u.code for u in self.units.values() if u.army == army)
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(ARMY_NAMES[a] for a in self.options["armies"])
+
+    def initial_state(self) -> ToWarState:
+        reserves = tuple(tuple(self.units[c].count for c in self.army_codes(p)) for p in (0, 1))
+        return ToWarState(self, (None,) * (FILES * RANKS), reserves)
+
+    def from_text(self, text: str) -> ToWarState:
+        return _from_text(self, text)
+
+
+GAMES = [ToWar]
+
+
+Unit_ = tuple[int, str]  # (owner, unit code)
+
+
+@dataclass(frozen=True, repr=False)  # repr: the position text, as every state shows it
+class ToWarState(State):
+    game: ToWar
+    grid: tuple[Unit_ | None, ...]
+    reserves: tuple[tuple[int, ...], ...]  # cards left per unit code (the order is chance)
+    hands: tuple[tuple[str, ...], ...] = ((), ())
+    discards: tuple[tuple[str, ...], ...] = ((), ())
+    side: int = 0
+    placed: tuple[int, int] = (0, 0)  # cards placed during the set-up
+    # a push chain in progress: the unit on `active` steps next; `entering` (the card that
+    # pushed it) takes its square when it leaves; trails: squares each moved card stood on
+    active: int | None = None
+    must_step: bool = False
+    entering: Unit_ | None = None
+    entering_trail: frozenset[int] = frozenset()
+    trails: tuple[tuple[int, frozenset[int]], ...] = ()
+    breakthrough: Unit_ | None = None  # the unit that broke into the enemy camp
+    ply: int = 0
+    last: tuple[str, ...] = ()
+
+    # --- protocol ------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return CHANCE if self._needs_draw() else self.side
+
+    def _needs_draw(self) -> bool:
+        if self.breakthrough is not None or self.active is not None:
+            return False
+        want = 3 if self.game.options["strategic"] and self.setup_done else 1
+        return len(self.hands[self.side]) < want and sum(self.reserves[self.side]) > 0
+
+    @property
+    def setup_done(self) -> bool:
+        return self.placed == (SETUP_CARDS, SETUP_CARDS)
+
+    def legal_moves(self) -> list[Move]:
+        if self.current_player == CHANCE or self.is_terminal():
+            return []
+        return list(self._move_list)
+
+    @cached_property
+    def _move_list(self) -> list[Move]:
+        return self._steps() if self.active is not None else self._placements()
+
+    def chance_outcomes(self) -> list[tuple[Draw, float]]:
+        if self.current_player != CHANCE:
+            return []
+        counts = self.reserves[self.side]
+        total = sum(counts)
+        return [(Draw(code), n / total)
+                for code, n in zip(self.game.army_codes(self.side), counts, strict=True) if n]
+
+    def parse_chance(self, text: str) -> Draw:
+        for outcome, _ in self.chance_outcomes():
+            if str(outcome) == text:
+                return outcome
+        draws = ", ".join(str(o) for o, _ in self.chance_outcomes())
+        raise IllegalMoveError(f"{text!r}: the reserve of {self.game.player_names[self.side]} holds "
+                               f"no such card (possible draws: {draws or 'none'})")
+
+    def _successor(self, action) -> ToWarState:
+        if isinstance(action, Draw):
+            return self._draw(action.code)
+        if isinstance(action, Place):
+            after = self._place(action)
+        elif isinstance(action, Discard):
+            after = self._end_turn(replace(self._without_hand_card(action.code),
+                                           discards=_add(self.discards, self.side, action.code)))
+        elif isinstance(action, Stop):
+            after = self._end_turn(self)
+        else:
+            after = self._step(action)
+        return replace(after, ply=self.ply + 1)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @cached_property
+    def _outcome(self) -> Outcome | None:
+        if self.breakthrough is not None:
+            return Outcome.win(self.breakthrough[0], "breakthrough into the opponent's camp")
+        if any(sum(r) for r in self.reserves) or any(self.hands) or self.active is not None:
+            return None
+        units = [sum(1 for u in self.grid if u and u[0] == p) for p in (0, 1)]
+        if units[0] != units[1]:
+            return Outcome.win(int(units[1] > units[0]),
+                               f"both reserves spent: {units[0]} to {units[1]} units on the field")
+        elite = [sum(1 for u in self.grid if u and u[0] == p and self.game.units[u[1]].elite)
+                 for p in (0, 1)]
+        if elite[0] != elite[1]:
+            return Outcome.win(int(elite[1] > elite[0]), f"both reserves spent: {units[0]} units each, "
+                               f"{elite[0]} to {elite[1]} elite units")
+        return Outcome.draw(f"both reserves spent: {units[0]} units and {elite[0]} elite units each")
+
+    def view(self, player: int) -> ToWarState:
+        """Reserves hold counts only (their order is chance, drawn card by card); in the
+        strategic variant the opponent's hand is hidden."""
+        if not self.game.options["strategic"]:
+            return self
+        other = 1 - player
+        return replace(self, hands=_set(self.hands, other, ("?",) * len(self.hands[other])))
+
+    def to_text(self) -> str:
+        return _to_text(self)
+
+    def scene(self, perspective: int | None = None) -> Scene:
+        return _scene(self if perspective is None else self.view(perspective), perspective)
+
+    def why_illegal(self, text: str) -> str:
+        if self.current_player == CHANCE:
+            return f"{text!r}: a card must be drawn first (a chance event)"
+        legal = ", ".join(str(m) for m in self.legal_moves()) or "none"
+        if self.active is not None:
+            return (f"{text!r}: the unit on {square_name(self.active)} "
+                    f"{'must' if self.must_step else 'may'} step now; legal: {legal}")
+        return f"{text!r} is not a legal placement here; legal: {legal}"
+
+    # --- placing -------------------------------------------------------------------------
+    def _placements(self) -> list[Move]:
+        hand = self.hands[self.side]
+        if not self.setup_done:
+            targets = self._setup_squares()
+        else:
+            back = 0 if self.side == 0 else RANKS - 1
+            targets = [back * FILES + f for f in range(FILES) if self._can_place(back * FILES + f)]
+        strategic = self.game.options["strategic"]
+        moves: list[Move] = [
+            Place(code, sq, ((zone_cell(f"hand-{self.side}", code),) if strategic else ())
+                  + (square_name(sq),))
+            for code in sorted(set(hand)) for sq in targets]
+        if not moves and hand:  # ruling: no legal placement, the card is discarded
+            moves = [Discard(code, (zone_cell(f"hand-{self.side}", code),)) for code in sorted(set(hand))]
+        return moves
+
+    def _setup_squares(self) -> list[int]:
+        front = 1 if self.side == 0 else 2
+        if self.placed[self.side] == 0:  # "Die beiden zuerst platzierten Karten ... in der Mitte"
+            return [front * FILES + 1]
+        half = range(0, 2) if self.side == 0 else range(2, 4)
+        return [r * FILES + f for r in half for f in range(FILES) if self.grid[r * FILES + f] is None]
+
+    def _can_place(self, sq: int) -> bool:
+        unit = self.grid[sq]
+        if unit is None:
+            return True
+        if unit[0] != self.side:
+            return False  # ruling: no card is placed on an enemy unit
+        return _completable(replace(self, active=sq, must_step=True, entering=(self.side, "?")))
+
+    def _place(self, move: Place) -> ToWarState:
+        state = replace(self._without_hand_card(move.code), last=(square_name(move.square),))
+        card = (self.side, move.code)
+        if not self.setup_done:
+            placed = list(self.placed)
+            placed[self.side] += 1
+            return replace(state, grid=_put(self.grid, move.square, card), placed=tuple(placed),
+                           side=1 - self.side)
+        if self.grid[move.square] is None:
+            return self._end_turn(replace(state, grid=_put(self.grid, move.square, card)))
+        return replace(state, active=move.square, must_step=True, entering=card)  # "verdrängt"
+
+    # --- stepping --------------------------------------------------------------------------
+    def _steps(self) -> list[Move]:
+        moves: list[Move] = [] if self.must_step else [Stop(self.active, (square_name(self.active),))]
+        for step in self._raw_steps():
+            if not _pushes(self, step) or _completable(self._step(step)):
+                moves.append(step)
+        return moves
+
+    def _raw_steps(self) -> list[Step]:
+        sq = self.active
+        if self.entering is not None and sq in self.entering_trail:
+            return []  # the waiting card may not re-enter a square it stood on this turn
+        owner, code = self.grid[sq]
+        unit = self.game.units[code] if code in self.game.units else None
+        trail = dict(self.trails).get(sq, frozenset([sq]))
+        f, r = sq % FILES, sq // FILES
+        forward = 1 if owner == 0 else -1
+        directions = [(0, forward)] + ([(-1, 0), (1, 0)] if unit and unit.sideways else [])
+        out = []
+        for df, dr in directions:
+            nf, nr = f + df, r + dr
+            if not 0 <= nf < FILES:
+                continue
+            if not 0 <= nr < RANKS:  # off the grid: only forward, over the opponent's edge
+                out.append(Step(sq, None, f"{'abc'[nf]}{nr + 1}",
+                                (square_name(sq), zone_cell(f"camp-{1 - owner}", "edge"))))
+                continue
+            to = nr * FILES + nf
+            if to not in trail:  # "Keine Karte darf ein Feld betreten, auf dem sie ... bereits war"
+                out.append(Step(sq, to, square_name(to), (square_name(sq), square_name(to))))
+        return out
+
+    def _step(self, step: Step) -> ToWarState:
+        """The active unit leaves its square (the waiting card takes it) and steps on."""
+        mover = self.grid[step.frm]
+        trails = dict(self.trails)
+        trail = trails.pop(step.frm, frozenset([step.frm]))
+        grid = _put(self.grid, step.frm, self.entering)
+        if self.entering is not None:
+            trails[step.frm] = self.entering_trail | {step.frm}
+        state = replace(self, entering=None, entering_trail=frozenset(), last=step.cells)
+        if step.to is None:
+            return replace(state, grid=grid, breakthrough=mover, active=None)
+        target = grid[step.to]
+        if target is None:  # a free square: the move ends, or a two-step unit may go on
+            trails[step.to] = trail | {step.to}
+            moved = replace(state, grid=_put(grid, step.to, mover), trails=tuple(trails.items()))
+            if self.must_step and self.game.units[mover[1]].steps == 2:
+                return replace(moved, active=step.to, must_step=False)
+            return self._end_turn(moved)
+        if target[0] == mover[0]:  # an own unit: it is displaced in turn
+            return replace(state, grid=grid, active=step.to, must_step=True, entering=mover,
+                           entering_trail=trail, trails=tuple(trails.items()))
+        return self._fight(replace(state, grid=grid), mover, step)
+
+    def _fight(self, state: ToWarState, attacker: Unit_, step: Step) -> ToWarState:
+        """"Greifst du seitwärts an ... erhöht sich deine Angriffsstärke um +2"; greater wins,
+        smaller loses, equal: both leave the field. The turn ends."""
+        defender = state.grid[step.to]
+        sideways = step.frm // FILES == step.to // FILES
+        attack = self.game.units[attacker[1]].attack + (2 if sideways else 0)
+        defence = self.game.units[defender[1]].defence
+        grid, discards = state.grid, state.discards
+        if attack > defence:
+            grid = _put(grid, step.to, attacker)
+            discards = _add(discards, defender[0], defender[1])
+        elif attack < defence:
+            discards = _add(discards, attacker[0], attacker[1])
+        else:
+            grid = _put(grid, step.to, None)
+            discards = _add(_add(discards, attacker[0], attacker[1]), defender[0], defender[1])
+        return self._end_turn(replace(state, grid=grid, discards=discards))
+
+    # --- bookkeeping -----------------------------------------------------------------------
+    def _draw(self, code: str) -> ToWarState:
+        counts = list(self.reserves[self.side])
+        counts[self.game.army_codes(self.side).index(code)] -= 1
+        return replace(self, reserves=_set(self.reserves, self.side, tuple(counts)),
+                       hands=_add(self.hands, self.side, code), last=())
+
+    def _without_hand_card(self, code: str) -> ToWarState:
+        hand = list(self.hands[self.side])
+        hand.remove(code)
+        return replace(self, hands=_set(self.hands, self.side, tuple(hand)))
+
+    def _end_turn(self, state: ToWarState) -> ToWarState:
+        return replace(state, side=1 - self.side, active=None, must_step=False, entering=None,
+                       entering_trail=frozenset(), trails=())
+
+
+def _completable(state: ToWarState) -> bool:
+    """Can the displaced unit's chain still end (empty square, fight or breakthrough)?"""
+    for step in state._raw_steps():
+        if not _pushes(state, step) or _completable(state._step(step)):
+            return True
+    return False
+
+
+def _pushes(state: ToWarState, step: Step) -> bool:
+    """Does the step go onto a unit of the stepping unit's own side?"""
+    target = None if step.to is None else state.grid[step.to]
+    return target is not None and target[0] == state.grid[state.active][0]
+
+
+def _put(grid, sq: int, unit):
+    out = list(grid)
+    out[sq] = unit
+    return tuple(out)
+
+
+def _set(pair, player: int, value):
+    return (value, pair[1]) if player == 0 else (pair[0], value)
+
+
+def _add(pair, player: int, code: str):
+    return _set(pair, player, pair[player] + (code,))
+
+
+# --- position text ---------------------------------------------------------------------------
+
+def _to_text(state: ToWarState) -> str:
+    """`<grid> <reserves> <hands> <discards> <side> <placed> <chain> <breakthrough> <ply>`: grid squares
+    a1..c4 as `0:BED` / `1:BER` / `-`; reserves as counts per code; chain `-` or
+    `<active>,<must|may>,<entering owner:code or ->,<entering trail>,<trails>`."""
+    grid = ".".join("-" if u is None else f"{u[0]}:{u[1]}" for u in state.grid)
+    reserves = "/".join(",".join(f"{c}={n}" for c, n in zip(state.game.army_codes(p), state.reserves[p],
+                                                               strict=True)) for p in (0, 1))
+    hands = "/".join(",".join(h) or "-" for h in state.hands)
+    discards = "/".join(",".join(d) or "-" for d in state.discards)
+    chain = "-"
+    if state.active is not None:
+        entering = "-" if state.entering is None else f"{state.entering[0]}:{state.entering[1]}"
+        trails = ";".join(f"{square_name(sq)}={'+'.join(square_name(t) for t in sorted(tr))}"
+                          for sq, tr in sorted(state.trails)) or "-"
+        chain = (f"{square_name(state.active)},{'must' if state.must_step else 'may'},{entering},"
+                 f"{'+'.join(square_name(t) for t in sorted(state.entering_trail)) or '-'},{trails}")
+    winner = "-" if state.breakthrough is None else f"{state.breakthrough[0]}:{state.breakthrough[1]}"
+    return (f"{grid} {reserves} {hands} {discards} {'wb'[state.side]} {state.placed[0]},{state.placed[1]} "
+            f"{chain} {winner} {state.ply}")
+
+
+def _from_text(game: ToWar, text: str) -> ToWarState:
+    def fail(why: str) -> PositionTextError:
+        return PositionTextError(f"to-war position {str(text)[:50]!r}: {why}")
+
+    fields = text.split() if isinstance(text, str) else []
+    if len(fields) != 9:
+        raise fail("expected 9 fields: grid reserves hands discards side placed chain winner ply")
+    try:
+        grid = tuple(None if t == "-" else (int(t.split(":")[0]), t.split(":")[1])
+                     for t in fields[0].split("."))
+        reserves = tuple(tuple(int(kv.split("=")[1]) for kv in part.split(","))
+                         for part in fields[1].split("/"))
+        hands = tuple(() if h == "-" else tuple(h.split(",")) for h in fields[2].split("/"))
+        discards = tuple(() if d == "-" else tuple(d.split(",")) for d in fields[3].split("/"))
+        placed = tuple(int(n) for n in fields[5].split(","))
+        chain = _parse_chain(fields[6])
+    except (ValueError, IndexError) as exc:
+        raise fail(f"malformed field ({exc})") from exc
+    if len(grid) != FILES * RANKS or len(reserves) != 2 or len(hands) != 2 or len(placed) != 2:
+        raise fail("a grid of 12 squares and two reserves, hands and set-up counts expected")
+    known = set(game.units) | {"?"}
+    for unit in grid:
+        if unit is not None and (unit[0] not in (0, 1) or unit[1] not in known):
+            raise fail(f"unknown unit {unit}")
+    if fields[4] not in ("w", "b"):
+        raise fail("side must be w or b")
+    try:
+        winner = None if fields[7] == "-" else (int(fields[7].split(":")[0]), fields[7].split(":")[1])
+    except (ValueError, IndexError) as exc:
+        raise fail("the breakthrough field must be '-' or like '0:BED'") from exc
+    return ToWarState(game, grid, reserves, hands, discards, 0 if fields[4] == "w" else 1, placed,
+                      *chain, winner, int(fields[8]))
+
+
+def _parse_chain(field: str):
+    if field == "-":
+        return None, False, None, frozenset(), ()
+    active, mode, entering, entering_trail, trails = field.split(",")
+    squares = lambda part: frozenset() if part == "-" else frozenset(SQUARES[s] for s in part.split("+"))  # noqa: E731
+    unit = None if entering == "-" else (int(entering.split(":")[0]), entering.split(":")[1])
+    parsed = () if trails == "-" else tuple(
+        (SQUARES[item.split("=")[0]], squares(item.split("=")[1])) for item in trails.split(";"))
+    return SQUARES[active], mode == "must", unit, squares(entering_trail), parsed
+
+
+# --- scene -------------------------------------------------------------------------------------
+
+def _scene(state: ToWarState, perspective: int | None) -> Scene:
+    game = state.game
+    colours = {"western": "red", "northern": "blue", "far-eastern": "black", "southern": "yellow"}
+    cells = tuple(Cell(square_name(sq), sq % FILES, sq // FILES,
+                       shade="start-0" if sq // FILES < 2 else "start-1") for sq in range(FILES * RANKS))
+    tokens = []
+    for sq, unit in enumerate(state.grid):
+        if unit is None:
+            continue
+        info = game.units.get(unit[1])
+        flags = ("elite",) if info and info.elite else ()
+        label = f"{info.name} {info.attack}/{info.defence}" if info else unit[1]
+        tokens.append(Token(square_name(sq), label, unit[1], owner=unit[0], facing=unit[0], kind="card",
+                            color=colours[game.options["armies"][unit[0]]], flags=flags))
+    zones = []
+    for p in (0, 1):
+        hand = tuple(ZoneItem(zone_cell(f"hand-{p}", code), game.units[code].name if code in game.units
+                              else "?", code, owner=p, face_down=code == "?")
+                     for code in sorted(set(state.hands[p])))
+        zones.append(Zone(f"hand-{p}", f"{game.player_names[p]}: hand", p, hand,
+                          hidden_count=sum(state.reserves[p])))
+        broke_in = state.breakthrough is not None and state.breakthrough[0] != p
+        camp = ZoneItem(zone_cell(f"camp-{p}", "edge"),
+                        game.units[state.breakthrough[1]].name if broke_in else "Camp", "⚑",
+                        owner=1 - p if broke_in else p)
+        zones.append(Zone(f"camp-{p}", f"{game.player_names[p]}'s camp (break through here)", p, (camp,)))
+    outcome = state.outcome()
+    if outcome is None:
+        who = game.player_names[state.side]
+        status = "A card is drawn" if state.current_player == CHANCE else f"{who} to move"
+    elif outcome.winner is None:
+        status = f"Draw — {outcome.reason}"
+    else:
+        status = f"{game.player_names[outcome.winner]} wins — {outcome.reason}"
+    return Scene(game=game.id, layout="square", cells=cells, tokens=tuple(tokens), zones=tuple(zones),
+                 players=game.player_names, to_move=None if outcome or state.current_player == CHANCE
+                 else state.side, status=status, perspective=perspective, last_cells=state.last)

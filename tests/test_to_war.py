@@ -1,0 +1,262 @@
+"""To War!: the rulebook's examples and rules (rules/to-war.de.txt), the rulings of
+rules/NOTES.md, the unit table, and properties over thousands of random games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules_kernel as rk
+from rules_kernel import records
+from rules_kernel.games.to_war import SQUARES, ToWarState, load_units
+
+GAME = rk.load_game("to-war")  # Southern (player 0) against Northern (player 1)
+
+
+def position(units: dict[str, str], *, hand: tuple[str, ...] = (), side: int = 0,
+             reserves: tuple[tuple[int, ...], ...] | None = None, game=GAME) -> ToWarState:
+    """A position in play: units like {"b1": "0:SAR", "b3": "1:BOG"}."""
+    grid = [None] * 12
+    for square, unit in units.items():
+        owner, code = unit.split(":")
+        grid[SQUARES[square]] = (int(owner), code)
+    hands = (hand, ()) if side == 0 else ((), hand)
+    if reserves is None:
+        reserves = tuple(tuple(1 if i == 0 else 0 for i, _ in enumerate(game.army_codes(p))) for p in (0, 1))
+    return ToWarState(game, tuple(grid), reserves, hands, side=side, placed=(6, 6))
+
+
+def unit_at(state, square):
+    return state.grid[SQUARES[square]]
+
+
+def test_seventeen_cards_per_army():
+    """"KARTENÜBERSICHT": Ritter 3, Feldweibel 3, ... — 17 cards in every army."""
+    for army in ("western", "northern", "far-eastern", "southern"):
+        game = rk.load_game("to-war", armies=[army, "northern"])
+        assert sum(game.initial_state().reserves[0]) == 17
+    counts = {u.name: u.count for u in GAME.units.values()}
+    assert counts["Mamluk"] == 6 and counts["Sarbaz"] == 2 and counts["Bogenschütze"] == 4
+
+
+def test_the_rulebooks_push_chain_example():
+    """"Der Beduine (1) wird auf die Position des Sarbaz (2) gelegt und verdrängt diesen. Der
+    Sarbaz (2) verdrängt anschließend den Saqāliba (3) vor sich. Der Saqāliba (1) bewegt sich
+    auf den gegnerischen Bogenschützen (2) und greift diesen an.\""""
+    s = position({"a1": "0:MAM", "b1": "0:SAR", "c1": "0:MAM", "b2": "0:SAQ", "b3": "1:BOG",
+                  "b4": "1:KRI"}, hand=("BED",))
+    s = s.apply("BED@b1")
+    assert s.active == SQUARES["b1"] and unit_at(s, "b1") == (0, "SAR")  # the Sarbaz must step
+    s = s.apply("b1b2")
+    assert s.active == SQUARES["b2"] and unit_at(s, "b1") == (0, "BED")
+    s = s.apply("b2b3")  # the Saqāliba attacks: 3 against the Bogenschütze's 2
+    assert unit_at(s, "b3") == (0, "SAQ") and unit_at(s, "b2") == (0, "SAR")
+    assert s.discards[1] == ("BOG",) and s.current_player == 1 or s.current_player == rk.CHANCE
+
+
+def test_a_side_attack_gets_two_more():
+    """"Der Beduine (gelb) greift den Berserker (blau) von der Seite an und gewinnt, da seine
+    Angriffsstärke um 2 auf insgesamt 6 erhöht wird"; from the front, 4 loses to 5."""
+    side = position({"a1": "0:BED", "b1": "1:BER", "a4": "1:KRI"}, hand=("MAM",))
+    s = side.play("MAM@a1", "a1b1")
+    assert unit_at(s, "b1") == (0, "BED") and s.discards[1] == ("BER",)
+    front = position({"a1": "0:BED", "a2": "1:BER", "a4": "1:KRI"}, hand=("MAM",))
+    s = front.play("MAM@a1", "a1a2")
+    assert unit_at(s, "a2") == (1, "BER") and s.discards[0] == ("BED",)
+
+
+def test_equal_strength_removes_both():
+    """"Die Angriffsstärke und die Verteidigungsstärke sind gleich: Rückzug beider Einheiten"."""
+    s = position({"a1": "0:SAQ", "a2": "1:KRI", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@a1", "a1a2")
+    assert unit_at(s, "a2") is None and Counter(s.discards[0] + s.discards[1]) == {"SAQ": 1, "KRI": 1}
+
+
+def test_two_step_units_go_on_after_a_free_square_but_stop_after_a_fight():
+    """"Der Strich unter dem Pfeil zeigt an, dass die Einheit einen zweiten Schritt machen darf,
+    wenn der erste Schritt auf einem freien Platz endet ... oder gar nicht"; "Nach dem Kampf
+    endet dein Zug"."""
+    s = position({"b1": "0:BED", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@b1", "b1b2")
+    assert s.active == SQUARES["b2"] and not s.must_step
+    assert {str(m) for m in s.legal_moves()} == {"stop", "b2b3", "b2a2", "b2c2"}
+    assert s.apply("stop").current_player != 0
+    fight = position({"b1": "0:BED", "b2": "1:BOG", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@b1", "b1b2")
+    assert fight.active is None and unit_at(fight, "b2") == (0, "BED")
+
+
+def test_no_card_enters_a_square_twice_in_a_turn():
+    """"Keine Karte darf ein Feld betreten, auf dem sie in diesem Zug bereits war"."""
+    s = position({"a1": "0:BED", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@a1", "a1b1")
+    assert s.active == SQUARES["b1"]
+    assert {str(m) for m in s.legal_moves()} == {"stop", "b1b2", "b1c1"}  # not back to a1
+
+
+def test_breakthrough_wins_at_once():
+    """"Führt die Bewegung deiner Einheit ... über die Grenze des Feldes hinaus (Durchbruch ins
+    gegnerische Lager), so gewinnst du das Spiel"."""
+    s = position({"b1": "0:MAM", "b2": "0:MAM", "b3": "0:MAM", "b4": "0:SAQ", "a4": "1:KRI"},
+                 hand=("MAM",))
+    s = s.play("MAM@b1", "b1b2", "b2b3", "b3b4", "b4b5")
+    assert s.is_terminal() and s.outcome().winner == 0 and "breakthrough" in s.outcome().reason
+
+
+def test_no_step_off_the_sides_or_backwards():
+    """Units move "vorwärts oder seitwärts"; "Einheiten dürfen das ... Feld ... nicht verlassen"
+    except by the breakthrough."""
+    s = position({"a1": "0:SAR", "a2": "1:BER", "c4": "1:KRI"}, hand=("MAM",)).apply("MAM@a1")
+    assert {str(m) for m in s.legal_moves()} == {"a1a2", "a1b1"}
+
+
+def test_placement_rules_and_the_discard_ruling():
+    """The card goes on "einen der drei Plätze in deiner unteren Reihe"; rulings: never on an
+    enemy unit; with no legal placement the card is discarded and the turn passes."""
+    s = position({"a1": "1:KRI", "b1": "0:MAM", "c4": "1:KRI"}, hand=("SAQ",))
+    assert {str(m) for m in s.legal_moves()} == {"SAQ@b1", "SAQ@c1"}
+    blocked = position({"a1": "1:KRI", "b1": "1:KRI", "c1": "1:KRI"}, hand=("SAQ",))
+    assert [str(m) for m in blocked.legal_moves()] == ["discard:SAQ"]
+    after = blocked.apply("discard:SAQ")
+    assert after.discards[0] == ("SAQ",) and after.side == 1
+
+
+def test_set_up_first_cards_in_the_middle_then_free_in_the_own_half():
+    """"Beginnst du, dann lege die oberste Karte ... in die Tischmitte. Anschließend legt die
+    Gegenseite ihre oberste Karte gegenüber an ... innerhalb eurer Hälfte"."""
+    s = GAME.initial_state()
+    assert s.current_player == rk.CHANCE
+    assert sum(p for _, p in s.chance_outcomes()) == pytest.approx(1)
+    s = s.apply("draw:MAM")
+    assert [str(m) for m in s.legal_moves()] == ["MAM@b2"]
+    s = s.play("MAM@b2", "draw:BER")
+    assert [str(m) for m in s.legal_moves()] == ["BER@b3"]
+    s = s.play("BER@b3", "draw:SAQ")
+    assert {str(m)[4:] for m in s.legal_moves()} == {"a1", "b1", "c1", "a2", "c2"}
+
+
+def test_the_end_by_spent_reserves_and_its_tie_breaks():
+    """"Beide Reserven sind aufgebraucht ... Wer mehr Einheiten auf dem Feld hat ... gewinnt.
+    Herrscht Gleichstand, gewinnt, wer mehr Elite-Einheiten (👑) ... ebenfalls gleich, so endet
+    das Spiel mit einem Gleichstand"."""
+    empty = ((0,) * 4, (0,) * 5)
+    more = position({"a1": "0:MAM", "b1": "0:MAM", "a4": "1:KRI"}, reserves=empty)
+    assert more.outcome().winner == 0 and "2 to 1 units" in more.outcome().reason
+    elite = position({"a1": "0:MAM", "a4": "1:BER"}, reserves=empty)  # the Berserker is elite
+    assert elite.outcome().winner == 1 and "elite" in elite.outcome().reason
+    draw = position({"a1": "0:MAM", "a4": "1:KRI"}, reserves=empty)
+    assert draw.outcome().is_draw
+
+
+def test_strategic_variant_keeps_a_hand_of_three_hidden_from_the_opponent():
+    """"VARIANTE FÜR MEHR STRATEGIE": three cards in hand, drawn back to three each turn."""
+    game = rk.load_game("to-war", strategic=True)
+    state = game.initial_state()
+    rng = random.Random(1)
+    while not state.setup_done or state.current_player == rk.CHANCE:
+        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
+                            else rng.choice(state.legal_moves()))
+    assert len(state.hands[state.side]) == 3
+    assert state.view(1 - state.side).hands[state.side] == ("?", "?", "?")
+    assert "?" not in state.view(state.side).hands[state.side]
+
+
+# --- the unit table ----------------------------------------------------------------------------
+
+def test_the_provisional_table_agrees_with_the_rulebook_examples():
+    units = GAME.units
+    assert units["BED"].attack == 4 and units["BED"].sideways  # attacks from the side with 4 + 2
+    assert units["BER"].defence == 5  # 6 beats it, 4 does not
+    assert units["SAR"].sideways is not None
+
+
+def test_a_user_table_from_csv_json_or_dataframe(tmp_path):
+    rows = load_units()
+    rows[0] = dict(rows[0], attack=9)
+    frame = pd.DataFrame(rows)
+    assert rk.load_game("to-war", units=frame).units["RIT"].attack == 9
+    path = tmp_path / "units.json"
+    path.write_text(json.dumps(rows))
+    assert rk.load_game("to-war", units=str(path)).units["RIT"].attack == 9
+    csv_path = tmp_path / "units.csv"
+    frame.to_csv(csv_path, index=False)
+    game = rk.load_game("to-war", units=str(csv_path))
+    assert game.units["RIT"].attack == 9
+    record = records.Record.from_actions(game, ["draw:MAM"])
+    assert records.Record.from_json(record.to_json()).load_game().units["RIT"].attack == 9
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"attack": "strong"}, "row 1, column 'attack': 'strong' is not a whole number"),
+    ({"steps": 3}, "row 1, column 'steps': 3 is outside 1..2"),
+    ({"army": "eastern"}, "row 1, column 'army': 'eastern' is not one of"),
+    ({"sideways": "maybe"}, "row 1, column 'sideways'"),
+    ({"count": 4}, "the western army has 18 cards"),
+])
+def test_a_bad_table_says_where(change, message):
+    rows = load_units()
+    rows[0] = dict(rows[0], **change)
+    with pytest.raises(rk.OptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        rk.load_game("to-war", units=rows)
+    with pytest.raises(rk.OptionError, match="missing column 'elite'"):
+        rk.load_game("to-war", units=[{k: v for k, v in load_units()[0].items() if k != "elite"}])
+    with pytest.raises(rk.OptionError, match="armies"):
+        rk.load_game("to-war", armies=["southern"])
+
+
+# --- properties --------------------------------------------------------------------------------
+
+def random_game(seed: int, game=GAME):
+    rng = random.Random(seed)
+    state = game.initial_state()
+    states, actions = [state], []
+    while not state.is_terminal():
+        action = state.sample_chance(rng) if state.current_player == rk.CHANCE \
+            else rng.choice(state.legal_moves())
+        state = state.apply(action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+def conserved(state) -> bool:
+    """Reserve + hand + grid + discard = 17 per army, card by card."""
+    for p in (0, 1):
+        codes = state.game.army_codes(p)
+        total = Counter(dict(zip(codes, state.reserves[p], strict=True)))
+        total += Counter(state.hands[p]) + Counter(state.discards[p])
+        total += Counter(u[1] for u in state.grid if u and u[0] == p)
+        for unit in (state.entering, state.breakthrough):
+            if unit is not None and unit[0] == p:
+                total += Counter([unit[1]])
+        if total != Counter({c: state.game.units[c].count for c in codes}):
+            return False
+    return True
+
+
+def test_thousands_of_random_games_end_and_conserve_the_cards():
+    armies = ["western", "northern", "far-eastern", "southern"]
+    for seed in range(2000):
+        game = rk.load_game("to-war", armies=[armies[seed % 4], armies[(seed // 4) % 4]],
+                            strategic=seed % 5 == 0)
+        states, _ = random_game(seed, game)
+        assert states[-1].is_terminal() and len(states) < 400
+        if seed % 20 == 0:
+            assert all(conserved(s) for s in states)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), strategic=st.booleans())
+def test_records_round_trip_and_views_hide_hands(seed, strategic):
+    game = rk.load_game("to-war", strategic=strategic)
+    states, actions = random_game(seed, game)
+    record = records.Record.from_json(records.Record.from_actions(game, actions).to_json())
+    assert record.replay() == states
+    for state in states[::7]:
+        for player in (0, 1):
+            view = state.view(player)
+            if strategic:
+                assert set(view.hands[1 - player]) <= {"?"}
+            assert view.reserves == state.reserves  # counts only: the order is never stored
