@@ -651,13 +651,18 @@ def _scene(state: ToWarState, perspective: int | None) -> Scene:
         hand = tuple(ZoneItem(zone_cell(f"hand-{p}", code), game.units[code].name if code in game.units
                               else "?", code, owner=p, face_down=code == "?")
                      for code in sorted(set(state.hands[p])))
-        zones.append(Zone(f"hand-{p}", f"{game.player_names[p]}: hand", p, hand,
-                          hidden_count=sum(state.reserves[p])))
+        zones.append(Zone(f"hand-{p}", f"{game.player_names[p]}: hand (reserve: "
+                          f"{sum(state.reserves[p])} cards)", p, hand))
         broke_in = state.breakthrough is not None and state.breakthrough[0] != p
         camp = ZoneItem(zone_cell(f"camp-{p}", "edge"),
                         game.units[state.breakthrough[1]].name if broke_in else "Camp", "⚑",
                         owner=1 - p if broke_in else p)
         zones.append(Zone(f"camp-{p}", f"{game.player_names[p]}'s camp (break through here)", p, (camp,)))
+    if state.entering is not None:  # the card that pushes in, waiting for the square to clear
+        owner, code = state.entering
+        name = game.units[code].name if code in game.units else code
+        zones.append(Zone("entering", f"Pushing onto {square_name(state.active)}", owner,
+                          (ZoneItem(zone_cell("entering", code), name, code, owner=owner),)))
     outcome = state.outcome()
     if outcome is None:
         who = game.player_names[state.side]
