@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"  # screenshots and server logs (git-ignored)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 
@@ -32,7 +33,8 @@ def free_port() -> int:
 def voila(notebook: str, timeout: float = 90) -> Iterator[str]:
     """Start `voila notebooks/<notebook>` on a free loopback port; yield its URL; stop it."""
     port = free_port()
-    log = open(ROOT / "test-artifacts" / f"voila-{port}.log", "w")  # noqa: SIM115
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"voila-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
          f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],

@@ -4,7 +4,7 @@ opens it, clicks a piece, sees its legal moves lit, plays one and sees the board
 from __future__ import annotations
 
 import pytest
-from browser_support import PIXEL_JS, ROOT, chromium_path, launch, voila
+from browser_support import ARTIFACTS, PIXEL_JS, chromium_path, launch, voila
 
 import rules_kernel as rk
 from widgets.draw import TARGET
@@ -50,7 +50,7 @@ def test_click_a_piece_see_its_moves_play_one():
             f" return Math.abs(px[0] - {lit[0]}) + Math.abs(px[1] - {lit[1]}) < 80; }}", timeout=15_000)
         for target in targets:
             assert close(page.evaluate(PIXEL_JS, [canvas, *target]), lit), "target not lit"
-        page.screenshot(path=str(ROOT / "test-artifacts" / "explorer-highlight.png"))
+        page.screenshot(path=str(ARTIFACTS / "explorer-highlight.png"))
 
         page.mouse.click(box["x"] + targets[1][0], box["y"] + targets[1][1])
         page.wait_for_selector("option:has-text('1. b1c2')", state="attached", timeout=15_000)
@@ -58,5 +58,5 @@ def test_click_a_piece_see_its_moves_play_one():
         moved_to = page.evaluate(PIXEL_JS, [canvas, *body_of_piece_on_c2])
         assert close(moved_to, rgb("#E69F00")), f"the Koropokkuru is not drawn on c2: {moved_to}"
         assert page.get_by_text("Second player to move").count() >= 1
-        page.screenshot(path=str(ROOT / "test-artifacts" / "explorer-after-move.png"))
+        page.screenshot(path=str(ARTIFACTS / "explorer-after-move.png"))
         browser.close()
