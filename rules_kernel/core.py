@@ -254,6 +254,11 @@ class State:
         """What `player` may know. Perfect-information games: the state itself."""
         return self
 
+    def determinize(self, rng: random.Random) -> State:
+        """A full state consistent with this one (a view), its unknowns drawn with `rng`:
+        what a searching agent imagines. Perfect-information games: the state itself."""
+        return self
+
     def parse_chance(self, text: str) -> ChanceOutcome:
         """A chance outcome from its notation; games with huge outcome sets override this."""
         for outcome, _ in self.chance_outcomes():

@@ -257,6 +257,13 @@ def test_records_round_trip_and_views_hide_hands(seed, strategic):
     for state in states[::7]:
         for player in (0, 1):
             view = state.view(player)
+            other = 1 - player
             if strategic:
-                assert set(view.hands[1 - player]) <= {"?"}
-            assert view.reserves == state.reserves  # counts only: the order is never stored
+                assert set(view.hands[other]) <= {"?"}
+                # hand + reserve together is all the opponent can know
+                assert sum(view.reserves[other]) == sum(state.reserves[other]) + len(state.hands[other])
+            else:
+                assert view.reserves == state.reserves  # counts only: the order is never stored
+            assert view.hands[player] == state.hands[player]
+            if state.current_player == player:
+                assert set(map(str, view.legal_moves())) == set(map(str, state.legal_moves()))

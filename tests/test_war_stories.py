@@ -254,7 +254,7 @@ def test_views_hide_unrevealed_cards_and_remember_revealed_ones():
 
 
 def test_bad_position_text():
-    with pytest.raises(rk.PositionTextError, match="7 fields"):
+    with pytest.raises(rk.PositionTextError, match="8 fields"):
         GAME.from_text("nonsense")
     good = GAME.initial_state().apply(GAME.initial_state().sample_chance(random.Random(3))).to_text()
     with pytest.raises(rk.PositionTextError, match="not a card code"):
@@ -322,3 +322,14 @@ def test_replace_keeps_states_immutable():
     with pytest.raises(AttributeError):
         s.side = 1
     assert replace(s, side=1) != s
+
+
+def test_determinize_deals_only_the_unseen_cards():
+    """A searching agent imagines the hidden cards from those neither seen nor removed."""
+    states, _ = random_game_with_actions(11)
+    for state in states[1:200:17]:
+        view = state.view(0)
+        world = view.determinize(random.Random(5))
+        assert UNKNOWN not in world.cards
+        assert Counter(c for c in world.cards if c) + Counter(world.removed) == Counter(DECK)
+        assert all(world.cards[sq] == code for sq, code in enumerate(view.cards) if code != UNKNOWN)

@@ -378,12 +378,39 @@ class ToWarState(State):
         return Outcome.draw(f"both reserves spent: {units[0]} units and {elite[0]} elite units each")
 
     def view(self, player: int) -> ToWarState:
-        """Reserves hold counts only (their order is chance, drawn card by card); in the
-        strategic variant the opponent's hand is hidden."""
+        """Reserves hold counts only (their order is chance, drawn card by card). In the
+        strategic variant the opponent's hand is hidden: its cards go back into that
+        reserve's counts (what is known is only hand + reserve together) and show as '?'."""
         if not self.game.options["strategic"]:
             return self
         other = 1 - player
-        return replace(self, hands=_set(self.hands, other, ("?",) * len(self.hands[other])))
+        hidden = [c for c in self.hands[other] if c != "?"]
+        if not hidden:
+            return self
+        counts = list(self.reserves[other])
+        codes = self.game.army_codes(other)
+        for code in hidden:
+            counts[codes.index(code)] += 1
+        return replace(self, reserves=_set(self.reserves, other, tuple(counts)),
+                       hands=_set(self.hands, other, ("?",) * len(self.hands[other])))
+
+    def determinize(self, rng) -> ToWarState:
+        """Deal the '?' hand cards at random from that player's reserve counts."""
+        state = self
+        for player in (0, 1):
+            unknown = state.hands[player].count("?")
+            if not unknown:
+                continue
+            codes = state.game.army_codes(player)
+            pool = [code for code, n in zip(codes, state.reserves[player], strict=True) for _ in range(n)]
+            drawn = rng.sample(pool, unknown)
+            counts = list(state.reserves[player])
+            for code in drawn:
+                counts[codes.index(code)] -= 1
+            hand = tuple(c for c in state.hands[player] if c != "?") + tuple(drawn)
+            state = replace(state, reserves=_set(state.reserves, player, tuple(counts)),
+                            hands=_set(state.hands, player, hand))
+        return state
 
     def to_text(self) -> str:
         return _to_text(self)

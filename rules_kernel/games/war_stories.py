@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
@@ -191,6 +192,7 @@ class WarStoriesState(State):
     revealed: frozenset[int] = frozenset()  # squares whose card was ever seen
     nobori: frozenset[int] = frozenset()
     two_ki: tuple[bool, bool] = (False, False)  # the player's last turn turned up two Ki
+    removed: tuple[str, ...] = ()  # cards taken off the board (seen by both players)
     lost: int | None = None  # Yonhon no ki: this player lost
     last: tuple[str, ...] = ()
 
@@ -279,6 +281,20 @@ class WarStoriesState(State):
         hidden = tuple(code if code is None or sq in self.revealed or sq == self.face_up
                        else UNKNOWN for sq, code in enumerate(self.cards))
         return replace(self, cards=hidden)
+
+    def determinize(self, rng: random.Random) -> WarStoriesState:
+        """Deal the unknown cards at random from those not seen on the board or removed."""
+        unknown = [sq for sq, code in enumerate(self.cards) if code == UNKNOWN]
+        if not unknown or not self.dealt:
+            return self
+        pool = Counter(DECK) - Counter(c for c in self.cards if c not in (None, UNKNOWN)) \
+            - Counter(self.removed)
+        cards_left = list(pool.elements())
+        rng.shuffle(cards_left)
+        cards = list(self.cards)
+        for sq, code in zip(unknown, cards_left, strict=False):
+            cards[sq] = code
+        return replace(self, cards=tuple(cards))
 
     def to_text(self) -> str:
         return _to_text(self)
@@ -389,7 +405,7 @@ class WarStoriesState(State):
         two Heiya as the first two cards bring an extra Shinobi)."""
         cards = list(self.cards)
         cards[sq] = None
-        state = replace(self, cards=tuple(cards))
+        state = replace(self, cards=tuple(cards), removed=self.removed + (HEIYA,))
         if self.game.options["shinobi_wo_tsukau"] and self.flips == 2 and self.all_heiya:
             pieces = list(state.pieces)
             pieces[sq] = SHINOBI | self.side << 3
@@ -405,7 +421,7 @@ class WarStoriesState(State):
             cards, pieces = list(self.cards), list(self.pieces)
             cards[first] = cards[second] = None
             pieces[second] = ARMY_CODES[a[:2]] | self.side << 3
-            state = replace(self, cards=tuple(cards), pieces=tuple(pieces),
+            state = replace(self, cards=tuple(cards), pieces=tuple(pieces), removed=self.removed + (a, b),
                             last=(square_name(first), square_name(second)))
             return state._end_turn(flipped_back=(), two_ki=False)
         return self._end_turn(flipped_back=(first, second), two_ki=a == KI and b == KI)
@@ -422,11 +438,11 @@ class WarStoriesState(State):
 # --- position text -------------------------------------------------------------------------
 
 def _to_text(state: WarStoriesState) -> str:
-    """`<pieces> <cards> <side> <turn> <revealed> <two-ki> <ply>`; pieces FEN-like (rank 7
+    """`<pieces> <cards> <side> <turn> <revealed> <two-ki> <ply> <removed>`; pieces FEN-like (rank 7
     first, White upper case); cards in square order a1..f7: code, '?' hidden, '-' none,
     '*' face up this turn, '^' under a Nobori; turn: 'deal' (pending), '-' or
-    '<flips><h|x>' (h: all Heiya so far); revealed squares; two-Ki flags; ply; a trailing
-    'lost:<player>' after Yonhon no ki."""
+    '<flips><h|x>' (h: all Heiya so far); revealed squares; two-Ki flags; ply; the removed
+    cards; a trailing 'lost:<player>' after Yonhon no ki."""
     rows = []
     for rank in range(RANKS - 1, -1, -1):
         row, empty = "", 0
@@ -445,7 +461,8 @@ def _to_text(state: WarStoriesState) -> str:
         f"{state.flips}{'h' if state.all_heiya else 'x'}"
     revealed = ",".join(square_name(sq) for sq in sorted(state.revealed)) or "-"
     ki = "".join("1" if k else "0" for k in state.two_ki)
-    text = f"{'/'.join(rows)} {cards} {'wb'[state.side]} {turn} {revealed} {ki} {state.ply}"
+    removed = ",".join(state.removed) or "-"
+    text = f"{'/'.join(rows)} {cards} {'wb'[state.side]} {turn} {revealed} {ki} {state.ply} {removed}"
     return text + (f" lost:{state.lost}" if state.lost is not None else "")
 
 
@@ -454,8 +471,8 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
         return PositionTextError(f"war-stories position {text[:60]!r}: {why}")
 
     fields = text.split() if isinstance(text, str) else []
-    if len(fields) not in (7, 8):
-        raise fail("expected 7 fields: pieces cards side turn revealed two-ki ply")
+    if len(fields) not in (8, 9):
+        raise fail("expected 8 fields: pieces cards side turn revealed two-ki ply removed")
     pieces = _parse_pieces(fields[0], fail)
     tokens = fields[1].split(".")
     if len(tokens) != SIZE:
@@ -482,11 +499,14 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
         raise fail("revealed must list squares")
     if not re.fullmatch(r"[01]{2}", fields[5]) or not fields[6].isdigit():
         raise fail("two-Ki flags like '01' and a ply number expected")
+    removed = () if fields[7] == "-" else tuple(fields[7].split(","))
+    if not set(removed) <= set(DECK):
+        raise fail("removed must list card codes")
     lost = None
-    if len(fields) == 8:
-        if fields[7] not in ("lost:0", "lost:1"):
+    if len(fields) == 9:
+        if fields[8] not in ("lost:0", "lost:1"):
             raise fail("the last field may only be lost:0 or lost:1")
-        lost = int(fields[7][-1])
+        lost = int(fields[8][-1])
     for player in (0, 1):
         if pieces.count(DAIMYO | player << 3) != 1:
             raise fail(f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
@@ -494,7 +514,7 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
                            int(fields[6]), fields[3] != "deal", face_up,
                            int(turn.group(1) or 0) if turn.group(1) else 0,
                            turn.group(2) != "x", frozenset(SQUARES[s] for s in revealed),
-                           frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"), lost)
+                           frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"), removed, lost)
 
 
 def _parse_pieces(field: str, fail) -> list[int]:
