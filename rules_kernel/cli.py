@@ -4,6 +4,7 @@
     rules-explorer perft yokai-3x4 6              leaf counts for depths 1..6
     rules-explorer play yokai-5x6 --seed 7 -o game.jsonl   a random game to a record
     rules-explorer replay games.jsonl             validate a record file, print a summary
+    rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
 """
 
 from __future__ import annotations
@@ -52,6 +53,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("-o", "--output", help="append the record to this .jsonl file "
                       "(default: print it)")
     play.set_defaults(run=_play)
+
+    sim = sub.add_parser("simulate", help="play many games between agents into a record file")
+    sim.add_argument("game")
+    _option_args(sim)
+    sim.add_argument("-n", "--games", type=int, default=100)
+    sim.add_argument("--agents", default="random,random",
+                     help="comma-separated, one per player: random, greedy, mcts, mcts:<iterations>")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--workers", type=int, default=1, help="processes (0: all cores)")
+    sim.add_argument("--max-plies", type=int, default=None)
+    sim.add_argument("-o", "--output", required=True, help="the .jsonl file to write (or resume)")
+    sim.add_argument("--resume", action="store_true", help="keep the games already in the file")
+    sim.add_argument("--dask", metavar="ADDRESS", help="run on this dask.distributed scheduler")
+    sim.set_defaults(run=_simulate)
 
     replay = sub.add_parser("replay", help="validate a record file and summarise it")
     replay.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
@@ -121,6 +136,24 @@ def _play(args: argparse.Namespace) -> int:
         print(f"{len(actions)} actions, {_result_text(record)}; appended to {args.output}")
     else:
         print(record.to_json())
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from rules_kernel import stats
+    from rules_kernel.simulate import simulate
+
+    game = _load(args)
+    client = None
+    if args.dask:
+        from dask.distributed import Client
+
+        client = Client(args.dask)
+    games = simulate(game, args.games, agents=args.agents.split(","), seed=args.seed,
+                     output=args.output, workers=args.workers, client=client,
+                     max_plies=args.max_plies, resume=args.resume)
+    table = stats.first_player_advantage(stats.games_frame(games))
+    print(table.to_string(index=False))
     return 0
 
 

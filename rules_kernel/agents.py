@@ -1,0 +1,208 @@
+"""Players for simulations and for the explorer: random, greedy and a search agent.
+
+An agent only ever sees `state.view(player)`: `choose(view)` gets what that player may know,
+nothing else. Search over hidden information imagines full states consistent with the view
+(`view.determinize(rng)`), the information-set Monte Carlo tree search of Cowling, Powley and
+Whitehouse (2012). Every agent is seeded and reproducible.
+
+    agent = make_agent("mcts:200", seed=1)
+    move = agent.choose(state.view(state.current_player))
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from rules_kernel.core import CHANCE, Move, RulesError, State
+
+
+class Agent:
+    """Chooses a legal move from a view. Subclasses override `choose`."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: State) -> Move:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """A legal move uniformly at random."""
+
+    name = "random"
+
+    def choose(self, view: State) -> Move:
+        return self.rng.choice(view.legal_moves())
+
+
+# --- evaluation ---------------------------------------------------------------------------
+
+def evaluate(state: State, player: int) -> float:
+    """A score in [-1, 1] for `player`: the result if the game is over, else a per-game
+    material count (a small table of hooks; games without one score 0)."""
+    outcome = state.outcome()
+    if outcome is not None:
+        if not outcome.finished or outcome.winner is None:
+            return 0.0
+        return 1.0 if player in outcome.winners else -1.0
+    heuristic = HEURISTICS.get(state.game.id)
+    return 0.0 if heuristic is None else max(-0.99, min(0.99, heuristic(state, player)))
+
+
+def _yokai_material(state, player: int) -> float:
+    from rules_kernel.games import yokai
+
+    values = {yokai.KODAMA: 1, yokai.KITSUNE: 3, yokai.TANUKI: 3, yokai.KIRIN: 5, yokai.ONI: 4,
+              yokai.KODAMA_SAMURAI: 5, yokai.SUPER_ONI: 5, yokai.KOROPOKKURU: 0}
+    score = 0.0
+    for code in state.board:
+        if code:
+            score += values[yokai.kind_of(code)] * (1 if yokai.owner_of(code) == player else -1)
+    for owner in (0, 1):
+        for kind, count in enumerate(state.hands[owner]):
+            if count and kind in values:
+                score += values[kind] * count * (1 if owner == player else -1)
+    return score / 20
+
+
+def _war_stories_material(state, player: int) -> float:
+    values = {1: 0, 2: 5, 3: 4, 4: 3, 5: 3}  # Daimyo, Shinobi, Ashigaru, Kibatai, Kihei
+    score = sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in state.pieces if c)
+    return score / 20
+
+
+def _to_war_units(state, player: int) -> float:
+    units = [sum(1 for u in state.grid if u and u[0] == p) for p in (0, 1)]
+    return (units[player] - units[1 - player]) / 12
+
+
+HEURISTICS: dict[str, Callable[[State, int], float]] = {
+    "yokai-3x4": _yokai_material, "yokai-5x6": _yokai_material,
+    "war-stories": _war_stories_material, "to-war": _to_war_units,
+}
+
+
+class GreedyAgent(Agent):
+    """One ply: the move whose result scores best (over a few imagined full states when
+    the view hides something); ties broken at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed=None, samples: int = 3) -> None:
+        super().__init__(seed)
+        self.samples = samples
+
+    def choose(self, view: State) -> Move:
+        player = view.current_player
+        worlds = [view.determinize(self.rng) for _ in range(self.samples)]
+        best, best_score = [], -math.inf
+        for move in view.legal_moves():
+            score = sum(evaluate(_after(world, move, self.rng), player) for world in worlds)
+            if score > best_score + 1e-12:
+                best, best_score = [move], score
+            elif abs(score - best_score) <= 1e-12:
+                best.append(move)
+        return self.rng.choice(best)
+
+
+def _after(state: State, move: Move, rng: random.Random) -> State:
+    state = state.apply(str(move))
+    while state.current_player == CHANCE and not state.is_terminal():
+        state = state.apply(state.sample_chance(rng))
+    return state
+
+
+class MCTSAgent(Agent):
+    """Information-set MCTS: each iteration imagines a full state from the view, walks the
+    tree by UCB1 among the moves legal there, plays randomly to the end (or a depth limit,
+    then `evaluate`), and backs the result up for the player who moved at each node."""
+
+    name = "mcts"
+
+    def __init__(self, seed=None, iterations: int = 200, exploration: float = 1.4,
+                 rollout_depth: int = 80) -> None:
+        super().__init__(seed)
+        self.iterations, self.exploration, self.rollout_depth = iterations, exploration, rollout_depth
+
+    def choose(self, view: State) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        root = _Node(None)
+        for _ in range(self.iterations):
+            self._iterate(root, view.determinize(self.rng))
+        by_text = {str(m): m for m in moves}
+        visits = {key: child.visits for key, child in root.children.items() if key in by_text}
+        most = max(visits.values())
+        return by_text[self.rng.choice(sorted(k for k, v in visits.items() if v == most))]
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        node, path = root, []
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.apply(state.sample_chance(self.rng))
+                continue
+            legal = {str(m): m for m in state.legal_moves()}
+            untried = [k for k in legal if k not in node.children]
+            player = state.current_player
+            if untried:
+                key = self.rng.choice(sorted(untried))
+                node.children[key] = _Node(player)
+                node, state = node.children[key], state.apply(legal[key])
+                path.append(node)
+                break
+            for key in legal:
+                node.children[key].available += 1
+            key = max(sorted(legal), key=lambda k: node.children[k].ucb(self.exploration))
+            node, state = node.children[key], state.apply(legal[key])
+            path.append(node)
+        result = self._rollout(state)
+        for visited in path:
+            visited.visits += 1
+            visited.value += result[visited.player]
+
+    def _rollout(self, state: State) -> dict[int, float]:
+        for _ in range(self.rollout_depth):
+            if state.is_terminal():
+                break
+            if state.current_player == CHANCE:
+                state = state.apply(state.sample_chance(self.rng))
+            else:
+                state = state.apply(self.rng.choice(state.legal_moves()))
+        return {p: evaluate(state, p) for p in range(state.game.num_players)}
+
+
+class _Node:
+    __slots__ = ("player", "children", "visits", "value", "available")
+
+    def __init__(self, player: int | None) -> None:
+        self.player = player  # who chose the move leading here
+        self.children: dict[str, _Node] = {}
+        self.visits, self.value, self.available = 0, 0.0, 1
+
+    def ucb(self, c: float) -> float:
+        if self.visits == 0:
+            return math.inf
+        return self.value / self.visits + c * math.sqrt(math.log(max(1, self.available)) / self.visits)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+
+
+def make_agent(spec: str, seed: int | str | None = None) -> Agent:
+    """An agent from its name: 'random', 'greedy', 'mcts' or 'mcts:<iterations>'."""
+    name, _, arg = spec.partition(":")
+    if name not in AGENTS:
+        raise RulesError(f"unknown agent {spec!r}; agents: {', '.join(AGENTS)} (mcts:<iterations>)")
+    if arg:
+        if name != "mcts" or not arg.isdigit() or int(arg) < 1:
+            raise RulesError(f"agent {spec!r}: only mcts takes a number of iterations, like mcts:400")
+        return MCTSAgent(seed, iterations=int(arg))
+    return AGENTS[name](seed)
