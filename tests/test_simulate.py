@@ -40,8 +40,8 @@ def test_capped_games_are_unfinished():
 def test_dask_gives_the_same_records():
     from dask.distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None)
+    with cluster, Client(cluster) as client:
         on_dask = simulate("yokai-3x4", 10, seed=9, client=client, progress=False)
     assert lines(on_dask) == lines(simulate("yokai-3x4", 10, seed=9, progress=False))
 

@@ -35,7 +35,8 @@ def test_games_frame(records):
 
 def test_first_player_advantage_by_hand(records):
     table = stats.first_player_advantage(stats.games_frame(records)).iloc[0]
-    assert (table.games, table.first_wins, table.second_wins, table.draws, table.unfinished) == (5, 1, 2, 1, 1)
+    counts = (table.games, table.first_wins, table.second_wins, table.draws, table.unfinished)
+    assert counts == (5, 1, 2, 1, 1)
     assert table.first_share == pytest.approx(1 / 3)
     # Wilson interval for 1 of 3: centre (p + z²/2n)/(1 + z²/n), computed by hand
     z, n, p = 1.96, 3, 1 / 3
