@@ -44,8 +44,9 @@ def main() -> None:
     text = path.read_text()
     rows, plain = timed(lambda: [json.loads(line) for line in text.splitlines()])
     frame, ours = timed(stats.games_frame, path)
-    print(f"records -> DataFrame: {len(frame) / ours:,.0f} rows/s; plain json.loads: {len(rows) / plain:,.0f} "
-          f"rows/s; ratio {plain / ours:.2f}x slower for validation and typing")
+    print(f"records -> DataFrame: {len(frame) / ours:,.0f} rows/s; "
+          f"plain json.loads: {len(rows) / plain:,.0f} rows/s; "
+          f"ratio {ours / plain:.2f} (time of ours / time of json.loads)")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,15 @@ def test_agent_opponent_answers_and_export_gives_a_record():
     assert "download=" in ex.export_area.value
 
 
+def test_a_greedy_agent_takes_its_side_with_only_its_view():
+    ex = widgets.Explorer("war-stories", seed=3)
+    ex.sample_chance()  # the deal
+    ex.agent_kind.value = "greedy"
+    ex.opponent.value = 1
+    ex.play(next(m for m in ex.state.legal_moves() if str(m).startswith("c1")))
+    assert ex.state.current_player == 0 and len(ex.actions) >= 3
+
+
 def test_new_game_with_options_and_bad_options():
     ex = widgets.Explorer("yokai-3x4")
     ex.option_widgets["repetitions"].value = 4

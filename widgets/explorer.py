@@ -1,4 +1,5 @@
-"""The Explorer: play any game by clicking, see legal moves, undo/redo, views, an opponent."""
+"""The Explorer: play any game by clicking, see legal moves, undo/redo, views, an opponent
+(an agent of `rules_kernel.agents`, which sees only its player's view)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import ipywidgets as w
 
 import rules_kernel as rk
 from rules_kernel import records
+from rules_kernel.agents import make_agent
 from rules_kernel.core import Action, Move, State
 from widgets.canvas import BoardCanvas
 from widgets.controller import ClickController
@@ -69,6 +71,8 @@ class Explorer(w.VBox):
         self.redo_button = w.Button(description="Redo", icon="repeat", layout=w.Layout(width="105px"))
         self.perspective = w.Dropdown(description="View", style={"description_width": "initial"})
         self.opponent = w.Dropdown(description="Agent plays", style={"description_width": "initial"})
+        self.agent_kind = w.Dropdown(options=["random", "greedy", "mcts:100"], value="random",
+                                     description="Agent", layout=w.Layout(width="200px"))
         self.chance_button = w.Button(description="Sample chance", icon="random")
         self.chance_select = w.Dropdown(description="or pick", layout=w.Layout(width="260px"))
         self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
@@ -79,6 +83,7 @@ class Explorer(w.VBox):
         self._wire()
         side = w.VBox([self.status, self.message, self.choices, w.Label("Moves"), self.move_list,
                        w.HBox([self.undo_button, self.redo_button]), self.perspective, self.opponent,
+                       self.agent_kind,
                        w.HBox([self.all_moves, self.play_button]),
                        w.HBox([self.chance_button]), w.HBox([self.chance_select, self.chance_apply]),
                        self.export_button, self.export_area],
@@ -130,7 +135,7 @@ class Explorer(w.VBox):
         players = self.game.player_names
         self.perspective.options = [("All-seeing", ALL_SEEING)] + [(p, i) for i, p in enumerate(players)]
         self.perspective.value = ALL_SEEING
-        self.opponent.options = [("nobody", NOBODY)] + [(f"{p} (random)", i) for i, p in enumerate(players)]
+        self.opponent.options = [("nobody", NOBODY)] + [(p, i) for i, p in enumerate(players)]
         self.opponent.value = NOBODY
         self._say("")
         self.refresh()
@@ -200,7 +205,8 @@ class Explorer(w.VBox):
             if player == rk.CHANCE:
                 self.states.append(self.state.apply(action := self.state.sample_chance(self.rng)))
             elif player == self.opponent.value:
-                self.states.append(self.state.apply(action := self.rng.choice(self.state.legal_moves())))
+                agent = make_agent(self.agent_kind.value, seed=self.rng.randrange(2**31))
+                self.states.append(self.state.apply(action := agent.choose(self.state.view(player))))
             else:
                 break
             self.actions.append(action)
