@@ -96,8 +96,12 @@ def test_a_greedy_agent_takes_its_side_with_only_its_view():
     ex.sample_chance()  # the deal
     ex.agent_kind.value = "greedy"
     ex.opponent.value = 1
-    while ex.state.current_player == 0:  # our turn: flip cards until it ends
+    def flip():
         ex.play(next(m for m in ex.state.legal_moves() if str(m).startswith("flip:")))
+
+    flip()
+    while ex.state.flips:  # our flipping turn goes on until it ends; then the agent plays
+        flip()
     assert ex.state.current_player == 0 or ex.state.is_terminal()
     assert any(str(a).startswith(("flip:", "c7", "d7")) for a in ex.actions[3:])  # the agent moved
 
