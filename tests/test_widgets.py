@@ -189,3 +189,24 @@ def test_replay_steps_through_precomputed_states(tmp_path):
                                "actions": ["b2b4"]}) + "\n")
     rp.load(bad)
     assert "line 1, ply 0" in rp.info.value and rp.slider.max == len(actions)  # old game kept
+
+
+def test_hex_maps_lay_out_and_draw():
+    """The hex path of the drawing code, on the 2-player War Chest map of rules/NOTES.md
+    (37 hexes, 0 <= x, y <= 6, 3 <= x + y <= 9), with coins, markers and locations."""
+    from rules_kernel.scene import Cell, Scene, Token
+
+    locations = {(4, 0), (6, 1), (0, 5), (2, 6), (2, 1), (3, 2), (5, 3), (1, 3), (3, 4), (4, 5)}
+    cells = tuple(Cell(f"{x},{y}", x, y, shade="location" if (x, y) in locations else None,
+                       marker=0 if (x, y) in {(4, 0), (6, 1)} else 1 if (x, y) in {(0, 5), (2, 6)} else None)
+                  for x in range(7) for y in range(7) if 3 <= x + y <= 9)
+    archer = Token("3,2", "Archer", "Ar", owner=0, kind="coin", height=3)
+    scene = Scene("hex-demo", "hex", cells, tokens=(archer,), players=("A", "B"), status="A to move")
+    assert len(cells) == 37
+    layout = layout_scene(scene)
+    for cell in cells:
+        assert layout.hit(*layout.center_of(cell.id)) == cell.id
+    # side A's start (low y) is drawn at the bottom
+    assert layout.center_of("4,0")[1] > layout.center_of("2,6")[1]
+    svg = widgets.scene_to_svg(scene)
+    assert svg.count("<polygon") >= 37 and "Archer (A) on 3,2, 3 coins" in svg
