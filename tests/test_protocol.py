@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playing import random_game as play
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -18,22 +19,7 @@ PLY_CAP = 400
 
 
 def random_game(game_id: str, seed: int, cap: int = PLY_CAP):
-    """A random game by the public API only: states and the actions between them."""
-    rng = random.Random(seed)
-    state = rk.load_game(game_id).initial_state()
-    states, actions = [state], []
-    while not state.is_terminal() and len(actions) < cap:
-        if state.current_player == rk.CHANCE:
-            action = state.sample_chance(rng)
-            assert action.is_chance
-        else:
-            moves = state.legal_moves()
-            assert moves, f"{game_id}: a non-terminal state without legal moves: {state!r}"
-            action = rng.choice(moves)
-        state = state.apply(action)
-        states.append(state)
-        actions.append(action)
-    return states, actions
+    return play(game_id, seed, cap)
 
 
 def test_the_games_are_registered():

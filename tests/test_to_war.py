@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playing import random_game as play
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -209,16 +210,7 @@ def test_a_bad_table_says_where(change, message):
 # --- properties --------------------------------------------------------------------------------
 
 def random_game(seed: int, game=GAME):
-    rng = random.Random(seed)
-    state = game.initial_state()
-    states, actions = [state], []
-    while not state.is_terminal():
-        action = state.sample_chance(rng) if state.current_player == rk.CHANCE \
-            else rng.choice(state.legal_moves())
-        state = state.apply(action)
-        states.append(state)
-        actions.append(action)
-    return states, actions
+    return play(game, seed)
 
 
 def conserved(state) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playing import random_game as play
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -268,16 +269,7 @@ def random_game(seed: int, game=GAME, cap: int = 4000):
 
 
 def random_game_with_actions(seed: int, game=GAME):
-    rng = random.Random(seed)
-    state = game.initial_state()
-    states, actions = [state], []
-    while not state.is_terminal():
-        action = state.sample_chance(rng) if state.current_player == rk.CHANCE \
-            else rng.choice(state.legal_moves())
-        state = state.apply(action)
-        states.append(state)
-        actions.append(action)
-    return states, actions
+    return play(game, seed)
 
 
 def check_invariants(states):
