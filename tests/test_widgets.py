@@ -184,6 +184,7 @@ def test_replay_steps_through_precomputed_states(tmp_path):
     assert rp.slider.value == 1
     rp.jump(len(actions))
     assert rp.board.scene.status == states[-1].scene().status
+    assert rp.player.value == rp.slider.value == len(actions)  # both ends of the browser link
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"format": "rules-explorer/1", "game": "yokai-3x4", "options": {},
                                "actions": ["b2b4"]}) + "\n")

@@ -84,6 +84,8 @@ class Replay(w.VBox):
             self.moves.index = ply
         if self.slider.value != ply:
             self.slider.value = ply
+        if self.player.value != ply:  # jslink copies Play -> slider when a browser connects
+            self.player.value = ply
 
     def jump(self, ply: int) -> None:
         self.show(ply)
