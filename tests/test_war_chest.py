@@ -1,0 +1,671 @@
+"""War Chest: every action and every unit, each test citing the rule it checks.
+
+"NL" cites rules/war-chest.nl.txt; "NOTES" cites the War Chest section of rules/NOTES.md
+(the published English rules and unit texts, which rule where the translation is vague).
+Positions are written in the position text of `rules_kernel.games.war_chest._to_text`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from playing import random_game
+
+import rules_kernel as rk
+from rules_kernel import records
+from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, distance
+
+START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
+START_4P = "4,0:0;6,1:0;6,4:0;0,5:1;2,6:1;0,2:1"
+ARMIES_2P = "swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+ARMIES_4P = "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/footman,mercenary,berserker"
+
+
+def position(units: str = "-", hands: tuple[str, ...] = ("-", "-"), *, players: int = 2, turn: int = 0,
+             armies: str | None = None, bags: tuple[str, ...] | None = None,
+             faceup: tuple[str, ...] | None = None, facedown: tuple[str, ...] | None = None,
+             supply: tuple[str, ...] | None = None, control: str | None = None, initiative: str = "0",
+             pending: str = "-", phase: str = "play", **options):
+    game = rk.load_game("war-chest", players=players, **options)
+    n = players
+    default = ("-",) * n
+    fields = [phase, armies or (ARMIES_2P if n == 2 else ARMIES_4P), "-", bags or (ROYAL,) * n,
+              hands if len(hands) == n else hands + ("-",) * (n - len(hands)), faceup or default,
+              facedown or default, supply or default, default, units,
+              control or (START_2P if n == 2 else START_4P), initiative, str(turn), pending, "0"]
+    return game.from_text(" ".join("/".join(f) if isinstance(f, tuple) else f for f in fields))
+
+
+def legal(state) -> set[str]:
+    return {str(m) for m in state.legal_moves()}
+
+
+def unit_at(state, hex_text: str):
+    x, y = map(int, hex_text.split(","))
+    return state.board.get((x, y))
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+def test_the_maps_have_the_hexes_and_locations_of_the_notes():
+    """NOTES: 2 players: 37 hexes, 0 <= x, y <= 6, 3 <= x+y <= 9, 10 locations; 4 players:
+    47 hexes, 1 <= x+y <= 11, 4 locations more."""
+    assert len(MAP_2P.hexes) == 37 and len(MAP_2P.locations) == 10
+    assert len(MAP_4P.hexes) == 47 and len(MAP_4P.locations) == 14
+    assert distance((3, 3), (4, 4)) == 2 and distance((0, 5), (6, 1)) == 6
+    assert sorted(MAP_2P.neighbours[(3, 3)]) == [(2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)]
+
+
+def test_set_up_two_coins_of_each_type_and_the_royal_coin_in_the_bag():
+    """NL "Voorbereiding": the bag holds two coins of each of the player's units and the Royal
+    coin; the other coins of the type are the supply; two control markers on the starts."""
+    state = rk.load_game("war-chest", setup="first-game").initial_state()
+    assert Counter(state.bags[0]) == Counter({"swordsman": 2, "pikeman": 2, "crossbowman": 2,
+                                              "light-cavalry": 2, ROYAL: 1})
+    assert Counter(state.supply[1]) == Counter({"archer": 2, "cavalry": 2, "lancer": 2, "scout": 3})
+    assert state.markers_left(0) == state.markers_left(1) == 4
+    assert state.current_player == rk.CHANCE  # the first draw of the round
+
+
+# --- deploy and bolster -----------------------------------------------------------------------
+
+def test_deploy_on_an_empty_location_the_player_controls():
+    """NL "Plaatsingsactie": face up on an empty controlled location ("waar je al een
+    bezettingsmarkering hebt en er geen andere legers zijn")."""
+    state = position("6,1:0:pikeman:1", ("swordsman", "-"), control=START_2P + ";3,2:0")
+    deploys = {m for m in legal(state) if m.startswith("deploy")}
+    assert deploys == {"deploy swordsman 4,0", "deploy swordsman 3,2"}  # 6,1 is occupied
+    after = state.apply("deploy swordsman 3,2")
+    assert unit_at(after, "3,2") == (0, "swordsman", 1) and after.hands[0] == ()
+
+
+def test_deploy_only_while_that_unit_is_not_on_the_board_then_bolster():
+    """NOTES: deploy only if that type is not on the board; bolster onto your unit of that type."""
+    state = position("3,3:0:swordsman:1", ("swordsman", "-"))
+    moves = legal(state)
+    assert not any(m.startswith("deploy") for m in moves)
+    assert "bolster swordsman 3,3" in moves
+    assert unit_at(state.apply("bolster swordsman 3,3"), "3,3") == (0, "swordsman", 2)
+
+
+def test_bolster_has_no_height_limit():
+    """NOTES: "bolster (onto your unit of that type; no height limit)"."""
+    state = position("3,3:0:swordsman:7", ("swordsman", "-"))
+    assert unit_at(state.apply("bolster swordsman 3,3"), "3,3") == (0, "swordsman", 8)
+
+
+def test_footman_may_have_two_units_on_the_board():
+    """NOTES Footman: "two Footman units may be on the board"."""
+    armies = "footman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("4,0:0:footman:1", ("footman", "-"), armies=armies)
+    assert "deploy footman 6,1" in legal(state) and "bolster footman 4,0" in legal(state)
+    two = position("4,0:0:footman:1;6,1:0:footman:1", ("footman", "-"), armies=armies,
+                   control=START_2P + ";3,2:0")
+    assert not any(m.startswith("deploy") for m in legal(two))
+
+
+def test_scout_deploys_next_to_any_friendly_unit():
+    """NOTES Scout: "may also be deployed on an empty hex next to any friendly unit"."""
+    state = position("3,3:1:archer:1;4,3:0:pikeman:1", ("-", "scout"), turn=1)
+    deploys = {m for m in legal(state) if m.startswith("deploy")}
+    assert "deploy scout 3,4" in deploys and "deploy scout 0,5" in deploys
+    assert "deploy scout 4,3" not in deploys  # occupied
+    assert "deploy scout 5,3" not in deploys  # next to the enemy pikeman only
+
+
+# --- face-down actions and the Royal coin -------------------------------------------------------
+
+def test_the_royal_coin_is_only_used_face_down():
+    """NL "Koningsmunt": only discarded face down (or for the Royal Guard's command)."""
+    state = position("4,0:0:swordsman:1", ("royal", "-"), supply=("pikeman", "-"), initiative="1")
+    assert legal(state) == {"pass royal", "initiative royal", "recruit royal pikeman"}
+
+
+def test_recruit_puts_a_supply_coin_face_up_into_the_discard():
+    """NL "Rekruteren": the used coin face down, a coin of your type from the supply face up."""
+    state = position("-", ("swordsman", "-"), supply=("pikeman,pikeman", "-"))
+    after = state.apply("recruit swordsman pikeman")
+    assert after.facedown[0] == ("swordsman",) and after.faceup[0] == ("pikeman",)
+    assert after.supply[0] == ("pikeman",)
+
+
+def test_pass_discards_face_down():
+    """NL: "Gooi de munt weg met de achterkant naar boven ... of pas"."""
+    after = position("-", ("swordsman", "archer")).apply("pass swordsman")
+    assert after.facedown[0] == ("swordsman",) and after.current_player == 1
+
+
+def test_the_initiative_is_claimed_at_most_once_a_round():
+    """NOTES: claim initiative "not if you hold it; at most once per round"."""
+    state = position("-", ("royal,swordsman", "archer,royal"), initiative="0")
+    assert not any(m.startswith("initiative") for m in legal(state))  # player 0 holds it
+    state = state.apply("pass swordsman")
+    assert "initiative archer" in legal(state)
+    state = state.apply("initiative archer")
+    assert state.initiative == 1 and state.claimed
+    state = state.apply("pass royal")  # player 0 may not take it back this round
+    assert state.current_player == 1 and not any(m.startswith("initiative") for m in legal(state))
+    state = state.apply("pass royal")
+    assert state.current_player == rk.CHANCE and not state.claimed  # a new round
+
+
+def test_the_initiative_holder_acts_first_in_the_next_round():
+    """NL "Muntgebruik": "Beginnend bij de speler met het initiatief token"."""
+    state = position("-", initiative="1", phase="draw",
+                     bags=("royal,swordsman,pikeman", "royal,archer,scout"))
+    state = state.apply("draw:pikeman,royal,swordsman").apply("draw:archer,royal,scout")
+    assert state.current_player == 1
+
+
+def test_players_alternate_and_an_empty_hand_is_skipped():
+    """NL: "voer je om de beurt een actie uit ... totdat je geen munten meer hebt"."""
+    state = position("-", ("royal,swordsman,pikeman", "archer"))
+    state = state.apply("pass royal").apply("pass archer")
+    assert state.current_player == 0
+    state = state.apply("pass swordsman")
+    assert state.current_player == 0  # player 1 has no coins left
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+def test_the_draw_is_three_coins_with_hypergeometric_odds():
+    """NL "Muntstuk trekken": three coins from the bag; outcomes are chance with a notation."""
+    state = position("-", phase="draw", bags=("royal,swordsman,swordsman,pikeman", "royal,archer,scout"))
+    odds = dict((str(o), p) for o, p in state.chance_outcomes())
+    assert sum(odds.values()) == pytest.approx(1)
+    assert odds["draw:pikeman,royal,swordsman"] == pytest.approx(2 / 4)
+    assert odds["draw:pikeman,swordsman,swordsman"] == pytest.approx(1 / 4)
+    after = state.apply("draw:pikeman,swordsman,swordsman")
+    assert after.hands[0] == ("pikeman", "swordsman", "swordsman") and after.bags[0] == (ROYAL,)
+
+
+def test_an_empty_bag_is_refilled_from_the_whole_discard_pile():
+    """NOTES: "empty bag: the whole discard pile, both faces, goes back in and is shuffled";
+    the coins still in the bag are drawn first."""
+    state = position("-", phase="draw", bags=("royal", "royal,archer,scout"),
+                     faceup=("pikeman,pikeman", "-"), facedown=("swordsman", "-"))
+    outcomes = [str(o) for o, _ in state.chance_outcomes()]
+    assert all("royal" in o for o in outcomes)  # the bag's own coin comes first
+    after = state.apply("draw:pikeman,royal,swordsman")
+    assert after.bags[0] == ("pikeman",) and after.faceup[0] == () and after.facedown[0] == ()
+
+
+def test_with_fewer_coins_a_player_draws_what_there_is():
+    """NOTES: "with fewer coins, draw what there is"."""
+    state = position("3,3:0:swordsman:4", phase="draw", bags=("royal", "royal,archer,scout"),
+                     faceup=("pikeman", "-"))
+    assert [str(o) for o, _ in state.chance_outcomes()] == ["draw:pikeman,royal"]
+
+
+# --- maneuvers -----------------------------------------------------------------------------------
+
+def test_move_to_an_adjacent_empty_hex():
+    """NOTES: "move (to an adjacent empty hex)"."""
+    state = position("3,3:0:swordsman:1;3,4:1:archer:1", ("swordsman", "-"))
+    moves = {m for m in legal(state) if m.startswith("move")}
+    assert moves == {f"move swordsman 3,3 {h}" for h in ("4,3", "2,3", "3,2", "4,2", "2,4")}
+
+
+def test_control_returns_the_enemy_marker_and_the_marker_stays():
+    """NOTES: control "on a location you do not control; an enemy marker goes back to its
+    owner"; "A location keeps its marker when the unit leaves"."""
+    state = position("0,5:0:swordsman:1", ("swordsman,swordsman", "-"))
+    assert state.markers_left(1) == 4
+    after = state.apply("control swordsman 0,5")
+    assert after.controller[(0, 5)] == 0 and after.markers_left(1) == 5 and after.markers_left(0) == 3
+    assert "control swordsman 0,5" not in legal(after)  # already controlled by the player
+    later = after.apply("move swordsman 0,5 1,5")
+    assert later.controller[(0, 5)] == 0
+
+
+def test_attack_takes_one_coin_out_of_the_game_and_the_last_one_removes_the_unit():
+    """NOTES: "attack (an adjacent enemy unit loses one coin, out of the game; its last coin
+    removes the unit)"."""
+    state = position("3,3:0:swordsman:1;3,4:1:scout:2", ("swordsman,swordsman", "-"))
+    once = state.apply("attack swordsman 3,3 3,4").apply("done")
+    assert unit_at(once, "3,4") == (1, "scout", 1) and once.eliminated[1] == ("scout",)
+    twice = once.apply("attack swordsman 3,3 3,4").apply("done")
+    assert unit_at(twice, "3,4") is None and twice.eliminated[1] == ("scout", "scout")
+
+
+def test_the_game_ends_the_moment_a_side_places_its_last_marker():
+    """NL "Overwinningsvoorwaarden": "Zodra een speler ... al zijn bezettingsmarkers op de
+    bolwerken heeft geplaatst, eindigt het spel en wint die speler"."""
+    control = START_2P + ";2,1:0;3,2:0;5,3:0"
+    state = position("1,3:0:swordsman:1", ("swordsman,pikeman", "archer"), control=control)
+    assert state.markers_left(0) == 1
+    after = state.apply("control swordsman 1,3")
+    assert after.is_terminal() and after.outcome().winner == 0 and after.outcome().winners == (0,)
+    assert after.legal_moves() == []
+    with pytest.raises(rk.IllegalMoveError, match="game is over"):
+        after.apply("pass pikeman")
+
+
+def test_an_unknown_or_unheld_coin_is_refused_with_a_reason():
+    state = position("-", ("swordsman", "-"))
+    with pytest.raises(rk.IllegalMoveError, match="no 'pikeman' coin in hand"):
+        state.apply("pass pikeman")
+
+
+# --- the units -----------------------------------------------------------------------------------
+
+def test_archer_attacks_two_hexes_away_over_an_occupied_hex_never_adjacent():
+    """NOTES Archer: "attack a unit exactly two hexes away (the hex between may be occupied);
+    no normal attack"."""
+    state = position("3,3:1:archer:1;3,4:0:pikeman:1;3,5:0:swordsman:1;4,4:0:crossbowman:1",
+                     ("-", "archer"), turn=1)
+    moves = legal(state)
+    assert {"tactic archer 3,3 3,5", "tactic archer 3,3 4,4"} <= moves
+    assert not any(m.startswith(("attack archer", "tactic archer 3,3 3,4")) for m in moves)
+    after = state.apply("tactic archer 3,3 3,5")
+    assert unit_at(after, "3,5") is None and unit_at(after, "3,3") == (1, "archer", 1)  # no Pikeman counter
+
+
+def test_crossbowman_needs_a_straight_line_with_an_empty_middle_hex():
+    """NOTES Crossbowman: "attack a unit two hexes away in a straight line with the hex between
+    empty; normal attacks allowed too"."""
+    state = position("3,3:0:crossbowman:1;3,5:1:scout:1;5,1:1:archer:1;4,2:1:lancer:1;4,4:1:cavalry:1",
+                     ("crossbowman", "-"))
+    tactics = {m for m in legal(state) if m.startswith("tactic")}
+    assert tactics == {"tactic crossbowman 3,3 3,5"}  # 5,1 is behind 4,2; 4,4 is off the line
+    assert "attack crossbowman 3,3 4,2" in legal(state)
+
+
+def test_cavalry_moves_then_attacks():
+    """NOTES Cavalry: "tactic — move, then attack" (both, in this project's reading)."""
+    state = position("3,3:1:cavalry:1;3,5:0:swordsman:2", ("-", "cavalry"), turn=1)
+    tactics = {m for m in legal(state) if m.startswith("tactic")}
+    assert tactics == {"tactic cavalry 3,3 3,4 3,5"}  # the only empty hex next to both
+    after = state.apply("tactic cavalry 3,3 3,4 3,5")
+    assert unit_at(after, "3,4") == (1, "cavalry", 1) and unit_at(after, "3,5") == (0, "swordsman", 1)
+    alone = position("3,3:1:cavalry:1", ("-", "cavalry"), turn=1)
+    assert not any(m.startswith("tactic") for m in legal(alone))
+
+
+def test_lancer_charges_in_a_straight_line_and_needs_a_target():
+    """NOTES Lancer: "move one or two hexes in a straight line over empty hexes, then attack the
+    unit directly beyond in the same line; needs a target; no normal attack"."""
+    state = position("3,3:1:lancer:1;3,6:0:swordsman:1;4,3:0:pikeman:1", ("-", "lancer"), turn=1)
+    moves = legal(state)
+    assert "tactic lancer 3,3 3,5 3,6" in moves
+    assert not any(m.startswith("attack lancer") for m in moves)
+    blocked = position("3,3:1:lancer:1;3,4:1:scout:1;3,6:0:swordsman:1", ("-", "lancer"), turn=1)
+    assert not any(m.startswith("tactic") for m in legal(blocked))
+    alone = position("3,3:1:lancer:1", ("-", "lancer"), turn=1)
+    assert not any(m.startswith("tactic") for m in legal(alone))
+
+
+def test_light_cavalry_moves_two_empty_hexes():
+    """NOTES Light Cavalry: "tactic — move two hexes (both empty)"."""
+    state = position("3,3:0:light-cavalry:1;3,4:1:archer:1;2,4:1:scout:1;2,3:1:lancer:1;3,2:1:cavalry:1",
+                     ("light-cavalry", "-"))
+    tactics = {m.split()[-1] for m in legal(state) if m.startswith("tactic")}
+    assert "4,4" in tactics and "5,3" in tactics and "5,1" in tactics
+    assert "3,5" not in tactics  # both ways there pass an occupied hex
+    after = state.apply("tactic light-cavalry 3,3 5,3")
+    assert unit_at(after, "5,3") == (0, "light-cavalry", 1)
+
+
+def test_ensign_moves_another_friendly_unit_within_two_to_a_hex_within_two():
+    """NOTES Ensign: "another friendly unit within two hexes of the Ensign moves one hex, to a
+    hex within two of the Ensign"."""
+    armies = "ensign,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:ensign:1;3,5:0:pikeman:1;3,6:0:crossbowman:1", ("ensign", "-"), armies=armies)
+    tactics = {m for m in legal(state) if m.startswith("tactic")}
+    assert {"tactic ensign 3,3 3,5 2,5", "tactic ensign 3,3 3,5 3,4", "tactic ensign 3,3 3,5 4,4"} <= tactics
+    assert not any(m.startswith("tactic ensign 3,3 3,6") for m in tactics)  # three hexes away
+    assert "tactic ensign 3,3 3,5 4,5" not in tactics  # ends three hexes from the Ensign
+
+
+def test_marshall_lets_a_friendly_unit_within_two_make_a_normal_attack():
+    """NOTES Marshall: "another friendly unit within two hexes makes a normal attack"."""
+    armies = "marshall,swordsman,archer,light-cavalry/crossbowman,cavalry,lancer,scout"
+    state = position("3,3:0:marshall:1;3,5:0:swordsman:1;3,6:1:scout:1;1,5:0:archer:1;1,6:1:lancer:1",
+                     ("marshall", "-"), armies=armies)
+    tactics = {m for m in legal(state) if m.startswith("tactic")}
+    assert tactics == {"tactic marshall 3,3 3,5 3,6"}  # the Archer has no normal attack
+    after = state.apply("tactic marshall 3,3 3,5 3,6")
+    assert unit_at(after, "3,6") is None
+    assert after.current_player == 0 and "done" in legal(after)  # the Swordsman may move after it
+
+
+def test_footman_tactic_each_footman_unit_maneuvers_once():
+    """NOTES Footman: "Tactic — each Footman unit makes one maneuver"."""
+    armies = "footman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:footman:1;5,1:0:footman:1;3,4:1:scout:1", ("footman", "-"), armies=armies)
+    after = state.apply("tactic footman 3,3")
+    moves = legal(after)
+    assert "attack 3,3 3,4" in moves and "move 5,1 5,2" in moves and "done" in moves
+    after = after.apply("attack 3,3 3,4")
+    assert unit_at(after, "3,4") is None
+    assert not any(m.startswith(("move 3,3", "attack 3,3")) for m in legal(after))  # once each
+    after = after.apply("move 5,1 5,2")
+    assert unit_at(after, "5,2") == (0, "footman", 1) and not after.pending
+    assert after.current_player == rk.CHANCE  # every hand is empty: the next round's draws
+
+
+def test_knight_is_attacked_only_by_bolstered_units():
+    """NOTES Knight: "only bolstered units (stack of two or more) can attack it"."""
+    state = position("3,3:0:swordsman:1;3,4:1:knight:1;3,5:1:archer:1", ("swordsman", "-"))
+    assert "attack swordsman 3,3 3,4" not in legal(state)
+    bolstered = position("3,3:0:swordsman:2;3,4:1:knight:1", ("swordsman", "-"))
+    assert "attack swordsman 3,3 3,4" in legal(bolstered)
+    archer = position("3,3:1:archer:1;3,5:0:knight:1", ("-", "archer"), turn=1)
+    assert "tactic archer 3,3 3,5" not in legal(archer)
+
+
+def test_pikeman_hits_back_even_an_attacking_knight():
+    """NOTES Pikeman: "when attacked from an adjacent hex, the attacking unit loses a coin too
+    (even a Knight)"."""
+    armies = "knight,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:knight:2;3,4:1:pikeman:2", ("knight", "-"), armies=armies)
+    after = state.apply("attack knight 3,3 3,4")
+    assert unit_at(after, "3,3") == (0, "knight", 1) and unit_at(after, "3,4") == (1, "pikeman", 1)
+    assert after.eliminated == (("knight",), ("pikeman",))
+
+
+def test_royal_guard_moves_for_the_royal_coin_2018_and_revised():
+    """NOTES Royal Guard: "pay the Royal coin to move the Royal Guard (2018 card: one hex;
+    revised card: up to two hexes to a location you control — an option)"."""
+    armies = "royal-guard,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    units = "3,2:0:royal-guard:1"
+    old = position(units, ("royal", "-"), armies=armies, control=START_2P + ";3,4:0")
+    assert {m for m in legal(old) if m.startswith("tactic")} == {
+        f"tactic royal 3,2 {h}" for h in ("4,2", "2,2", "3,3", "3,1", "4,1", "2,3")}
+    new = position(units, ("royal", "-"), armies=armies, control=START_2P + ";3,4:0;2,1:0",
+                   royal_guard="revised")
+    assert {m for m in legal(new) if m.startswith("tactic")} == {
+        "tactic royal 3,2 3,4", "tactic royal 3,2 2,1", "tactic royal 3,2 4,0"}  # not 6,1: three away
+    after = old.apply("tactic royal 3,2 3,3")
+    assert after.faceup[0] == (ROYAL,) and unit_at(after, "3,3") == (0, "royal-guard", 1)
+
+
+def test_royal_guard_owner_may_take_the_lost_coin_from_the_supply():
+    """NOTES Royal Guard: "When it is attacked, its owner may remove a Royal Guard coin from
+    their supply instead of from the unit"."""
+    armies = "swordsman,pikeman,crossbowman,light-cavalry/royal-guard,cavalry,lancer,scout"
+    state = position("3,3:0:swordsman:1;3,4:1:royal-guard:1", ("swordsman", "-"), armies=armies,
+                     supply=("-", "royal-guard,royal-guard"))
+    hit = state.apply("attack swordsman 3,3 3,4")
+    assert hit.current_player == 1 and legal(hit) == {"guard supply", "guard unit"}
+    saved = hit.apply("guard supply")
+    assert unit_at(saved, "3,4") == (1, "royal-guard", 1) and saved.supply[1] == ("royal-guard",)
+    assert saved.eliminated[1] == ("royal-guard",)
+    assert saved.current_player == 0 and "done" in legal(saved)  # then the Swordsman's move
+    lost = hit.apply("guard unit")
+    assert unit_at(lost, "3,4") is None
+
+
+def test_swordsman_may_move_one_hex_after_it_attacks():
+    """NOTES Swordsman: "after it attacks, it may move one hex"."""
+    state = position("3,3:0:swordsman:1;3,4:1:scout:2", ("swordsman", "archer"))
+    after = state.apply("attack swordsman 3,3 3,4")
+    assert after.current_player == 0
+    assert legal(after) == {"done"} | {f"move 3,3 {h}" for h in ("4,3", "2,3", "3,2", "4,2", "2,4")}
+    moved = after.apply("move 3,3 3,2")
+    assert unit_at(moved, "3,2") == (0, "swordsman", 1) and moved.current_player == 1
+
+
+def test_berserker_maneuvers_again_paying_a_coin_never_the_last():
+    """NOTES Berserker: "after it maneuvers, it may maneuver again by paying one coin from its
+    own stack (into its owner's discard), never the last; repeatable"."""
+    armies = "berserker,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:berserker:2", ("berserker", "-"), armies=armies)
+    after = state.apply("move berserker 3,3 3,4")
+    assert after.current_player == 0 and "move 3,4 3,5" in legal(after)
+    again = after.apply("move 3,4 3,5")
+    assert unit_at(again, "3,5") == (0, "berserker", 1) and again.faceup[0] == ("berserker", "berserker")
+    assert not again.pending  # one coin left: it is never paid
+    single = position("3,3:0:berserker:1", ("berserker", "archer"), armies=armies)
+    assert single.apply("move berserker 3,3 3,4").current_player == 1
+
+
+def test_mercenary_maneuvers_free_after_a_mercenary_coin_is_recruited():
+    """NOTES Mercenary: "after you recruit a Mercenary coin, the Mercenary unit (if on the
+    board) may make a free maneuver"."""
+    armies = "mercenary,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:mercenary:1", ("royal", "-"), armies=armies, supply=("mercenary", "-"))
+    after = state.apply("recruit royal mercenary")
+    assert after.current_player == 0 and "move 3,3 3,4" in legal(after) and "done" in legal(after)
+    assert unit_at(after.apply("move 3,3 3,4"), "3,4") == (0, "mercenary", 1)
+    other = position("3,3:0:mercenary:1", ("royal", "-"), armies=armies, supply=("pikeman", "-"))
+    assert not other.apply("recruit royal pikeman").pending
+
+
+def test_warrior_priest_draws_a_coin_after_attacking_and_must_use_it():
+    """NOTES Warrior Priest: "after it attacks or controls, its owner draws one coin from the bag
+    and must use it at once for any action (passing counts)"."""
+    armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,3:0:warrior-priest:1;3,4:1:scout:2", ("warrior-priest,pikeman", "-"), armies=armies,
+                     bags=("crossbowman,royal", "royal"))
+    after = state.apply("attack warrior-priest 3,3 3,4")
+    assert after.current_player == rk.CHANCE
+    assert {str(o) for o, _ in after.chance_outcomes()} == {"draw:crossbowman", "draw:royal"}
+    drawn = after.apply("draw:royal")
+    assert drawn.current_player == 0
+    assert legal(drawn) == {"pass royal"}  # the Pikeman must wait; player 0 holds the initiative
+    done = drawn.apply("pass royal")
+    assert done.hands[0] == ("pikeman",) and done.current_player == 0  # player 1 has no coins
+
+
+def test_warrior_priest_draws_after_controlling_too():
+    """NOTES Warrior Priest: "after it attacks or controls"."""
+    armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    state = position("3,2:0:warrior-priest:1", ("warrior-priest", "-"), armies=armies,
+                     bags=("royal", "royal"))
+    assert state.apply("control warrior-priest 3,2").current_player == rk.CHANCE
+
+
+# --- four players ----------------------------------------------------------------------------------
+
+def test_four_players_take_turns_round_the_table_alternating_teams():
+    """NL "Verloop van het spel" (4 spelers): "de tegenstander aan de linkerkant voert de
+    volgende actie uit. Ga met de klok mee"; teammates sit opposite."""
+    state = position("-", ("royal", "royal", "royal", "royal"), players=4)
+    order = []
+    for _ in range(4):
+        order.append(state.current_player)
+        state = state.apply("pass royal")
+    assert order == [0, 1, 2, 3]
+    game = state.game
+    assert [game.team(p) for p in range(4)] == [0, 1, 0, 1]
+
+
+def test_four_players_teammates_share_locations_and_are_friendly_for_tactics():
+    """NL "Teaminteractie": "Teams delen bezette controlepunten ... Bij het uitvoeren van een
+    tactiek worden de eenheden van hetzelfde team als bondgenoten beschouwd"."""
+    units = "3,3:0:ensign:1;3,4:2:knight:1;4,3:1:archer:1"
+    state = position(units, ("ensign", "-", "knight", "-"), players=4)
+    assert "tactic ensign 3,3 3,4 2,4" in legal(state)  # moves the teammate's Knight
+    assert not any(m.startswith("attack ensign 3,3 3,4") for m in legal(state))  # no attack on a teammate
+    teammate = position("-", ("-", "-", "knight", "-"), players=4, turn=2)
+    assert "deploy knight 6,4" in legal(teammate)  # a location player 0's team controls
+
+
+def test_four_players_no_claiming_the_initiative_from_a_teammate():
+    """NL: "Een speler kan geen startspelerverklaring doen om de startspelermarker van zijn
+    teamgenoot te krijgen"."""
+    teammate = position("-", ("-", "-", "royal", "-"), players=4, turn=2, initiative="0")
+    assert "initiative royal" not in legal(teammate)
+    opponent = position("-", ("-", "royal", "-", "-"), players=4, turn=1, initiative="0")
+    assert "initiative royal" in legal(opponent)
+
+
+def test_four_players_recruit_only_own_units():
+    """NL: "Een speler kan geen eenheden van een teamgenoot rekruteren"."""
+    state = position("-", ("royal", "-", "-", "-"), players=4,
+                     supply=("swordsman", "-", "knight", "-"))
+    assert {m for m in legal(state) if m.startswith("recruit")} == {"recruit royal swordsman"}
+
+
+def test_four_players_the_team_wins_together():
+    """NL: "Het team dat al zijn bezettingsmarkers heeft geplaatst, wint het spel" (8 markers)."""
+    control = START_4P + ";2,1:0;3,2:0;5,3:0;1,3:0"
+    state = position("3,4:2:knight:1", ("-", "-", "knight", "-"), players=4, turn=2, control=control)
+    assert state.markers_left(0) == 1
+    outcome = state.apply("control knight 3,4").outcome()
+    assert outcome.winner == 0 and outcome.winners == (0, 2)
+
+
+# --- set-ups ---------------------------------------------------------------------------------------
+
+def test_two_player_draft_picks_one_two_two_two_one_and_the_second_picker_starts():
+    """NL "Voorbereiding voor Gevorderden": 8 cards; picks 1, 2, 2, 2 and the last card to the
+    first picker; "De tweede speler ontvangt de startspelermarker"."""
+    state = rk.load_game("war-chest", setup="draft").initial_state()
+    state = state.apply(state.sample_chance(random.Random(1)))
+    assert len(state.pool) == 8
+    pickers = []
+    while state.phase == "draft":
+        pickers.append(state.current_player)
+        state = state.apply(sorted(legal(state))[0])
+    assert pickers == [0, 1, 1, 0, 0, 1, 1, 0]
+    assert [len(a) for a in state.armies] == [4, 4] and state.initiative == 1
+
+
+def test_four_player_draft_follows_the_rulebook_order():
+    """NL "Draften in een spel voor 4 spelers": clockwise 1-2-3-4, back 4-3-2-1, then clockwise
+    from the second player so that the first player takes the last card."""
+    state = rk.load_game("war-chest", players=4, setup="draft").initial_state()
+    state = state.apply(state.sample_chance(random.Random(2)))
+    assert len(state.pool) == 12
+    pickers = []
+    while state.phase == "draft":
+        pickers.append(state.current_player)
+        state = state.apply(sorted(legal(state))[-1])
+    assert pickers == [0, 1, 2, 3, 3, 2, 1, 0, 1, 2, 3, 0]
+    assert [len(a) for a in state.armies] == [3, 3, 3, 3]
+    assert all(len(state.bags[p]) == 7 for p in range(4))
+
+
+def test_random_set_up_deals_four_or_three_units_each():
+    """NL: "elke speler krijgt 4 kaarten"; 4 players: "geef elke speler er 3"."""
+    for players, size in ((2, 4), (4, 3)):
+        state = rk.load_game("war-chest", players=players).initial_state()
+        with pytest.raises(rk.ChanceNotEnumerableError):
+            state.chance_outcomes()
+        dealt = state.apply(state.sample_chance(random.Random(players)))
+        units = [u for a in dealt.armies for u in a]
+        assert all(len(a) == size for a in dealt.armies) and len(set(units)) == len(units)
+        with pytest.raises(rk.IllegalMoveError, match="deal"):
+            state.apply("deal:archer,archer,scout,knight/lancer")
+
+
+def test_explicit_armies_and_option_errors():
+    state = rk.load_game("war-chest", setup=[["archer", "knight", "scout", "lancer"],
+                                             ["footman", "ensign", "marshall", "pikeman"]]).initial_state()
+    assert state.armies[1] == ("footman", "ensign", "marshall", "pikeman")
+    with pytest.raises(rk.OptionError, match="unknown unit 'wizard'"):
+        rk.load_game("war-chest", setup=[["wizard"], ["archer"]])
+    with pytest.raises(rk.OptionError, match="2 armies of 4"):
+        rk.load_game("war-chest", setup=[["archer"], ["knight"]])
+    with pytest.raises(rk.OptionError, match="already in another army"):
+        rk.load_game("war-chest", setup=[["archer", "knight", "scout", "lancer"],
+                                         ["archer", "ensign", "marshall", "pikeman"]])
+    with pytest.raises(rk.OptionError, match="first-game"):
+        rk.load_game("war-chest", players=4, setup="first-game")
+    with pytest.raises(rk.OptionError, match="one of 2, 4"):
+        rk.load_game("war-chest", players=3)
+    with pytest.raises(rk.OptionError, match="max_actions"):
+        rk.load_game("war-chest", max_actions=0)
+
+
+def test_the_action_cap_ends_a_game_as_unfinished_not_as_a_win():
+    states, actions = random_game(rk.load_game("war-chest", max_actions=60), seed=3)
+    assert len(actions) == 60
+    outcome = states[-1].outcome()
+    assert outcome.finished is False and outcome.winner is None and "60" in outcome.reason
+
+
+def test_bad_position_text_is_refused_with_a_reason():
+    game = rk.load_game("war-chest")
+    good = position("3,3:0:swordsman:1", ("swordsman", "-")).to_text()
+    with pytest.raises(rk.PositionTextError, match="15 fields"):
+        game.from_text("play -")
+    with pytest.raises(rk.PositionTextError, match="not on the 2-player map"):
+        game.from_text(good.replace("3,3:0:swordsman", "0,0:0:swordsman"))
+    with pytest.raises(rk.PositionTextError, match="unknown coin"):
+        game.from_text(good.replace("swordsman,pikeman", "wizard,pikeman", 1))
+
+
+# --- properties over many random games --------------------------------------------------------------
+
+def _coins_of(state, p: int) -> Counter:
+    coins = Counter()
+    for place in (state.bags, state.hands, state.faceup, state.facedown, state.supply, state.eliminated):
+        coins.update(place[p])
+    for _, owner, kind, height in state.units:
+        if owner == p:
+            coins[kind] += height
+    return coins
+
+
+def _check_invariants(states) -> None:
+    game = states[0].game
+    expected = None
+    for state in states:
+        if not state.armies[0] or state.phase == "draft":
+            continue
+        if expected is None:
+            expected = [Counter({u: COINS[u] for u in a} | {ROYAL: 1}) for a in state.armies]
+        for p in range(game.num_players):
+            # every coin in exactly one place; totals fixed (eliminated coins are a place too)
+            assert _coins_of(state, p) == expected[p], state
+            assert ROYAL not in state.eliminated[p] and ROYAL not in state.supply[p]
+        for _, owner, kind, height in state.units:
+            assert height >= 1 and kind in state.armies[owner]
+        for side in (0, 1):
+            assert state.markers_left(side) >= 0
+
+
+def _check_views(state, rng: random.Random) -> None:
+    for p in range(state.game.num_players):
+        view = state.view(p)
+        for q in range(state.game.num_players):
+            if q != p:
+                assert set(view.hands[q]) <= {"?"} and set(view.facedown[q]) <= {"?"}
+                assert len(view.hands[q]) == len(state.hands[q])
+        assert view.hands[p] == state.hands[p] and view.facedown[p] == state.facedown[p]
+        # a view says nothing more than the view: any world consistent with it looks the same
+        assert view.determinize(rng).view(p) == view
+        assert state.view(p).scene().perspective is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_coins_are_conserved_and_views_do_not_leak_over_many_random_games(players):
+    """Thousands of random games (1000 per player count, 120 actions each): every coin is in
+    exactly one place, per-type totals change only by elimination, and no view shows another
+    player's hand or face-down discards."""
+    game = rk.load_game("war-chest", players=players, setup="draft" if players == 4 else "random")
+    rng = random.Random(players)
+    for seed in range(1000):
+        states, _ = random_game(game, seed, cap=120)
+        _check_invariants(states)
+        for state in states[::40]:
+            _check_views(state, rng)
+        eliminated = [sum(len(e) for e in s.eliminated) for s in states]
+        assert eliminated == sorted(eliminated)  # coins only ever leave the game
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_records_round_trip_and_replay_identically(players):
+    for seed in range(20):
+        game = rk.load_game("war-chest", players=players, setup="draft")
+        states, actions = random_game(game, seed, cap=300)
+        record = records.Record.from_actions(states[0].game, actions)
+        again = records.Record.from_json(record.to_json())
+        assert again == record and again.replay() == states
+
+
+def test_finished_random_games_end_on_the_last_marker():
+    """Random play does finish games now and then: each ends with a side out of markers."""
+    finished = 0
+    for seed in range(6):
+        states, _ = random_game(rk.load_game("war-chest"), seed, cap=3000)
+        final = states[-1]
+        if final.is_terminal():
+            finished += 1
+            assert final.markers_left(final.outcome().winner) == 0
+    assert finished >= 1
