@@ -83,9 +83,18 @@ def _to_war_units(state, player: int) -> float:
     return (units[player] - units[1 - player]) / 12
 
 
+def _war_chest_control(state, player: int) -> float:
+    """Control markers placed (what wins), then coins on the board, for the player's side."""
+    side = state.game.team(player)
+    markers = state.markers_left(1 - side) - state.markers_left(side)
+    coins = sum(height * (1 if state.game.team(owner) == side else -1)
+                for _, owner, _, height in state.units)
+    return markers / state.game.map.markers + coins / 60
+
+
 HEURISTICS: dict[str, Callable[[State, int], float]] = {
     "yokai-3x4": _yokai_material, "yokai-5x6": _yokai_material,
-    "war-stories": _war_stories_material, "to-war": _to_war_units,
+    "war-stories": _war_stories_material, "to-war": _to_war_units, "war-chest": _war_chest_control,
 }
 
 

@@ -32,8 +32,9 @@ def _records(source: Records) -> Iterable[Record]:
 
 
 def games_frame(source: Records) -> pd.DataFrame:
-    """One row per game: game, options, agents, actions, winner, reason, finished, draw,
-    plus the armies (To War!) when the game has them."""
+    """One row per game: game, options, agents, actions, winner, winners (both players of a
+    winning team), reason, finished, draw, plus the armies (To War!: `army_<seat>`) or the
+    units (War Chest: `unit_<seat>`, a list) when the game has them."""
     rows = []
     for i, record in enumerate(_records(source)):
         result = record.result or {}
@@ -53,15 +54,30 @@ def games_frame(source: Records) -> pd.DataFrame:
         row["draw"] = row["finished"] and row["winner"] is None
         for p, agent in enumerate(agents):
             row[f"agent_{p}"] = agent
+        row["winners"] = list(result.get("winners", []))
         armies = record.options.get("armies")
         if isinstance(armies, list):
             for p, army in enumerate(armies):
                 row[f"army_{p}"] = army
+        if record.game == "war-chest":
+            for p, units in enumerate(war_chest_units(record)):
+                row[f"unit_{p}"] = list(units)
         rows.append(row)
     frame = pd.DataFrame(rows)
     if not frame.empty:
         frame["winner"] = frame["winner"].astype("Int64")
     return frame
+
+
+def war_chest_units(record: Record) -> tuple[tuple[str, ...], ...]:
+    """The unit types each War Chest player fought with: from the options, or by replaying
+    the deal or the draft at the start of the record."""
+    state = record.load_game().initial_state()
+    for action in record.actions:
+        if state.phase not in ("deal", "draft"):
+            break
+        state = state.apply(action.notation)
+    return state.armies
 
 
 def _options_summary(options: dict) -> str:
@@ -146,15 +162,21 @@ def branching_by_ply(actions: pd.DataFrame, by: str = "game") -> pd.DataFrame:
 
 
 def win_rates(games: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Win rate of whatever `column` names per player (an agent, an army): the column is
-    taken per seat (`<column>_0`, `<column>_1`, ...) and each seat's result counts once."""
-    seats = sorted(c for c in games.columns if c.startswith(f"{column}_"))
+    """Win rate of whatever `column` names per player (an agent, an army, a War Chest unit):
+    the column is taken per seat (`<column>_0`, `<column>_1`, ...) and each seat's result
+    counts once for each value it holds (a seat's `unit_0` lists four units). In team games a
+    seat wins when it is among the winners."""
+    seats = sorted(c for c in games.columns if c.startswith(f"{column}_") and c[len(column) + 1:].isdigit())
     rows = []
     for seat in seats:
         player = int(seat.rsplit("_", 1)[1])
         for _, game in games[games["finished"]].iterrows():
-            rows.append({column: game[seat], "win": game["winner"] == player,
-                         "draw": bool(game["draw"])})
+            winners = list(game["winners"]) if "winners" in game.index else []
+            if not winners and not pd.isna(game["winner"]):  # records without the winners list
+                winners = [int(game["winner"])]
+            values = game[seat] if isinstance(game[seat], (list, tuple)) else [game[seat]]
+            for value in values:
+                rows.append({column: value, "win": player in winners, "draw": bool(game["draw"])})
     frame = pd.DataFrame(rows)
     if frame.empty:
         return pd.DataFrame(columns=[column, "seats", "wins", "draws", "win_rate", "ci_low", "ci_high"])

@@ -46,7 +46,8 @@ class Spy(Agent):
         return self.rng.choice(view.legal_moves())
 
 
-@pytest.mark.parametrize("game_id, options", [("war-stories", {}), ("to-war", {"strategic": True})])
+@pytest.mark.parametrize("game_id, options", [("war-stories", {}), ("to-war", {"strategic": True}),
+                                              ("war-chest", {"players": 4})])
 def test_agents_are_only_shown_their_view(game_id, options, monkeypatch):
     spies = []
 
@@ -56,7 +57,7 @@ def test_agents_are_only_shown_their_view(game_id, options, monkeypatch):
 
     monkeypatch.setattr("rules_kernel.simulate.make_agent", spy_agent)
     game = rk.load_game(game_id, **options)
-    record = play_game(game, ("spy", "spy"), seed=3, max_plies=80)
+    record = play_game(game, ("spy",) * game.num_players, seed=3, max_plies=80)
     states = record.replay()
     shown = [view for spy in spies for view in spy.seen]
     assert shown

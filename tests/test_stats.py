@@ -70,3 +70,25 @@ def test_parquet_round_trip(records, tmp_path):
     import pandas as pd
 
     assert pd.read_parquet(tmp_path / "games.parquet")["actions"].tolist() == games["actions"].tolist()
+
+
+def test_war_chest_win_rates_by_unit():
+    """Each seat's units come from the deal or the draft in the record; a unit's seat wins when
+    its player (or, with four players, its team) wins. Checked against the final states."""
+    from playing import random_game
+
+    recs, expected = [], {}
+    for players, seed, setup in ((2, 3, "random"), (2, 4, "random"), (4, 0, "random"), (4, 2, "random")):
+        states, actions = random_game(rk.load_game("war-chest", players=players, setup=setup), seed, cap=3000)
+        final = states[-1]
+        assert final.is_terminal()
+        recs.append(Record.from_actions(final.game, actions))
+        for p, army in enumerate(final.armies):
+            for unit in army:
+                seats, wins = expected.get(unit, (0, 0))
+                expected[unit] = (seats + 1, wins + (p in final.outcome().winners))
+    games = stats.games_frame(recs)
+    assert [len(u) for u in games["unit_0"]] == [4, 4, 3, 3]
+    table = stats.win_rates(games, "unit").set_index("unit")
+    got = {unit: (int(row.seats), int(row.wins)) for unit, row in table.iterrows()}
+    assert got == expected

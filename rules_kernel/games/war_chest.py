@@ -1088,7 +1088,7 @@ def _player_zones(state: WarChestState, p: int) -> list[Zone]:
         Zone(f"discard-{p}", f"{name}: discard pile", p, discard),
         Zone(f"supply-{p}", f"{name}: supply ({army}); markers left: {state.markers_left(side)}", p,
              tuple(ZoneItem(zone_cell(f"supply-{p}", u), NAMES[u], SYMBOLS[u], count=state.supply[p].count(u),
-                            owner=p) for u in state.armies[p])),
+                            owner=p) for u in state.armies[p] if u in state.supply[p])),
     ]
     if state.eliminated[p]:
         zones.append(Zone(f"eliminated-{p}", f"{name}: out of the game", p,
