@@ -84,12 +84,20 @@ def _to_war_units(state, player: int) -> float:
 
 
 def _war_chest_control(state, player: int) -> float:
-    """Control markers placed (what wins), then coins on the board, for the player's side."""
-    side = state.game.team(player)
+    """Control markers placed (what wins), then coins on the board and units near locations
+    to take, for the player's side."""
+    from rules_kernel.games.war_chest import distance
+
+    game = state.game
+    side = game.team(player)
     markers = state.markers_left(1 - side) - state.markers_left(side)
-    coins = sum(height * (1 if state.game.team(owner) == side else -1)
-                for _, owner, _, height in state.units)
-    return markers / state.game.map.markers + coins / 60
+    score = markers / game.map.markers
+    for h, owner, _, height in state.units:
+        sign = 1 if game.team(owner) == side else -1
+        targets = [loc for loc in game.map.locations if state.controller.get(loc) != game.team(owner)]
+        near = min((distance(h, loc) for loc in targets), default=0)
+        score += sign * (height / 180 + (6 - min(near, 6)) / 120)  # closer beats bolstering
+    return score
 
 
 HEURISTICS: dict[str, Callable[[State, int], float]] = {

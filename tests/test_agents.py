@@ -90,3 +90,11 @@ def test_unknown_agents_are_refused():
         make_agent("alphazero")
     with pytest.raises(rk.RulesError, match="only mcts takes"):
         make_agent("greedy:4")
+
+
+def test_greedy_beats_random_at_war_chest():
+    """The War Chest evaluation (markers, then coins and closeness to locations to take) is
+    enough for one-ply greedy play to win against random play."""
+    game = rk.load_game("war-chest", max_actions=1500)
+    wins = sum(play_game(game, ("greedy", "random"), seed=i).result["winner"] == 0 for i in range(6))
+    assert wins >= 5

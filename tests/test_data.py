@@ -19,5 +19,5 @@ def test_example_records_replay(path):
 
 def test_every_game_has_example_agent_games():
     names = {p.name for p in FILES}
-    for game in ("yokai-3x4", "yokai-5x6", "war-stories", "to-war"):
+    for game in ("yokai-3x4", "yokai-5x6", "war-stories", "to-war", "war-chest", "war-chest-4p"):
         assert f"{game}-greedy-vs-random.jsonl" in names
