@@ -31,7 +31,10 @@ def position(units: str = "-", hands: tuple[str, ...] = ("-", "-"), *, players: 
     game = rk.load_game("war-chest", players=players, **options)
     n = players
     default = ("-",) * n
-    fields = [phase, armies or (ARMIES_2P if n == 2 else ARMIES_4P), "-", bags or (ROYAL,) * n,
+    armies = armies or (ARMIES_2P if n == 2 else ARMIES_4P)
+    # by default each bag holds a unit coin besides the Royal coin: no deadlock (see the ruling)
+    bags = bags or tuple(f"{army.split(',')[0]},{ROYAL}" for army in armies.split("/"))
+    fields = [phase, armies, "-", bags,
               hands if len(hands) == n else hands + ("-",) * (n - len(hands)), faceup or default,
               facedown or default, supply or default, default, units,
               control or (START_2P if n == 2 else START_4P), initiative, str(turn), pending, "0"]
@@ -659,13 +662,28 @@ def test_records_round_trip_and_replay_identically(players):
         assert again == record and again.replay() == states
 
 
-def test_finished_random_games_end_on_the_last_marker():
-    """Random play does finish games now and then: each ends with a side out of markers."""
-    finished = 0
-    for seed in range(6):
-        states, _ = random_game(rk.load_game("war-chest"), seed, cap=3000)
+def test_finished_random_games_end_on_the_last_marker_or_in_deadlock():
+    """Random games end: a side out of markers (NL "Overwinningsvoorwaarden"), or the deadlock
+    ruling when no unit coin is left to act with."""
+    endings = Counter()
+    for seed in range(12):
+        states, _ = random_game(rk.load_game("war-chest"), seed, cap=5000)
         final = states[-1]
-        if final.is_terminal():
-            finished += 1
-            assert final.markers_left(final.outcome().winner) == 0
-    assert finished >= 1
+        assert final.is_terminal()
+        outcome = final.outcome()
+        if outcome.winner is not None:
+            assert final.markers_left(outcome.winner) == 0
+            endings["marker"] += 1
+        else:
+            assert outcome.is_draw and final._deadlocked()
+            endings["deadlock"] += 1
+    assert endings["marker"] >= 1 and endings["deadlock"] >= 1
+
+
+def test_a_deadlock_with_only_royal_coins_left_is_a_draw():
+    """Ruling (docs/games/war-chest.md): when every unit coin is on the board or out of the
+    game, only Royal coins are drawn and no location can be controlled again: a draw."""
+    state = position("3,3:0:swordsman:5;3,5:1:archer:4", ("royal", "-"), bags=("-", "royal"))
+    assert state.is_terminal() and state.outcome().is_draw and "deadlock" in state.outcome().reason
+    alive = position("3,3:0:swordsman:4;3,5:1:archer:4", ("royal", "-"), bags=("swordsman", "royal"))
+    assert not alive.is_terminal()

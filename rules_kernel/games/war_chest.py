@@ -297,10 +297,23 @@ class WarChestState(State):
                 if game.num_players == 2:
                     return Outcome.win(side, reason)
                 return Outcome(side, reason, (side, side + 2))
+        if self._deadlocked():
+            return Outcome.draw("deadlock: no coin is left to act with, so no side can place "
+                                "another marker")
         cap = game.options["max_actions"]
         if cap is not None and self.ply >= cap:
             return Outcome.unfinished(f"stopped after {cap} actions (max_actions)")
         return None
+
+    def _deadlocked(self) -> bool:
+        """Ruling: when every unit coin of every player is on the board or out of the game,
+        only Royal coins are left to draw, and nothing can ever control a location again."""
+        if self.phase != "play" and self.phase != "draw" or self.pending:
+            return False
+        for places in (self.bags, self.hands, self.faceup, self.facedown, self.supply):
+            if any(coin != ROYAL for coins in places for coin in coins):
+                return False
+        return True
 
     def markers_left(self, side: int) -> int:
         """Control markers the side has not placed (a side wins when it has none left)."""
