@@ -15,30 +15,18 @@ from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, distance
+from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, compose, distance
 
 START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
 START_4P = "4,0:0;6,1:0;6,4:0;0,5:1;2,6:1;0,2:1"
-ARMIES_2P = "swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
-ARMIES_4P = "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/footman,mercenary,berserker"
 
 
-def position(units: str = "-", hands: tuple[str, ...] = ("-", "-"), *, players: int = 2, turn: int = 0,
-             armies: str | None = None, bags: tuple[str, ...] | None = None,
-             faceup: tuple[str, ...] | None = None, facedown: tuple[str, ...] | None = None,
-             supply: tuple[str, ...] | None = None, control: str | None = None, initiative: str = "0",
-             pending: str = "-", phase: str = "play", **options):
+def position(units: str = "-", hands: tuple[str, ...] = ("-", "-"), *, players: int = 2,
+             control: str | None = None, **fields):
+    """A scenario position (`war_chest.compose`); keyword options go to the game."""
+    options = {k: fields.pop(k) for k in list(fields) if k in ("royal_guard", "max_actions")}
     game = rk.load_game("war-chest", players=players, **options)
-    n = players
-    default = ("-",) * n
-    armies = armies or (ARMIES_2P if n == 2 else ARMIES_4P)
-    # by default each bag holds a unit coin besides the Royal coin: no deadlock (see the ruling)
-    bags = bags or tuple(f"{army.split(',')[0]},{ROYAL}" for army in armies.split("/"))
-    fields = [phase, armies, "-", bags,
-              hands if len(hands) == n else hands + ("-",) * (n - len(hands)), faceup or default,
-              facedown or default, supply or default, default, units,
-              control or (START_2P if n == 2 else START_4P), initiative, str(turn), pending, "0"]
-    return game.from_text(" ".join("/".join(f) if isinstance(f, tuple) else f for f in fields))
+    return compose(game, units, hands, control=control or (START_2P if players == 2 else START_4P), **fields)
 
 
 def legal(state) -> set[str]:

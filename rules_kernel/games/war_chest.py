@@ -29,6 +29,8 @@ Rulings where the texts leave a gap (also in docs/games/war-chest.md):
 - Cavalry's tactic needs both its move and its attack; the Footman tactic lets each Footman
   unit make one maneuver (move, control or attack) in the order the player likes; a Scout may
   deploy next to any unit of its team; "friendly" means the player's team.
+- deadlock: when every unit coin of every player is on the board or out of the game, only
+  Royal coins are left and no location can be controlled again: the game is a draw.
 """
 
 from __future__ import annotations
@@ -1035,6 +1037,33 @@ def _parse_pending(text: str, n: int) -> Pending:
     value: Any = {"-": lambda: None, "coin": lambda: detail, "hex": lambda: parse_hex(detail),
                   "hexes": lambda: tuple(parse_hex(h) for h in detail.split("+"))}[shape]()
     return kind, int(player), value
+
+
+def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, turn: int = 0,
+            armies: str | None = None, bags: tuple[str, ...] | None = None,
+            faceup: tuple[str, ...] = (), facedown: tuple[str, ...] = (), supply: tuple[str, ...] = (),
+            control: str | None = None, initiative: str = "0", pending: str = "-",
+            phase: str = "play") -> WarChestState:
+    """A position for a scenario or an explainer, in the fields of the position text; per-player
+    fields are tuples of comma lists ('-' or missing: empty). Defaults: the first-game armies
+    (4 players: a fixed set of three each), the starting markers, and in each bag the player's
+    first unit coin and the Royal coin.
+
+        compose(game, "3,3:0:archer:1;3,5:1:knight:2", ("archer", "-"))
+    """
+    n = game.num_players
+    first = "/".join(",".join(a) for a in FIRST_GAME) if n == 2 else \
+        "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/footman,mercenary,berserker"
+    armies = armies or first
+    bags = bags or tuple(f"{army.split(',')[0]},{ROYAL}" for army in armies.split("/"))
+    starts = ";".join(f"{hex_name(h)}:{side}" for side in (0, 1) for h in game.map.starts[side])
+
+    def per_player(values: tuple[str, ...]) -> str:
+        return "/".join(tuple(values) + ("-",) * (n - len(values)))
+
+    return game.from_text(" ".join([
+        phase, armies, "-", per_player(bags), per_player(hands), per_player(faceup), per_player(facedown),
+        per_player(supply), per_player(()), units, control or starts, initiative, str(turn), pending, "0"]))
 
 
 # --- scene ----------------------------------------------------------------------------------------
