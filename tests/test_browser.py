@@ -3,6 +3,8 @@ opens it, clicks a piece, sees its legal moves lit, plays one and sees the board
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_support import ARTIFACTS, PIXEL_JS, chromium_path, launch, voila
 
@@ -59,4 +61,50 @@ def test_click_a_piece_see_its_moves_play_one():
         assert close(moved_to, rgb("#E69F00")), f"the Koropokkuru is not drawn on c2: {moved_to}"
         assert page.get_by_text("Second player to move").count() >= 1
         page.screenshot(path=str(ARTIFACTS / "explorer-after-move.png"))
+        browser.close()
+
+
+def test_war_chest_in_the_dashboard_click_a_coin_deploy_it():
+    """The hex map in the browser: pick War Chest, deal and draw with 'Sample chance', click a
+    coin in the hand, see the locations it may deploy to lit, deploy it, see the coin drawn."""
+    from playwright.sync_api import sync_playwright
+
+    with voila("explorer.ipynb") as url, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1300, "height": 2000})
+        page.goto(url, timeout=90_000)
+        page.wait_for_selector("canvas", timeout=90_000)
+        page.locator("select").first.select_option("war-chest")
+        page.get_by_role("button", name="New game").click()
+        for ply in (1, 2, 3):  # the deal, then each side's draw
+            page.get_by_role("button", name="Sample chance").click()
+            page.wait_for_selector(f"option:has-text('{ply}. ')", state="attached", timeout=15_000)
+        texts = [t.replace("\xa0", " ") for t in page.locator("option").all_text_contents()]
+        played = [t.split(". ", 1)[1] for t in texts if re.match(r"\d+\. ", t)]
+        state = rk.load_game("war-chest").initial_state().play(*played)
+        deploy = next(m for m in state.legal_moves() if str(m).startswith("deploy"))
+        layout = layout_scene(state.scene())
+        canvas = 0
+        page.wait_for_timeout(500)
+        box = page.query_selector_all("canvas")[canvas].bounding_box()
+        scale = box["width"] / layout.width
+
+        def click(cell: str) -> None:
+            x, y = layout.center_of(cell)
+            page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+        hex_x, hex_y = layout.center_of(deploy.cells[1])
+        edge = (hex_x, hex_y + 0.75 * layout.cells[deploy.cells[1]].size)  # the hex rim, not a token
+        click(deploy.cells[0])
+        lit = rgb(TARGET)
+        page.wait_for_function(
+            f"() => {{ const f = {PIXEL_JS}; const px = f([{canvas}, {edge[0]}, {edge[1]}]);"
+            f" return Math.abs(px[0] - {lit[0]}) + Math.abs(px[1] - {lit[1]}) < 80; }}", timeout=15_000)
+        page.screenshot(path=str(ARTIFACTS / "war-chest-highlight.png"))
+        click(deploy.cells[1])
+        page.wait_for_selector(f"option:has-text('4. {deploy}')", state="attached", timeout=15_000)
+        page.wait_for_timeout(500)
+        coin = page.evaluate(PIXEL_JS, [canvas, hex_x, hex_y + 0.3 * layout.cells[deploy.cells[1]].size])
+        assert close(coin, rgb("#E69F00")), f"no coin of side A drawn on {deploy.cells[1]}: {coin}"
+        page.screenshot(path=str(ARTIFACTS / "war-chest-after-deploy.png"))
         browser.close()
