@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +212,12 @@ def test_hex_maps_lay_out_and_draw():
     assert layout.center_of("4,0")[1] > layout.center_of("2,6")[1]
     svg = widgets.scene_to_svg(scene)
     assert svg.count("<polygon") >= 37 and "Archer (A) on 3,2, 3 coins" in svg
+
+
+def test_replay_of_a_four_player_war_chest_record():
+    """A shipped 4-player record: the draft at the start, a team's win at the end."""
+    path = Path(__file__).parent.parent / "data" / "war-chest-4p-greedy-vs-random.jsonl"
+    rp = widgets.Replay(path, index=0)
+    assert rp.board.scene.layout == "hex" and len(rp.board.scene.cells) == 47
+    rp.jump(rp.slider.max)
+    assert rp.board.scene.status.startswith("Team ") and "wins" in rp.board.scene.status
