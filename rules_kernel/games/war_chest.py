@@ -310,7 +310,7 @@ class WarChestState(State):
     def _deadlocked(self) -> bool:
         """Ruling: when every unit coin of every player is on the board or out of the game,
         only Royal coins are left to draw, and nothing can ever control a location again."""
-        if self.phase != "play" and self.phase != "draw" or self.pending:
+        if self.phase not in ("play", "draw") or self.pending:
             return False
         for places in (self.bags, self.hands, self.faceup, self.facedown, self.supply):
             if any(coin != ROYAL for coins in places for coin in coins):
@@ -788,7 +788,9 @@ class _Work:
         self.pending = list(state.pending)
 
     def freeze(self) -> WarChestState:
-        t = lambda lists: tuple(tuple(sorted(x)) for x in lists)  # noqa: E731
+        def t(lists: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+            return tuple(tuple(sorted(x)) for x in lists)
+
         return replace(self.state, phase=self.phase, armies=tuple(tuple(a) for a in self.armies),
                        pool=tuple(self.pool), bags=t(self.bags), hands=t(self.hands), faceup=t(self.faceup),
                        facedown=t(self.facedown), supply=t(self.supply), eliminated=t(self.eliminated),
