@@ -10,9 +10,15 @@ A record line looks like this (keys in this order; `players`, `result`, `meta` o
 
 Every action is its notation; a chance outcome is written {"chance": notation}. The log of
 actions is the source of truth: `Record.replay()` applies it again from the game's initial
-state and checks every action and the recorded result. Errors name the source, the line,
-the ply and the reason (`RecordError`); a record is never loaded half-way. Nothing here
-uses pickle or eval: only `json`.
+state and checks every action and every recorded result field. Errors name the source, the
+line, the ply and the reason (`RecordError`); a record is never loaded half-way. Nothing here
+uses pickle or eval: only `json`, with bounds on nesting, numbers and line length, and with
+duplicate keys refused.
+
+A record is data, never a pointer to anything on the machine that reads it: options that a
+local Python user may give as a file (To War!'s `units`) are carried inline, and a record
+that names a file instead is refused without the file being touched (`check_options`).
+`read_upload` is the one entry point for bytes from an untrusted visitor.
 
 The text form, for one game, is a header and one action per line:
 
@@ -29,10 +35,11 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, NamedTuple
 
 import rules_kernel as rk
 from rules_kernel.core import Action, Game, Outcome, RulesError, State
@@ -40,25 +47,62 @@ from rules_kernel.core import Action, Game, Outcome, RulesError, State
 FORMAT = "rules-explorer/1"
 #: a longer line is refused before it is parsed (a record of ~100k actions fits easily)
 MAX_LINE_BYTES = 16 * 1024 * 1024
+#: an upload (`read_upload`) larger than this is refused before it is read
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+#: the longest line an upload may have (a game of ~50k actions fits)
+MAX_UPLOAD_LINE_BYTES = 1024 * 1024
+#: arrays and objects nested deeper are refused (a record needs 4; free `meta` gets room)
+MAX_NESTING = 32
+#: a number written with more characters is refused (seeds, indices and counts need far fewer;
+#: Python refuses integers of more than 4300 digits with a ValueError of its own)
+MAX_NUMBER_CHARS = 40
+#: user text echoed in an error message is cut to this many characters
+MAX_ECHO_CHARS = 120
 
 _KEYS = ("format", "game", "options", "players", "actions", "result", "meta")
 _REQUIRED = ("format", "game", "options", "actions")
+_RESULT_KEYS = ("winner", "reason", "winners", "finished")
+#: options a local user may give as a file path; a record carries them inline instead
+_INLINE_OPTIONS = {("to-war", "units"): "the unit table itself (a JSON array of rows)"}
+_JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
 
 
 class RecordError(RulesError):
-    """A bad record: the message says where (source, line, ply) and why."""
+    """A bad record: the message says where (source, line, ply) and why, on one line."""
 
     def __init__(self, reason: str, *, source: str | None = None, line: int | None = None,
                  ply: int | None = None) -> None:
+        reason = one_line(reason, limit=600)
+        source = None if source is None else one_line(str(source), limit=MAX_ECHO_CHARS)
         self.reason, self.source, self.line, self.ply = reason, source, line, ply
         where = []
         if source is not None:
-            where.append(str(source))
+            where.append(source)
         if line is not None:
             where.append(f"line {line}")
         if ply is not None:
             where.append(f"ply {ply}")
         super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
+
+    def at(self, *, source: str | None = None, line: int | None = None) -> RecordError:
+        """The same error, placed in a file and line (keeping what it already names)."""
+        return RecordError(self.reason, source=self.source or source,
+                           line=self.line if self.line is not None else line, ply=self.ply)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def one_line(text: str, *, limit: int = MAX_ECHO_CHARS) -> str:
+    """`text` without line breaks or control characters (escaped), cut to `limit` characters:
+    error messages stay one line whatever a record contains."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _echo(value: Any) -> str:
+    """A short, one-line repr of untrusted data for a message."""
+    return one_line(repr(value), limit=MAX_ECHO_CHARS)
 
 
 @dataclass(frozen=True)
@@ -112,47 +156,79 @@ class Record:
 
     # --- replaying -------------------------------------------------------------------
     def load_game(self) -> Game:
+        """The record's game with its options; the options are checked as untrusted data
+        (names first, no file paths) before the game sees them."""
         try:
-            return rk.load_game(self.game, **self.options)
+            options = check_options(self.game, self.options)
+            return rk.load_game(self.game, **options)
+        except RecordError as exc:
+            raise self._error(exc.reason) from exc
         except RulesError as exc:
             raise self._error(str(exc)) from exc
+        except Exception as exc:  # a game's option code failing on odd data is still bad data
+            raise self._error(f"options not accepted by {self.game} "
+                              f"({type(exc).__name__}: {one_line(str(exc))})") from exc
 
     def replay(self) -> list[State]:
         """Every state of the game, from the initial one; checks each action and the result."""
         states = [self.load_game().initial_state()]
         for ply, action in enumerate(self.actions):
-            state = states[-1]
-            at_chance = state.current_player == rk.CHANCE
-            if state.is_terminal():
-                raise self._error(f"the game ended ({state.outcome().reason}) but the record "
-                                  f"goes on with {action.notation!r}", ply)
-            if action.chance != at_chance:
-                expected = "a chance outcome" if at_chance else f"a move by player {state.current_player}"
-                raise self._error(f"{action.notation!r} is recorded as "
-                                  f"{'a chance outcome' if action.chance else 'a move'}, "
-                                  f"but {expected} is due here", ply)
-            try:
-                states.append(state.apply(action.notation))
-            except RulesError as exc:
-                raise self._error(str(exc), ply) from exc
+            states.append(self._replay_one(states[-1], ply, action))
         self._check_result(states[-1])
         return states
+
+    def _replay_one(self, state: State, ply: int, action: RecordedAction) -> State:
+        at_chance = state.current_player == rk.CHANCE
+        if state.is_terminal():
+            raise self._error(f"the game ended ({state.outcome().reason}) but the record "
+                              f"goes on with {_echo(action.notation)}", ply)
+        if action.chance != at_chance:
+            expected = "a chance outcome" if at_chance else f"a move by player {state.current_player}"
+            raise self._error(f"{_echo(action.notation)} is recorded as "
+                              f"{'a chance outcome' if action.chance else 'a move'}, "
+                              f"but {expected} is due here", ply)
+        try:
+            return state.apply(action.notation)
+        except RulesError as exc:
+            raise self._error(str(exc), ply) from exc
+        except Exception as exc:  # the kernel must not crash on data; name the action if it does
+            raise self._error(f"{_echo(action.notation)} could not be applied "
+                              f"({type(exc).__name__}: {one_line(str(exc))})", ply) from exc
 
     def final_state(self) -> State:
         return self.replay()[-1]
 
     def _check_result(self, final: State) -> None:
+        """Every result field the record gives must agree with the replay."""
         if self.result is None:
             return
         replayed = final.outcome()
         if self.result.get("finished", True):
-            if replayed is None:
-                raise self._error(f"the record ends after {len(self.actions)} actions while the "
-                                  f"game goes on, but its result says it finished "
-                                  f"({self.result.get('reason')!r})")
-            if replayed.winner != self.result.get("winner"):
-                raise self._error(f"the recorded winner {self.result.get('winner')!r} differs "
-                                  f"from the replayed one {replayed.winner!r} ({replayed.reason})")
+            self._check_finished(replayed)
+        else:
+            self._check_unfinished(replayed)
+
+    def _check_finished(self, replayed: Outcome | None) -> None:
+        if replayed is None:
+            raise self._error(f"the record ends after {len(self.actions)} actions while the "
+                              f"game goes on, but its result says it finished "
+                              f"({_echo(self.result.get('reason'))})")
+        if replayed.winner != self.result.get("winner"):
+            raise self._error(f"the recorded winner {_echo(self.result.get('winner'))} differs "
+                              f"from the replayed one {replayed.winner!r} ({replayed.reason})")
+        if "winners" in self.result and list(self.result["winners"]) != list(replayed.winners):
+            raise self._error(f"the recorded winners {_echo(self.result['winners'])} differ "
+                              f"from the replayed ones {list(replayed.winners)!r}")
+        if "reason" in self.result and self.result["reason"] != replayed.reason:
+            raise self._error(f"the recorded reason {_echo(self.result['reason'])} differs "
+                              f"from the replayed one {replayed.reason!r}")
+
+    def _check_unfinished(self, replayed: Outcome | None) -> None:
+        if replayed is not None:
+            raise self._error(f"the result says the game did not finish, but the replay ends "
+                              f"after {len(self.actions)} actions: {replayed.reason}")
+        if self.result.get("winner") is not None or self.result.get("winners"):
+            raise self._error("the result says the game did not finish, yet names a winner")
 
     def _error(self, reason: str, ply: int | None = None) -> RecordError:
         return RecordError(reason, source=self.source, line=self.line, ply=ply)
@@ -186,52 +262,80 @@ class Record:
         def fail(reason: str) -> RecordError:
             return RecordError(reason, source=source, line=line)
 
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise fail(f"not valid JSON ({exc.msg} at column {exc.colno}); "
-                       "is the line truncated?") from exc
-        return cls.from_dict(data, source=source, line=line)
+        return cls.from_dict(parse_json(text, fail), source=source, line=line)
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str | None = None, line: int | None = None) -> Record:
         def fail(reason: str) -> RecordError:
             return RecordError(reason, source=source, line=line)
 
-        if not isinstance(data, dict):
-            raise fail(f"a record must be a JSON object, not {type(data).__name__}")
-        missing = [k for k in _REQUIRED if k not in data]
-        if missing:
-            raise fail(f"missing field {missing[0]!r}")
-        unknown = [k for k in data if k not in _KEYS]
-        if unknown:
-            raise fail(f"unknown field {unknown[0]!r} (fields: {', '.join(_KEYS)})")
-        if data["format"] != FORMAT:
-            raise fail(f"format {data['format']!r} is not {FORMAT!r}")
-        _expect(data, "game", str, fail)
-        _expect(data, "options", dict, fail)
-        _expect(data, "actions", list, fail)
-        for key, kind in (("players", list), ("result", dict), ("meta", dict)):
-            if data.get(key) is not None:
-                _expect(data, key, kind, fail)
-        if data["game"] not in rk.list_games():
-            raise fail(f"unknown game {data['game']!r}; known games: {', '.join(rk.list_games())}")
+        _check_fields(data, fail)
+        try:
+            options = check_options(data["game"], data["options"])
+        except RecordError as exc:
+            raise fail(exc.reason) from exc
         actions = tuple(_parse_action(a, ply, source, line) for ply, a in enumerate(data["actions"]))
         result = data.get("result")
         if result is not None:
             _check_result_shape(result, fail)
         players = _players(data.get("players") or (), fail)
-        return cls(data["game"], data["options"], actions, players, result,
+        return cls(data["game"], options, actions, players, result,
                    data.get("meta") or {}, source, line)
+
+
+def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
+    if not isinstance(data, dict):
+        raise fail(f"a record must be a JSON object, not {_JSON_TYPE.get(type(data), 'that')}")
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise fail(f"missing field {missing[0]!r}")
+    unknown = [k for k in data if k not in _KEYS]
+    if unknown:
+        raise fail(f"unknown field {_echo(unknown[0])} (fields: {', '.join(_KEYS)})")
+    if data["format"] != FORMAT:
+        raise fail(f"format {_echo(data['format'])} is not {FORMAT!r}")
+    _expect(data, "game", str, fail)
+    _expect(data, "options", dict, fail)
+    _expect(data, "actions", list, fail)
+    for key, kind in (("players", list), ("result", dict), ("meta", dict)):
+        if data.get(key) is not None:
+            _expect(data, key, kind, fail)
+
+
+_JSON_TYPE = {dict: "an object", list: "an array", str: "a string", int: "a number",
+              float: "a number", bool: "true/false", type(None): "null"}
 
 
 def _expect(data: dict, key: str, kind: type, fail) -> None:
     if not isinstance(data[key], kind):
         raise fail(f"field {key!r} must be a JSON {_JSON_NAMES[kind]}, "
-                   f"not {type(data[key]).__name__}: {str(data[key])[:60]!r}")
+                   f"not {_JSON_TYPE.get(type(data[key]), 'that')}: {_echo(data[key])}")
 
 
 _JSON_NAMES = {str: "string", dict: "object", list: "array"}
+
+
+def check_options(game_id: Any, options: Any) -> dict[str, Any]:
+    """Options from an untrusted source (a record, an upload, a dashboard box), checked
+    before any game code sees them: a known game, an object, only the game's option names
+    (so a key such as `game_id` or `self` is refused, not passed on as a keyword), and no
+    file path where a local user could give one (To War!'s `units`: a record carries the
+    table inline). Returns the options as a dict; raises RecordError (without a location)."""
+    if not isinstance(game_id, str) or game_id not in rk.list_games():
+        raise RecordError(f"unknown game {_echo(game_id)}; known games: {', '.join(rk.list_games())}")
+    if not isinstance(options, dict):
+        raise RecordError(f"the options of {game_id} must be a JSON object, not {_echo(options)}")
+    known = rk.game_class(game_id).OPTIONS
+    for name, value in options.items():
+        if not isinstance(name, str) or name not in known:
+            raise RecordError(f"{game_id} has no option {_echo(name)} "
+                              f"(its options: {', '.join(sorted(known)) or 'none'})")
+        inline = _INLINE_OPTIONS.get((game_id, name))
+        if inline and value is not None and not isinstance(value, list):
+            # one message whatever the value names: nothing is opened, nothing is revealed
+            raise RecordError(f"option {name!r} of {game_id} must be {inline}; a file name or "
+                              "path is not accepted in a record or an upload")
+    return dict(options)
 
 
 def _parse_action(value: Any, ply: int, source: str | None, line: int | None) -> RecordedAction:
@@ -239,18 +343,28 @@ def _parse_action(value: Any, ply: int, source: str | None, line: int | None) ->
         return RecordedAction(value)
     if isinstance(value, dict) and set(value) == {"chance"} and isinstance(value["chance"], str):
         return RecordedAction(value["chance"], chance=True)
-    raise RecordError(f"action {value!r} must be a notation string or {{\"chance\": notation}}",
+    raise RecordError(f"action {_echo(value)} must be a notation string or {{\"chance\": notation}}",
                       source=source, line=line, ply=ply)
 
 
 def _check_result_shape(result: dict, fail) -> None:
+    unknown = [k for k in result if k not in _RESULT_KEYS]
+    if unknown:
+        raise fail(f"unknown result field {_echo(unknown[0])} (fields: {', '.join(_RESULT_KEYS)})")
     winner = result.get("winner")
-    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise fail(f"result winner must be an integer or null, not {winner!r}")
+    if winner is not None and not _is_int(winner):
+        raise fail(f"result winner must be an integer or null, not {_echo(winner)}")
+    winners = result.get("winners", [])
+    if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
+        raise fail(f"result winners must be an array of integers, not {_echo(winners)}")
     if not isinstance(result.get("reason", ""), str):
-        raise fail("result reason must be a string")
+        raise fail(f"result reason must be a string, not {_echo(result['reason'])}")
     if not isinstance(result.get("finished", True), bool):
-        raise fail("result finished must be true or false")
+        raise fail(f"result finished must be true or false, not {_echo(result['finished'])}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _players(players: Iterable[Any], fail=None) -> tuple[dict[str, Any], ...]:
@@ -261,7 +375,7 @@ def _players(players: Iterable[Any], fail=None) -> tuple[dict[str, Any], ...]:
         elif isinstance(p, dict):
             out.append(dict(p))
         else:
-            reason = f"a player must be a name or an object, not {p!r}"
+            reason = f"a player must be a name or an object, not {_echo(p)}"
             raise fail(reason) if fail else RecordError(reason)
     return tuple(out)
 
@@ -279,71 +393,237 @@ def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
     return None if outcome is None else outcome.to_dict()
 
 
-# --- JSON Lines files ----------------------------------------------------------------------
+# --- bounded JSON ----------------------------------------------------------------------------
 
-PathOrFile = str | os.PathLike | IO[str]
-
-
-def read_records(source: PathOrFile, *, replay: bool = False,
-                 max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Record]:
-    """Stream the records of a JSON Lines file, one at a time (millions of games are fine).
-
-    Blank lines are skipped. With `replay=True` every record is also replayed and checked.
-    A bad line raises RecordError naming it; an empty file is an error too.
-    """
-    with _open(source) as (stream, name):
-        seen = 0
-        number = 0
-        while True:
-            number += 1
-            text = _read_line(stream, name, number, max_line_bytes)
-            if text is None:
-                break
-            if not text.strip():
-                continue
-            record = Record.from_json(text, source=name, line=number)
-            if replay:
-                record.replay()
-            seen += 1
-            yield record
-        if seen == 0:
-            raise RecordError("no records: the file is empty", source=name)
+class _Refused(Exception):
+    """Raised inside json's hooks; turned into a RecordError with the location outside."""
 
 
-def _read_line(stream: IO[str], name: str, number: int, limit: int) -> str | None:
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def parse_json(text: str, fail: Callable[[str], RecordError] = RecordError) -> Any:
+    """JSON from untrusted text, with bounds: nesting at most MAX_NESTING deep, numbers of at
+    most MAX_NUMBER_CHARS characters, no NaN/Infinity, no duplicate keys, no lone surrogates.
+    Any refusal raises `fail(reason)`; nothing else escapes."""
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise fail(f"arrays and objects nested more than {MAX_NESTING} deep")
     try:
-        text = stream.readline(limit + 1)
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text ({exc.reason})", source=name, line=number) from exc
-    if text == "":
-        return None
-    if len(text) > limit and not text.endswith("\n"):
-        raise RecordError(f"line longer than {limit} characters; not a record file?",
-                          source=name, line=number)
-    return text
+        data = json.loads(text, object_pairs_hook=_object_without_duplicates,
+                          parse_int=_bounded_int, parse_float=_bounded_float,
+                          parse_constant=_no_constant)
+    except _Refused as exc:
+        raise fail(str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise fail(f"not valid JSON ({exc.msg} at column {exc.colno}); "
+                   "is the line truncated?") from None
+    except (ValueError, RecursionError) as exc:  # bounded above; kept as a last guard
+        raise fail(f"not readable JSON ({type(exc).__name__})") from None
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(data):
+        raise fail("a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff)")
+    return data
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects, found without parsing (strings skipped)."""
+    skeleton = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for char in skeleton:
+        depth += 1 if char in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_NESTING:
+                break
+    return deepest
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _Refused(f"duplicate key {_echo(duplicate)} in an object")
+    return data
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits) > MAX_NUMBER_CHARS:
+        raise _Refused(f"a number of {len(digits)} characters (at most {MAX_NUMBER_CHARS})")
+    return int(digits)
+
+
+def _bounded_float(digits: str) -> float:
+    if len(digits) > MAX_NUMBER_CHARS:
+        raise _Refused(f"a number of {len(digits)} characters (at most {MAX_NUMBER_CHARS})")
+    return float(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _has_lone_surrogate(data: Any) -> bool:
+    if isinstance(data, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in data)
+    if isinstance(data, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_lone_surrogate(v) for v in data)
+    return False
+
+
+# --- lines of a file ---------------------------------------------------------------------------
+
+PathOrFile = str | os.PathLike | IO[str] | IO[bytes]
+
+
+def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | RecordError]]:
+    """(line number, text or the error of that line) for every line. Bytes are decoded line by
+    line, so a bad byte is reported on its own line and the lines before it are kept; a line
+    over `limit` bytes (characters for a text stream) is skipped unread."""
+    number = 0
+    while True:
+        number += 1
+        try:
+            raw = stream.readline(limit + 1)
+        except UnicodeDecodeError as exc:  # a text stream the caller opened decodes by itself
+            yield number, RecordError(f"not UTF-8 text ({exc.reason})", source=name, line=number)
+            return
+        if not raw:
+            return
+        if len(raw) > limit and raw[-1:] not in ("\n", b"\n"):
+            _skip_rest_of_line(stream)
+            yield number, RecordError(f"line longer than {limit} "
+                                      f"{'characters' if isinstance(raw, str) else 'bytes'}; "
+                                      "not a record file?", source=name, line=number)
+            continue
+        yield number, _decoded(raw, name, number)
+
+
+def _skip_rest_of_line(stream: IO) -> None:
+    while True:
+        chunk = stream.readline(1 << 20)
+        if not chunk or chunk[-1:] in ("\n", b"\n"):
+            return
+
+
+def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
+    if isinstance(raw, str):
+        text = raw
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return RecordError(f"not UTF-8 text (byte {exc.start + 1} of the line is "
+                               f"{raw[exc.start:exc.start + 1]!r})", source=name, line=number)
+    return text[1:] if number == 1 and text.startswith("\ufeff") else text  # a BOM is no content
 
 
 class _open:
-    """Open a path (or pass through an open text stream) and know its name for errors."""
+    """Open a path (binary, for exact line numbers) or pass through an open stream (text or
+    binary), and know its name for errors."""
 
-    def __init__(self, source: PathOrFile, mode: str = "r") -> None:
-        self.source, self.mode, self.owned = source, mode, False
+    def __init__(self, source: PathOrFile, mode: str = "rb", name: str | None = None) -> None:
+        self.source, self.mode, self.name, self.owned = source, mode, name, False
 
-    def __enter__(self) -> tuple[IO[str], str]:
+    def __enter__(self) -> tuple[IO, str]:
         if isinstance(self.source, (str, os.PathLike)):
             path = Path(self.source)
+            name = self.name or str(path)
             try:
-                self.stream = open(path, self.mode, encoding="utf-8", newline="\n")  # noqa: SIM115
+                if "b" in self.mode:
+                    self.stream = open(path, self.mode)  # noqa: SIM115
+                else:
+                    self.stream = open(path, self.mode, encoding="utf-8", newline="\n")  # noqa: SIM115
             except OSError as exc:
-                raise RecordError(f"cannot open: {exc.strerror}", source=str(path)) from exc
+                raise RecordError(f"cannot open: {exc.strerror}", source=name) from exc
             self.owned = True
-            return self.stream, str(path)
+            return self.stream, name
         self.stream = self.source
-        return self.stream, getattr(self.source, "name", "<stream>")
+        return self.stream, self.name or str(getattr(self.source, "name", "<stream>"))
 
     def __exit__(self, *exc: object) -> None:
         if self.owned:
             self.stream.close()
+
+
+# --- JSON Lines files ----------------------------------------------------------------------
+
+class Collected(NamedTuple):
+    """What `read_records(..., errors="collect")` returns: every good record, every error."""
+
+    records: list[Record]
+    errors: list[RecordError]
+
+
+def scan_records(source: PathOrFile, *, replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES,
+                 name: str | None = None) -> Iterator[Record | RecordError]:
+    """Every record of a JSON Lines file and every error, in line order, without stopping at
+    a bad line (streams: one line in memory at a time). `name` labels the source in errors."""
+    try:
+        with _open(source, name=name) as (stream, label):
+            seen = 0
+            for number, text in _lines(stream, label, max_line_bytes):
+                if isinstance(text, RecordError):
+                    yield text
+                    seen += 1
+                    continue
+                if not text.strip():
+                    continue
+                seen += 1
+                yield _record_of_line(text, label, number, replay)
+    except RecordError as exc:  # the file cannot be opened
+        yield exc
+        return
+    if seen == 0:
+        yield RecordError("no records: the file is empty", source=label)
+
+
+def _record_of_line(text: str, name: str, number: int, replay: bool) -> Record | RecordError:
+    try:
+        record = Record.from_json(text, source=name, line=number)
+        if replay:
+            record.replay()
+    except RecordError as exc:
+        return exc.at(source=name, line=number)
+    return record
+
+
+def read_records(source: PathOrFile, *, replay: bool = False, errors: Literal["raise", "collect"] = "raise",
+                 max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None):
+    """The records of a JSON Lines file.
+
+    errors="raise" (the default): a generator streaming one record at a time (millions of
+    games are fine); the first bad line raises RecordError naming it, after every good
+    record before it was delivered. errors="collect": reads on past bad lines and returns
+    `Collected(records, errors)`: every good record and every error, in line order.
+
+    Blank lines are skipped; an empty file is an error. With `replay=True` every record is
+    also replayed and checked. `source`: a path, or an open text or binary stream.
+    """
+    if errors not in ("raise", "collect"):
+        raise ValueError(f"errors must be 'raise' or 'collect', not {errors!r}")
+    items = scan_records(source, replay=replay, max_line_bytes=max_line_bytes, name=name)
+    if errors == "collect":
+        return _collect(items)
+    return _raise_first(items)
+
+
+def _raise_first(items: Iterator[Record | RecordError]) -> Iterator[Record]:
+    for item in items:
+        if isinstance(item, RecordError):
+            raise item
+        yield item
+
+
+def _collect(items: Iterable[Record | RecordError]) -> Collected:
+    good, bad = [], []
+    for item in items:
+        (bad if isinstance(item, RecordError) else good).append(item)
+    return Collected(good, bad)
 
 
 class RecordWriter:
@@ -362,6 +642,7 @@ class RecordWriter:
         return self
 
     def write(self, record: Record) -> None:
+        # one write call per line: a kill can tear only the last line (resume repairs it)
         self.stream.write(record.to_json() + "\n")
         self.stream.flush()
         self.count += 1
@@ -380,47 +661,80 @@ def write_records(target: PathOrFile, records: Iterable[Record], *, append: bool
 
 # --- the one-game text form ----------------------------------------------------------------
 
-def read_text_game(source: PathOrFile, *, game: Game | None = None) -> Record:
+def read_text_game(source: PathOrFile, *, game: Game | None = None, max_line_bytes: int = MAX_LINE_BYTES,
+                   name: str | None = None) -> Record:
     """A single game written one action per line, with `game:` and `options:` headers
     (or pass `game`). Every action is checked by replaying; errors name the line."""
-    with _open(source) as (stream, name):
-        lines = stream.read().splitlines()
-    game_id, options = (game.id, dict(game.options)) if game else (None, {})
+    with _open(source, name=name) as (stream, label):
+        lines = []
+        for number, text in _lines(stream, label, max_line_bytes):
+            if isinstance(text, RecordError):
+                raise text
+            lines.append((number, text.split("#", 1)[0].strip()))
+    header = _TextHeader(label, game)
     actions: list[tuple[int, RecordedAction]] = []
-    for number, raw in enumerate(lines, start=1):
-        text = raw.split("#", 1)[0].strip()
-        if not text:
-            continue
-        key, _, value = text.partition(":")
-        key, value = key.strip().lower(), value.strip()
-        if key == "game" and not actions:
-            game_id = value
-        elif key == "options" and not actions:
-            options = _parse_options_line(value, name, number)
-        elif key == "chance" and value:
-            actions.append((number, RecordedAction(value, chance=True)))
-        else:
-            actions.append((number, RecordedAction(text)))
-    if not any(line.split("#", 1)[0].strip() for line in lines):
-        raise RecordError("no records: the file is empty", source=name)
-    if game_id is None:
-        raise RecordError("no 'game: <id>' line before the first action", source=name)
-    record = Record(game_id, options, tuple(a for _, a in actions), source=name)
+    for number, text in lines:
+        if text and not header.take(text, number, before_actions=not actions):
+            actions.append((number, _text_action(text)))
+    if not any(text for _, text in lines):
+        raise RecordError("no records: the file is empty", source=label)
+    record = header.record(tuple(a for _, a in actions))
     try:
         record.replay()
     except RecordError as exc:
-        line = actions[exc.ply][0] if exc.ply is not None else None
-        raise RecordError(exc.reason, source=name, line=line, ply=exc.ply) from exc
+        line = actions[exc.ply][0] if exc.ply is not None else header.options_line
+        raise RecordError(exc.reason, source=label, line=line, ply=exc.ply) from exc
     return record
 
 
+class _TextHeader:
+    """The `game:` and `options:` lines of the text form, checked where they stand."""
+
+    def __init__(self, name: str, game: Game | None) -> None:
+        self.name = name
+        self.game_id, self.options = (game.id, dict(game.options)) if game else (None, {})
+        self.options_line: int | None = None
+
+    def take(self, text: str, number: int, *, before_actions: bool) -> bool:
+        """Whether `text` was a header line (and is now read)."""
+        key, _, value = text.partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if not before_actions or key not in ("game", "options"):
+            return False
+        if key == "game":
+            if value not in rk.list_games():
+                raise RecordError(f"unknown game {_echo(value)}; known games: "
+                                  f"{', '.join(rk.list_games())}", source=self.name, line=number)
+            self.game_id = value
+        else:
+            self.options = _parse_options_line(value, self.name, number)
+        self.options_line = number
+        return True
+
+    def record(self, actions: tuple[RecordedAction, ...]) -> Record:
+        if self.game_id is None:
+            raise RecordError("no 'game: <id>' line before the first action", source=self.name)
+        try:
+            options = check_options(self.game_id, self.options)
+        except RecordError as exc:
+            raise RecordError(exc.reason, source=self.name, line=self.options_line) from exc
+        return Record(self.game_id, options, actions, source=self.name)
+
+
+def _text_action(text: str) -> RecordedAction:
+    key, _, value = text.partition(":")
+    if key.strip().lower() == "chance" and value.strip():
+        return RecordedAction(value.strip(), chance=True)
+    return RecordedAction(text)
+
+
 def _parse_options_line(value: str, name: str, number: int) -> dict[str, Any]:
-    try:
-        options = json.loads(value)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"options must be a JSON object ({exc.msg})", source=name, line=number) from exc
+    def fail(reason: str) -> RecordError:
+        return RecordError(f"options: {reason}", source=name, line=number)
+
+    options = parse_json(value, fail)
     if not isinstance(options, dict):
-        raise RecordError("options must be a JSON object", source=name, line=number)
+        raise fail("must be a JSON object")
     return options
 
 
@@ -433,14 +747,52 @@ def to_text_game(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load(source: str | os.PathLike) -> list[Record]:
-    """Records from a file: JSON Lines (.jsonl/.json) or the one-game text form (else)."""
-    path = Path(source)
-    if path.suffix in (".jsonl", ".json", ".ndjson"):
-        return list(read_records(path))
-    return [read_text_game(path)]
+def load(source: str | os.PathLike, *, errors: Literal["raise", "collect"] = "raise",
+         replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES):
+    """Records from a file: JSON Lines (.jsonl/.json/.ndjson) or the one-game text form (else).
+    errors="raise": a list of records; errors="collect": `Collected(records, errors)`."""
+    if Path(source).suffix in _JSON_SUFFIXES:
+        found = read_records(source, replay=replay, errors=errors, max_line_bytes=max_line_bytes)
+        return found if errors == "collect" else list(found)
+    try:
+        one = [read_text_game(source, max_line_bytes=max_line_bytes)]
+    except RecordError as exc:
+        if errors == "collect":
+            return Collected([], [exc])
+        raise
+    return Collected(one, []) if errors == "collect" else one
 
 
 def loads(text: str) -> list[Record]:
     """Records from JSON Lines text in memory."""
     return list(read_records(io.StringIO(text)))
+
+
+# --- uploads from untrusted visitors ---------------------------------------------------------
+
+def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES,
+                max_line_bytes: int = MAX_UPLOAD_LINE_BYTES) -> list[Record]:
+    """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
+    `filename` ends in .jsonl/.json/.ndjson, else the one-game text form. Every record is
+    replayed and checked; a record that names a file (To War!'s `units`) is refused and no
+    file is opened. `filename` is only a label in messages, never a path.
+
+    Raises only RecordError, whose message is one line (name, line, ply, reason), for every
+    bad input: too large, a line too long, not UTF-8, too deep, huge numbers, duplicate keys,
+    unknown game or option, an illegal action, a result the replay contradicts, ...
+    """
+    label = one_line(Path(str(filename)).name or "upload", limit=60)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise RecordError(f"an upload must be bytes, not {type(data).__name__}", source=label)
+    if len(data) > max_bytes:
+        raise RecordError(f"the file has {len(data):,} bytes; at most {max_bytes:,} are accepted",
+                          source=label)
+    stream = io.BytesIO(bytes(data))
+    try:
+        if label.lower().endswith(_JSON_SUFFIXES):
+            return list(read_records(stream, replay=True, max_line_bytes=max_line_bytes, name=label))
+        return [read_text_game(stream, max_line_bytes=max_line_bytes, name=label)]
+    except RecordError:
+        raise
+    except Exception as exc:  # a visitor must get a message, never a traceback
+        raise RecordError(f"the file could not be read ({type(exc).__name__})", source=label) from exc

@@ -98,7 +98,7 @@ def test_missing_field_and_non_object():
     data = good_record().to_dict()
     del data["actions"]
     assert "missing field 'actions'" in str(bad(json.dumps(data)))
-    assert "must be a JSON object, not list" in str(bad("[1, 2]"))
+    assert "must be a JSON object, not an array" in str(bad("[1, 2]"))
 
 
 def test_an_illegal_move_names_its_ply_and_nothing_is_half_loaded():
