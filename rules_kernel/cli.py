@@ -5,72 +5,141 @@
     rules-explorer play yokai-5x6 --seed 7 -o game.jsonl   a random game to a record
     rules-explorer replay games.jsonl             validate a record file, print a summary
     rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
+
+Bad input ends with one line on stderr (`rules-explorer: error: ...`) and exit status 2; a
+run that fails or is interrupted ends with one line too (status 1, or 130 for Ctrl-C).
+Set RULES_EXPLORER_TRACEBACK=1 to see the Python traceback of an unexpected failure.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import random
+import shlex
 import sys
 import time
+import warnings
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import rules_kernel as rk
 from rules_kernel import records
 
+PROG = "rules-explorer"
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    """Run one command; returns the exit status (0 ok, 1 failed, 2 bad input, 130 Ctrl-C)."""
     try:
-        return args.run(args)
+        args = _parser().parse_args(argv)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return args.run(args)
+    except KeyboardInterrupt as exc:
+        return _fail(str(exc) or "interrupted", 130)
     except rk.RulesError as exc:
-        print(f"rules-explorer: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(f"error: {exc}", 2)
+    except OSError as exc:
+        return _fail(f"error: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
+    except Exception as exc:
+        from rules_kernel.simulate import SimulationError
+
+        if isinstance(exc, SimulationError):
+            return _fail(f"error: {exc}", 1)
+        if os.environ.get("RULES_EXPLORER_TRACEBACK"):
+            raise
+        return _fail(f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
+                     "set RULES_EXPLORER_TRACEBACK=1 to see where", 1)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"{PROG}: {records.one_line(message, limit=2000)}", file=sys.stderr)
+    return status
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"{PROG}: warning: {records.one_line(str(message), limit=2000)}", file=sys.stderr)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (no usage block) and do not exit with a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _whole(low: int, meaning: str = ""):
+    """An argparse type: a whole number of at least `low`."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}{meaning}, not {value}")
+        return value
+    convert.__name__ = f"whole number >= {low}"
+    return convert
+
+
+POSITIVE = _whole(1)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rules-explorer", description=__doc__.split("\n")[0])
+    parser = _Parser(prog=PROG, description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(required=True, metavar="command")
 
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(run=_games)
 
-    perft = sub.add_parser("perft", help="count leaf positions (move-generator check)")
+    perft = sub.add_parser("perft", help="count leaf positions (move-generator check)",
+                           description="Leaf counts for depths 1..DEPTH. Games that start with a "
+                           "deal (war-stories, war-chest) need a position after the deal: --fen.")
     perft.add_argument("game")
-    perft.add_argument("depth", type=int)
+    perft.add_argument("depth", type=POSITIVE, help="the deepest depth to count (at least 1)")
     _option_args(perft)
-    perft.add_argument("--fen", help="start from this position text instead")
+    perft.add_argument("--fen", help="start from this position text (`state.to_text()`) instead")
     perft.set_defaults(run=_perft)
 
     play = sub.add_parser("play", help="play a random game and write it as a record")
     play.add_argument("game")
     _option_args(play)
     play.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    play.add_argument("--max-plies", type=int, default=None, help="stop an endless game here")
+    play.add_argument("--max-plies", type=POSITIVE, default=None,
+                      help="stop an endless game after this many actions (at least 1)")
     play.add_argument("-o", "--output", help="append the record to this .jsonl file "
                       "(default: print it)")
     play.set_defaults(run=_play)
 
-    sim = sub.add_parser("simulate", help="play many games between agents into a record file")
+    sim = sub.add_parser("simulate", help="play many games between agents into a record file",
+                         description="Ctrl-C stops the run leaving only whole records in the file; "
+                         "--resume goes on (a last line cut off by a kill is removed, with a warning; "
+                         "a file from a run with other parameters is refused).")
     sim.add_argument("game")
     _option_args(sim)
-    sim.add_argument("-n", "--games", type=int, default=100)
+    sim.add_argument("-n", "--games", type=POSITIVE, default=100, help="how many games (at least 1)")
     sim.add_argument("--agents", default="random,random",
                      help="comma-separated, one per player: random, greedy, mcts, mcts:<iterations>")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--workers", type=int, default=1, help="processes (0: all cores)")
-    sim.add_argument("--max-plies", type=int, default=None)
+    sim.add_argument("--workers", type=_whole(0, " (0: all cores)"), default=1,
+                     help="processes (0: all cores)")
+    sim.add_argument("--max-plies", type=POSITIVE, default=None,
+                     help="stop each game after this many actions (at least 1)")
     sim.add_argument("-o", "--output", required=True, help="the .jsonl file to write (or resume)")
-    sim.add_argument("--resume", action="store_true", help="keep the games already in the file")
+    sim.add_argument("--resume", action="store_true",
+                     help="keep the games already in the file (same game, options, agents, seed, "
+                     "max plies) and play the rest")
     sim.add_argument("--dask", metavar="ADDRESS", help="run on this dask.distributed scheduler")
     sim.set_defaults(run=_simulate)
 
-    replay = sub.add_parser("replay", help="validate a record file and summarise it")
+    replay = sub.add_parser("replay", help="validate a record file and summarise it",
+                            description="Replays every record; reports every bad one (file, line, "
+                            "ply, reason) and exits with status 2 if there was any.")
     replay.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
-    replay.add_argument("--quiet", action="store_true", help="print only the summary")
+    replay.add_argument("--quiet", action="store_true", help="print only the summary and the errors")
     replay.set_defaults(run=_replay)
     return parser
 
@@ -81,16 +150,32 @@ def _option_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> rk.Game:
-    options = {}
+    """The game with the -O options; names are checked before any call (a name such as
+    `game_id` is an unknown option, not a Python keyword). Local use: a To War! `units`
+    path is read, as `rk.load_game` does."""
+    known = rk.game_class(args.game).OPTIONS
+    options: dict[str, Any] = {}
     for item in args.option:
         name, sep, value = item.partition("=")
         if not sep:
             raise rk.OptionError(f"--option {item!r}: write NAME=VALUE")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
+        if name not in known:
+            raise rk.OptionError(f"{args.game} has no option {name!r} "
+                                 f"(its options: {', '.join(sorted(known)) or 'none'})")
+        options[name] = _option_value(name, value)
     return rk.load_game(args.game, **options)
+
+
+def _option_value(name: str, value: str) -> Any:
+    def fail(reason: str) -> records.RecordError:
+        return records.RecordError(f"--option {name}: {reason}")
+
+    try:
+        return records.parse_json(value, fail)
+    except records.RecordError as exc:
+        if "not valid JSON" in exc.reason:
+            return value  # a plain word
+        raise
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -107,11 +192,34 @@ def _perft(args: argparse.Namespace) -> int:
     state = game.from_text(args.fen) if args.fen else game.initial_state()
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()
-        leaves = rk.perft(state, depth)
+        try:
+            leaves = rk.perft(state, depth)
+        except rk.ChanceNotEnumerableError:
+            raise rk.OptionError(_perft_needs_a_position(game, from_start=not args.fen)) from None
         seconds = time.perf_counter() - start
         rate = f"{leaves / seconds:,.0f} leaves/s" if seconds > 0 else ""
         print(f"perft {depth}: {leaves:,}  ({seconds:.3f} s, {rate})")
     return 0
+
+
+def _perft_needs_a_position(game: rk.Game, *, from_start: bool) -> str:
+    """Why perft cannot count here, in words, with a position to start from instead."""
+    where = (f"{game.id} starts with a deal" if from_start
+             else "this position reaches a deal or draw")
+    example = _position_after_chance(game.initial_state())
+    offer = f"; for example --fen {shlex.quote(example)}" if example else ""
+    return (f"perft counts every line of play, and {where} with too many outcomes to count "
+            f"them all; perft needs a position after the deal: give one with --fen{offer}")
+
+
+def _position_after_chance(state: rk.State) -> str | None:
+    """The text of a position after the chance events at the start (seeded, so repeatable)."""
+    rng = random.Random(0)
+    for _ in range(100):
+        if state.current_player != rk.CHANCE or state.is_terminal():
+            return state.to_text()
+        state = state.apply(state.sample_chance(rng))
+    return None
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -131,6 +239,10 @@ def _play(args: argparse.Namespace) -> int:
     players = [{"name": f"random {i + 1}", "agent": "random", "seed": seed}
                for i in range(game.num_players)]
     record = records.Record.from_actions(game, actions, players, meta={"seed": seed})
+    if record.result is None:  # stopped by --max-plies: say so, so the record replays as written
+        record = records.Record(record.game, record.options, record.actions, record.players,
+                                rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
+                                record.meta)
     if args.output:
         records.write_records(args.output, [record], append=True)
         print(f"{len(actions)} actions, {_result_text(record)}; appended to {args.output}")
@@ -148,36 +260,46 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.dask:
         from dask.distributed import Client
 
-        client = Client(args.dask)
-    games = simulate(game, args.games, agents=args.agents.split(","), seed=args.seed,
-                     output=args.output, workers=args.workers, client=client,
-                     max_plies=args.max_plies, resume=args.resume)
+        client = Client(args.dask, timeout=10)
+    try:
+        games = simulate(game, args.games, agents=args.agents.split(","), seed=args.seed,
+                         output=args.output, workers=args.workers, client=client,
+                         max_plies=args.max_plies, resume=args.resume)
+    finally:
+        if client is not None:
+            client.close()
     table = stats.first_player_advantage(stats.games_frame(games))
     print(table.to_string(index=False))
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    games, plies = 0, 0
+    """Replay every record, go on past bad ones, report each; status 2 if any was bad."""
+    games, plies, bad = 0, 0, 0
     results: Counter[str] = Counter()
-    for record in _records_of(args.file):
-        states = record.replay()
+    for item in _scan(args.file):
+        if isinstance(item, records.RecordError):
+            bad += 1
+            print(f"{PROG}: error: {item}", file=sys.stderr)
+            continue
         games += 1
-        plies += len(states) - 1
-        results[_result_text(record)] += 1
+        plies += len(item.actions)
+        results[_result_text(item)] += 1
         if not args.quiet:
-            print(f"line {record.line or 1}: {record.game}, {len(states) - 1} actions, "
-                  f"{_result_text(record)}")
-    print(f"{games} game(s), {plies} actions, all replayed and valid")
+            print(f"line {item.line or 1}: {item.game}, {len(item.actions)} actions, "
+                  f"{_result_text(item)}")
+    verdict = "all replayed and valid" if not bad else f"{bad} error(s) reported above"
+    print(f"{games} game(s), {plies} actions, {verdict}")
     for text, count in results.most_common():
         print(f"  {count:>6}  {text}")
-    return 0
+    return 2 if bad else 0
 
 
-def _records_of(path: str):
+def _scan(path: str):
     if path.endswith((".jsonl", ".json", ".ndjson")):
-        return records.read_records(path)
-    return [records.read_text_game(path)]
+        return records.scan_records(path, replay=True)
+    found = records.load(path, errors="collect")
+    return [*found.records, *found.errors]
 
 
 def _result_text(record: records.Record) -> str:

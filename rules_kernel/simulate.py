@@ -7,15 +7,25 @@ cluster, with a progress bar; reproducible from a seed and resumable.
 
 Game i is played with its own seed derived from (seed, i), so the same call gives the same
 records whatever the number of workers, and a stopped run can go on where it stopped
-(`resume=True` keeps the records already in the file and plays the rest).
+(`resume=True` keeps the records already in the file and plays the rest). Every record
+carries its run's parameters (`meta.run`: seed, game, agents, max_plies; the options are the
+record's own `options`), so resuming with other parameters is refused instead of mixing two
+runs in one file, and a last line torn by a kill is cut off with a warning.
+
+Ctrl-C raises `SimulationInterrupted` (a KeyboardInterrupt) after closing the file, which
+then holds only whole records; a crashed worker raises `SimulationError` (one line).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import signal
+import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +33,25 @@ from tqdm.auto import tqdm
 
 import rules_kernel as rk
 from rules_kernel.agents import make_agent
-from rules_kernel.records import Record, RecordWriter, read_records
+from rules_kernel.records import Record, RecordError, RecordWriter, one_line, read_records
+
+
+class SimulationError(RuntimeError):
+    """A game could not be played (a worker died or failed); the message is one line and
+    says how many games the output file holds."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: the output file was closed holding `written` whole records."""
+
+    def __init__(self, written: int, total: int, output: str | None) -> None:
+        self.written, self.total, self.output = written, total, output
+        where = f"; {output} holds them: run again with resume to go on" if output else ""
+        super().__init__(f"interrupted after {written} of {total} games{where}")
+
+
+class ResumeWarning(UserWarning):
+    """Resume repaired the output file (a last line torn by a kill was cut off)."""
 
 
 def game_seed(seed: int, index: int) -> str:
@@ -32,9 +60,10 @@ def game_seed(seed: int, index: int) -> str:
 
 
 def play_game(game: rk.Game, agents: Sequence[str], seed: int | str, max_plies: int | None = None,
-              index: int | None = None) -> Record:
+              index: int | None = None, run: dict[str, Any] | None = None) -> Record:
     """One game between agents (names as `make_agent` takes them), as a record. Each agent
-    is given only its player's view of the state."""
+    is given only its player's view of the state. `run`: the parameters of the simulation
+    this game belongs to, kept in `meta.run`."""
     if len(agents) != game.num_players:
         raise rk.OptionError(f"{game.id} needs {game.num_players} agents, got {len(agents)}")
     rng = random.Random(f"chance:{seed}")
@@ -52,6 +81,8 @@ def play_game(game: rk.Game, agents: Sequence[str], seed: int | str, max_plies: 
     meta: dict[str, Any] = {"seed": str(seed)}
     if index is not None:
         meta["index"] = index
+    if run is not None:
+        meta["run"] = dict(run)
     if max_plies is not None and not state.is_terminal():
         meta["stopped_after"] = max_plies
     names = [{"name": f"{name} {i + 1}", "agent": name} for i, name in enumerate(agents)]
@@ -66,60 +97,209 @@ def play_game(game: rk.Game, agents: Sequence[str], seed: int | str, max_plies: 
 def _play_task(task: tuple) -> str:
     game_id, options, agents, seed, index, max_plies = task
     game = rk.load_game(game_id, **options)
-    return play_game(game, agents, game_seed(seed, index), max_plies, index).to_json()
+    run = {"seed": seed, "game": game_id, "agents": list(agents), "max_plies": max_plies}
+    return play_game(game, agents, game_seed(seed, index), max_plies, index, run).to_json()
 
 
 def simulate(game: str | rk.Game, games: int, *, agents: Sequence[str] = ("random", "random"),
              seed: int = 0, options: dict[str, Any] | None = None, output: str | os.PathLike | None = None,
              workers: int = 1, client: Any = None, max_plies: int | None = None, resume: bool = False,
              progress: bool = True) -> list[Record]:
-    """Play `games` games and return their records (and append them to `output`).
+    """Play `games` games and return their records (and write them to `output`).
 
     workers: processes on this machine (0: all cores); client: a dask.distributed Client
     to run on a cluster instead. The records come back in game order either way.
+    resume: keep the records already in `output` (written by a run with the same game,
+    options, agents, seed and max_plies; anything else is refused) and play the rest.
     """
-    if isinstance(game, rk.Game):
-        game_id, options = game.id, dict(game.options)
-    else:
-        game_id, options = game, dict(options or {})
-        options = dict(rk.load_game(game_id, **options).options)  # validate before starting
-    if len(agents) != rk.load_game(game_id, **options).num_players:
-        raise rk.OptionError(f"{game_id} needs {rk.load_game(game_id, **options).num_players} agents")
-    for name in agents:
-        make_agent(name)  # a bad agent name fails now, not in a worker
+    game_id, options = _checked_request(game, options, games, agents, workers, max_plies)
+    run = {"seed": seed, "game": game_id, "agents": list(agents), "max_plies": max_plies}
     done: list[Record] = []
-    if output is not None and resume and Path(output).exists() and Path(output).stat().st_size:
-        done = list(read_records(output))
+    if output is not None and resume:
+        done = resume_records(output, options, run)[:games]
     tasks = [(game_id, options, tuple(agents), seed, i, max_plies) for i in range(len(done), games)]
-    lines = _run(tasks, workers, client)
     records = list(done)
     bar = tqdm(total=games, initial=len(done), desc=f"{game_id}", unit="game", disable=not progress)
     writer = RecordWriter(output, append=resume) if output is not None else None
+    lines = _run(tasks, workers, client)
     try:
         if writer:
             writer.__enter__()
-        for line in lines:
+        for line in _checked(lines, records, output):
             record = Record.from_json(line)
             records.append(record)
             if writer:
                 writer.write(record)
             bar.update()
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(len(records), games, None if output is None else str(output)) from None
     finally:
+        lines.close()  # stops the workers at once when the loop ended early
         bar.close()
         if writer:
             writer.__exit__(None, None, None)
     return records
 
 
+def _checked_request(game: str | rk.Game, options: dict[str, Any] | None, games: int,
+                     agents: Sequence[str], workers: int, max_plies: int | None) -> tuple[str, dict]:
+    """Everything a run needs, checked before the first game (OptionError)."""
+    for name, value, low in (("games", games, 0), ("workers", workers, 0), ("max_plies", max_plies, 1)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < low):
+            raise rk.OptionError(f"{name} must be a whole number >= {low}, got {value!r}")
+    loaded = game if isinstance(game, rk.Game) else rk.load_game(game, **dict(options or {}))
+    if len(agents) != loaded.num_players:
+        raise rk.OptionError(f"{loaded.id} needs {loaded.num_players} agents, got {len(agents)}")
+    for name in agents:
+        make_agent(name)  # a bad agent name fails now, not in a worker
+    return loaded.id, dict(loaded.options)
+
+
+def _checked(lines: Iterator[str], records: list[Record], output: Any) -> Iterator[str]:
+    """The workers' lines; a failed or dead worker becomes one SimulationError."""
+    try:
+        yield from lines
+    except BrokenProcessPool:
+        raise SimulationError(_failure(len(records), output, "a worker process died")) from None
+    except (Exception, SystemExit) as exc:
+        reason = f"{type(exc).__name__}: {one_line(str(exc))}"
+        raise SimulationError(_failure(len(records), output, f"it failed ({reason})")) from exc
+
+
+def _failure(index: int, output: Any, what: str) -> str:
+    kept = f"; {output} holds the {index} games before it (resume goes on)" if output else ""
+    return f"game {index} could not be played: {what}{kept}"
+
+
+# --- resuming ----------------------------------------------------------------------------------
+
+def resume_records(output: str | os.PathLike, options: dict[str, Any], run: dict[str, Any]) -> list[Record]:
+    """The records already in `output`, after repairing a torn last line, each checked to come
+    from the run described by `run` and `options` (RecordError naming the line if not)."""
+    path = Path(output)
+    if not path.exists() or path.stat().st_size == 0:
+        return []
+    _repair_torn_tail(path)
+    if path.stat().st_size == 0:
+        return []
+    done = list(read_records(path))
+    for index, record in enumerate(done):
+        _check_same_run(record, index, options, run)
+    return done
+
+
+def _repair_torn_tail(path: Path) -> None:
+    """A kill during a write leaves a last line without its newline: cut it off (with a
+    ResumeWarning), or keep it if it is a whole record that only lacks the newline."""
+    size = path.stat().st_size
+    start = _start_of_last_line(path, size)
+    with open(path, "rb+") as stream:
+        stream.seek(start)
+        tail = stream.read()
+        if tail.endswith(b"\n"):
+            return
+        if _is_whole_record(tail):
+            stream.write(b"\n")
+            return
+        stream.truncate(start)
+    warnings.warn(f"{path}: the last line was cut off by a stopped run ({len(tail):,} bytes); "
+                  f"removed it and resuming after the whole records before it",
+                  ResumeWarning, stacklevel=2)
+
+
+def _start_of_last_line(path: Path, size: int, chunk: int = 1 << 16) -> int:
+    """The offset just after the last newline before the file's final byte (0 if none)."""
+    with open(path, "rb") as stream:
+        end = size - 1  # the final byte may be the newline that ends the last line
+        while end > 0:
+            start = max(0, end - chunk)
+            stream.seek(start)
+            found = stream.read(end - start).rfind(b"\n")
+            if found >= 0:
+                return start + found + 1
+            end = start
+    return 0
+
+
+def _is_whole_record(tail: bytes) -> bool:
+    try:
+        Record.from_json(tail.decode("utf-8"))
+    except (RecordError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def _check_same_run(record: Record, index: int, options: dict[str, Any], run: dict[str, Any]) -> None:
+    def refuse(what: str) -> RecordError:
+        return RecordError(f"{what}; resume needs the same game, options, agents, seed and "
+                           "max plies (or another output file)", source=record.source, line=record.line)
+
+    theirs = record.meta.get("run")
+    if not isinstance(theirs, dict):
+        raise refuse("this record does not say which run wrote it (no meta.run)")
+    for key in ("game", "agents", "seed", "max_plies"):
+        if theirs.get(key) != run[key]:
+            raise refuse(f"written by a run with {key} {theirs.get(key)!r}, not {run[key]!r}")
+    changed = sorted(k for k in set(options) | set(record.options)
+                     if _canonical(options.get(k)) != _canonical(record.options.get(k)))
+    if changed:
+        raise refuse(f"written by a run with other options ({', '.join(changed)})")
+    if record.meta.get("index") != index:
+        raise refuse(f"game {record.meta.get('index')!r} where game {index} was expected")
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+# --- running the games -------------------------------------------------------------------------
+
 def _run(tasks: list[tuple], workers: int, client: Any) -> Iterator[str]:
+    """The games' record lines in game order (a generator: closing it stops the workers)."""
     if client is not None:
-        futures = client.map(_play_task, tasks, pure=False)
-        for future in futures:  # in game order
-            yield future.result()
+        yield from _run_dask(tasks, client)
         return
-    workers = os.cpu_count() or 1 if workers == 0 else workers
+    workers = (os.cpu_count() or 1) if workers == 0 else workers
     if workers <= 1 or len(tasks) <= 1:
         yield from map(_play_task, tasks)
         return
-    with ProcessPoolExecutor(workers) as pool:
+    yield from _run_pool(tasks, workers)
+
+
+def _run_dask(tasks: list[tuple], client: Any) -> Iterator[str]:
+    futures = client.map(_play_task, tasks, pure=False)
+    try:
+        for future in futures:  # in game order
+            yield future.result()
+    finally:
+        client.cancel(futures)
+
+
+def _run_pool(tasks: list[tuple], workers: int) -> Iterator[str]:
+    pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+    finished = False
+    try:
         yield from pool.map(_play_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _kill(pool)
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: pending games are cancelled, running ones are not waited for."""
+    # The executor has no public way to end running tasks before Python 3.14
+    # (terminate_workers); its process table is the one handle there is.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
