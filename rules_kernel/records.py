@@ -418,7 +418,7 @@ def parse_json(text: str, fail: Callable[[str], RecordError] = RecordError) -> A
     except _Refused as exc:
         raise fail(str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise fail(f"not valid JSON ({exc.msg} at column {exc.colno}); "
+        raise fail(f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno}); "
                    "is the line truncated?") from None
     except (ValueError, RecursionError) as exc:  # bounded above; kept as a last guard
         raise fail(f"not readable JSON ({type(exc).__name__})") from None
@@ -584,7 +584,7 @@ def scan_records(source: PathOrFile, *, replay: bool = False, max_line_bytes: in
 
 def _record_of_line(text: str, name: str, number: int, replay: bool) -> Record | RecordError:
     try:
-        record = Record.from_json(text, source=name, line=number)
+        record = Record.from_json(text.rstrip("\r\n"), source=name, line=number)
         if replay:
             record.replay()
     except RecordError as exc:
