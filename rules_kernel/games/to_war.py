@@ -17,7 +17,13 @@ Turn structure (one action each, so every choice is the player's and every draw 
    the opponent's edge (breakthrough, `b4b5`: the game is won). No card enters a square it
    already stood on this turn. A step is offered only if the chain can still be completed.
 Rulings where the rulebook is silent (NOTES.md and here): player 0 sets up and plays first;
-a card may not be placed on an enemy unit; a player who cannot place their card discards it.
+a card may not be placed on an enemy unit; a player who cannot place their card discards it;
+the two players never take the same army (one deck per army in the box); in the strategic
+variant the game ends only when both reserves and both hands are spent.
+
+Two states are equal when the position is (what the rules depend on): the last-move highlight
+and the action counter are kept for drawing and records but left out of equality and hashing,
+and hands, discards and chain trails are stored in one canonical order.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ import csv
 import io
 import json
 import os
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
@@ -227,8 +234,11 @@ class Discard(Move):
 
 def _check_armies(value: Any) -> list[str]:
     armies = list(value)
-    if len(armies) != 2 or any(a not in ARMIES for a in armies):
+    if len(armies) != 2 or any(not isinstance(a, str) or a not in ARMIES for a in armies):
         raise ValueError(f"give two armies from {', '.join(ARMIES)}, like ['southern', 'northern']")
+    if armies[0] == armies[1]:  # NOTES.md: the box holds one deck per army
+        raise ValueError(f"both players chose the {armies[0]} army; the box holds one deck per "
+                         "army, so the two armies must differ")
     return armies
 
 
@@ -237,7 +247,7 @@ class ToWar(Game):
     title = "To War!"
     OPTIONS: ClassVar[dict[str, Option]] = {
         "armies": Option(["southern", "northern"], "the first and the second player's army",
-                         kind=(list, tuple), check=_check_armies),
+                         kind=(list, tuple), check=_check_armies, items=ARMIES),
         "strategic": Option(False, "'Variante für mehr Strategie': a hand of three cards, drawn "
                             "back to three after each turn", kind=bool),
         "units": Option(None, "the unit table (None: the provisional one shipped with the "
@@ -297,8 +307,10 @@ class ToWarState(State):
     entering_trail: frozenset[int] = frozenset()
     trails: tuple[tuple[int, frozenset[int]], ...] = ()
     breakthrough: Unit_ | None = None  # the unit that broke into the enemy camp
-    ply: int = 0
-    last: tuple[str, ...] = ()
+    # display and bookkeeping only, so not part of the position (equality, hash): the action
+    # counter and the cells of the last action (highlighted when drawn)
+    ply: int = field(default=0, compare=False)
+    last: tuple[str, ...] = field(default=(), compare=False)
 
     # --- protocol ------------------------------------------------------------------------
     @property
@@ -377,6 +389,14 @@ class ToWarState(State):
                                f"{elite[0]} to {elite[1]} elite units")
         return Outcome.draw(f"both reserves spent: {units[0]} units and {elite[0]} elite units each")
 
+    def action_text(self, action, viewer: int | None = None) -> str:
+        """In the strategic variant a hand is secret, so the opponent only learns that a card
+        was drawn; in the basic game the drawn card is played at once, in the open."""
+        if (action.is_chance and viewer is not None and viewer != self.side
+                and self.game.options["strategic"]):
+            return f"{self.game.player_names[self.side]} draws a card"
+        return str(action)
+
     def view(self, player: int) -> ToWarState:
         """Reserves hold counts only (their order is chance, drawn card by card). In the
         strategic variant the opponent's hand is hidden: its cards go back into that
@@ -407,7 +427,7 @@ class ToWarState(State):
             counts = list(state.reserves[player])
             for code in drawn:
                 counts[codes.index(code)] -= 1
-            hand = tuple(c for c in state.hands[player] if c != "?") + tuple(drawn)
+            hand = tuple(sorted(tuple(c for c in state.hands[player] if c != "?") + tuple(drawn)))
             state = replace(state, reserves=_set(state.reserves, player, tuple(counts)),
                             hands=_set(state.hands, player, hand))
         return state
@@ -512,18 +532,19 @@ class ToWarState(State):
         if self.entering is not None:
             trails[step.frm] = self.entering_trail | {step.frm}
         state = replace(self, entering=None, entering_trail=frozenset(), last=step.cells)
-        if step.to is None:
-            return replace(state, grid=grid, breakthrough=mover, active=None)
+        if step.to is None:  # the game is won: the chain is over (the mover stays 'side')
+            return replace(state, grid=grid, breakthrough=mover, active=None, must_step=False,
+                           trails=())
         target = grid[step.to]
         if target is None:  # a free square: the move ends, or a two-step unit may go on
             trails[step.to] = trail | {step.to}
-            moved = replace(state, grid=_put(grid, step.to, mover), trails=tuple(trails.items()))
+            moved = replace(state, grid=_put(grid, step.to, mover), trails=_trail_tuple(trails))
             if self.must_step and self.game.units[mover[1]].steps == 2:
                 return replace(moved, active=step.to, must_step=False)
             return self._end_turn(moved)
         if target[0] == mover[0]:  # an own unit: it is displaced in turn
             return replace(state, grid=grid, active=step.to, must_step=True, entering=mover,
-                           entering_trail=trail, trails=tuple(trails.items()))
+                           entering_trail=trail, trails=_trail_tuple(trails))
         return self._fight(replace(state, grid=grid), mover, step)
 
     def _fight(self, state: ToWarState, attacker: Unit_, step: Step) -> ToWarState:
@@ -586,7 +607,13 @@ def _set(pair, player: int, value):
 
 
 def _add(pair, player: int, code: str):
-    return _set(pair, player, pair[player] + (code,))
+    """A card into a hand or discard pile; kept sorted, since their order is no part of the
+    position (two move orders reaching the same cards give equal states)."""
+    return _set(pair, player, tuple(sorted(pair[player] + (code,))))
+
+
+def _trail_tuple(trails: dict[int, frozenset[int]]) -> tuple[tuple[int, frozenset[int]], ...]:
+    return tuple(sorted(trails.items(), key=lambda item: item[0]))
 
 
 # --- position text ---------------------------------------------------------------------------
@@ -612,49 +639,244 @@ def _to_text(state: ToWarState) -> str:
             f"{chain} {winner} {state.ply}")
 
 
+FIELDS = ("grid", "reserves", "hands", "discards", "side", "placed", "chain", "breakthrough", "ply")
+_COUNT = re.compile(r"[0-9]{1,9}")  # ASCII digits only, and few: int() takes '١', '1_0', 4,000 digits
+_UNIT = re.compile(r"([01]):([A-Za-z0-9]+)")
+
+
+class _FieldError(Exception):
+    """A bad field of a position text (turned into PositionTextError with the text)."""
+
+    def __init__(self, field_name: str, why: str) -> None:
+        super().__init__(f"{field_name}: {why}")
+
+
 def _from_text(game: ToWar, text: str) -> ToWarState:
-    def fail(why: str) -> PositionTextError:
-        return PositionTextError(f"to-war position {str(text)[:50]!r}: {why}")
-
-    fields = text.split() if isinstance(text, str) else []
-    if len(fields) != 9:
-        raise fail("expected 9 fields: grid reserves hands discards side placed chain winner ply")
+    """Read a position and check it against the box and the rules; only PositionTextError escapes."""
+    if not isinstance(text, str):
+        raise PositionTextError(f"to-war position: a text is expected, not {type(text).__name__}")
     try:
-        grid = tuple(None if t == "-" else (int(t.split(":")[0]), t.split(":")[1])
-                     for t in fields[0].split("."))
-        reserves = tuple(tuple(int(kv.split("=")[1]) for kv in part.split(","))
-                         for part in fields[1].split("/"))
-        hands = tuple(() if h == "-" else tuple(h.split(",")) for h in fields[2].split("/"))
-        discards = tuple(() if d == "-" else tuple(d.split(",")) for d in fields[3].split("/"))
-        placed = tuple(int(n) for n in fields[5].split(","))
-        chain = _parse_chain(fields[6])
-    except (ValueError, IndexError) as exc:
-        raise fail(f"malformed field ({exc})") from exc
-    if len(grid) != FILES * RANKS or len(reserves) != 2 or len(hands) != 2 or len(placed) != 2:
-        raise fail("a grid of 12 squares and two reserves, hands and set-up counts expected")
-    known = set(game.units) | {"?"}
-    for unit in grid:
-        if unit is not None and (unit[0] not in (0, 1) or unit[1] not in known):
-            raise fail(f"unknown unit {unit}")
+        state = _parse_position(game, text.split())
+        _check_position(state)
+    except _FieldError as exc:
+        raise PositionTextError(f"to-war position {text[:60]!r}: {exc}") from None
+    return state
+
+
+def _parse_position(game: ToWar, fields: list[str]) -> ToWarState:
+    if len(fields) != len(FIELDS):
+        raise _FieldError("text", f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(fields)}")
+    grid = tuple(None if token == "-" else _parse_unit(game, token, "grid")
+                 for token in _split(fields[0], ".", FILES * RANKS, "grid"))
+    reserves = tuple(_parse_reserve(game, p, part)
+                     for p, part in enumerate(_split(fields[1], "/", 2, "reserves")))
+    hidden = game.options["strategic"]  # a view hides the opponent's hand only in the variant
+    hands = tuple(_parse_cards(game, p, part, "hands", hidden)
+                  for p, part in enumerate(_split(fields[2], "/", 2, "hands")))
+    discards = tuple(_parse_cards(game, p, part, "discards", False)
+                     for p, part in enumerate(_split(fields[3], "/", 2, "discards")))
     if fields[4] not in ("w", "b"):
-        raise fail("side must be w or b")
-    try:
-        winner = None if fields[7] == "-" else (int(fields[7].split(":")[0]), fields[7].split(":")[1])
-    except (ValueError, IndexError) as exc:
-        raise fail("the breakthrough field must be '-' or like '0:BED'") from exc
-    return ToWarState(game, grid, reserves, hands, discards, 0 if fields[4] == "w" else 1, placed,
-                      *chain, winner, int(fields[8]))
+        raise _FieldError("side", f"'w' (the first player) or 'b' expected, not {fields[4][:20]!r}")
+    placed = tuple(_count(n, "placed") for n in _split(fields[5], ",", 2, "placed"))
+    chain = _parse_chain(game, fields[6])
+    breakthrough = None if fields[7] == "-" else _parse_unit(game, fields[7], "breakthrough")
+    return ToWarState(game, grid, reserves, hands, discards, "wb".index(fields[4]), placed, *chain,
+                      breakthrough, _count(fields[8], "ply"))
 
 
-def _parse_chain(field: str):
-    if field == "-":
+def _split(text: str, separator: str, parts: int, field_name: str) -> list[str]:
+    items = text.split(separator)
+    if len(items) != parts:
+        raise _FieldError(field_name, f"{parts} parts separated by {separator!r} expected, got {len(items)}")
+    return items
+
+
+def _count(text: str, field_name: str) -> int:
+    if not _COUNT.fullmatch(text):
+        raise _FieldError(field_name, f"{text[:20]!r} is not a whole number of at most 9 digits")
+    return int(text)
+
+
+def _parse_unit(game: ToWar, token: str, field_name: str) -> Unit_:
+    match = _UNIT.fullmatch(token)
+    if not match:
+        raise _FieldError(field_name, f"{token[:20]!r}: a unit is '<player 0 or 1>:<card code>', "
+                          "like '0:MAM'")
+    owner, code = int(match[1]), match[2]
+    _check_code(game, owner, code, field_name)
+    return owner, code
+
+
+def _check_code(game: ToWar, player: int, code: str, field_name: str) -> None:
+    if code not in game.army_codes(player):
+        raise _FieldError(field_name, f"{code[:20]!r} is no card of player {player}'s army "
+                          f"({game.options['armies'][player]}: {', '.join(game.army_codes(player))})")
+
+
+def _parse_reserve(game: ToWar, player: int, part: str) -> tuple[int, ...]:
+    codes = game.army_codes(player)
+    counts: dict[str, int] = {}
+    for item in part.split(","):
+        code, equals, number = item.partition("=")
+        if not equals:
+            raise _FieldError("reserves", f"{item[:20]!r}: each entry is '<code>=<cards left>'")
+        _check_code(game, player, code, "reserves")
+        if code in counts:
+            raise _FieldError("reserves", f"{code} is listed twice for player {player}")
+        counts[code] = _count(number, "reserves")
+        if counts[code] > game.units[code].count:
+            raise _FieldError("reserves", f"{counts[code]} {code} cards left, but the army has "
+                              f"{game.units[code].count}")
+    missing = [c for c in codes if c not in counts]
+    if missing:
+        raise _FieldError("reserves", f"player {player}'s reserve does not say how many {missing[0]} "
+                          "are left")
+    return tuple(counts[c] for c in codes)
+
+
+def _parse_cards(game: ToWar, player: int, part: str, field_name: str, hidden: bool) -> tuple[str, ...]:
+    if part == "-":
+        return ()
+    cards = part.split(",")
+    for code in cards:
+        if not (hidden and code == "?"):
+            _check_code(game, player, code, field_name)
+    return tuple(sorted(cards))
+
+
+def _parse_chain(game: ToWar, text: str):
+    """`-`, or `<active>,<must|may>,<entering unit or ->,<entering trail>,<trails>`."""
+    if text == "-":
         return None, False, None, frozenset(), ()
-    active, mode, entering, entering_trail, trails = field.split(",")
-    squares = lambda part: frozenset() if part == "-" else frozenset(SQUARES[s] for s in part.split("+"))  # noqa: E731
-    unit = None if entering == "-" else (int(entering.split(":")[0]), entering.split(":")[1])
-    parsed = () if trails == "-" else tuple(
-        (SQUARES[item.split("=")[0]], squares(item.split("=")[1])) for item in trails.split(";"))
-    return SQUARES[active], mode == "must", unit, squares(entering_trail), parsed
+    parts = _split(text, ",", 5, "chain")
+    active, mode, entering, entering_trail, trails = parts
+    if mode not in ("must", "may"):
+        raise _FieldError("chain", f"'must' or 'may' (step) expected, not {mode[:20]!r}")
+    unit = None if entering == "-" else _parse_unit(game, entering, "chain")
+    parsed: dict[int, frozenset[int]] = {}
+    for item in ([] if trails == "-" else trails.split(";")):
+        square, equals, squares = item.partition("=")
+        key = _square(square)
+        if not equals or key in parsed:
+            raise _FieldError("chain", f"trail {item[:20]!r}: '<square>=<square>+<square>', one per square")
+        parsed[key] = _squares(squares)
+    return (_square(active), mode == "must", unit, _squares(entering_trail, empty_ok=True),
+            _trail_tuple(parsed))
+
+
+def _square(name: str) -> int:
+    if name not in SQUARES:
+        raise _FieldError("chain", f"{name[:20]!r} is not a square (a1..c4)")
+    return SQUARES[name]
+
+
+def _squares(text: str, empty_ok: bool = False) -> frozenset[int]:
+    if text == "-" and empty_ok:
+        return frozenset()
+    return frozenset(_square(name) for name in text.split("+"))
+
+
+# --- does the position follow from the box and the rules? ---------------------------------------
+
+def _check_position(state: ToWarState) -> None:
+    used = [_check_material(state, p) for p in (0, 1)]
+    _check_turn_order(state, used)
+    _check_hands(state)
+    if not state.setup_done:
+        _check_setup(state)
+    if state.active is not None:
+        _check_chain(state)
+    if state.breakthrough is not None and state.breakthrough[0] != state.side:
+        raise _FieldError("breakthrough", "the unit that broke through belongs to the player whose "
+                          "turn it was")
+    _check_playable(state)
+
+
+def _check_material(state: ToWarState, player: int) -> int:
+    """Every card of the army is in exactly one place (reserve, hand, field, discards, the
+    waiting card, the breakthrough); returns how many the player has played."""
+    game = state.game
+    played = [u[1] for u in state.grid if u and u[0] == player] + list(state.discards[player])
+    played += [u[1] for u in (state.entering, state.breakthrough) if u and u[0] == player]
+    hand = [c for c in state.hands[player] if c != "?"]
+    for code, left in zip(game.army_codes(player), state.reserves[player], strict=True):
+        total = left + hand.count(code) + played.count(code)
+        if total != game.units[code].count:
+            raise _FieldError("reserves", f"player {player} has {total} {code} cards in reserve, hand, "
+                              f"field and discards; the army has {game.units[code].count}")
+    if state.hands[player].count("?") > sum(state.reserves[player]):
+        raise _FieldError("hands", f"player {player}'s hidden cards ('?') are more than the reserve they "
+                          "are counted in")
+    return len(played)
+
+
+def _check_turn_order(state: ToWarState, used: list[int]) -> None:
+    """The players alternate, one card a turn, player 0 first: at the start of player 0's turn
+    both have played as many cards, at player 1's player 0 has played one more; once the
+    mover's card is down (a chain, a breakthrough) the mover has played one more."""
+    moved = state.active is not None or state.breakthrough is not None
+    lead = (1 if moved else 0) if state.side == 0 else (0 if moved else 1)
+    if used[0] - used[1] != lead:
+        raise _FieldError("side", f"the players have played {used[0]} and {used[1]} cards, which cannot "
+                          f"be with {'wb'[state.side]} to move (they alternate, one card a turn)")
+
+
+def _check_hands(state: ToWarState) -> None:
+    strategic = state.game.options["strategic"] and state.setup_done
+    size = 3 if strategic else 1  # the hand the mover draws to
+    for player in (0, 1):
+        moving = player == state.side and state.active is None and state.breakthrough is None
+        most = size if moving else size - 1
+        if len(state.hands[player]) > most:
+            raise _FieldError("hands", f"player {player} holds {len(state.hands[player])} cards; at most "
+                              f"{most} here ({'a hand of three' if strategic else 'one card a turn'})")
+
+
+def _check_setup(state: ToWarState) -> None:
+    """Set-up: six cards each, alternately; the first in the middle of the front rank, the rest
+    in the own half; nothing has moved, fought or been discarded yet."""
+    for player in (0, 1):
+        if state.placed[player] > SETUP_CARDS:
+            raise _FieldError("placed", f"{state.placed[player]} set-up cards; the set-up has {SETUP_CARDS}")
+        squares = [sq for sq, u in enumerate(state.grid) if u and u[0] == player]
+        half = (0, 1) if player == 0 else (2, 3)
+        middle = (1 if player == 0 else 2) * FILES + 1
+        if len(squares) != state.placed[player] or any(sq // FILES not in half for sq in squares):
+            raise _FieldError("placed", f"during the set-up player {player}'s {state.placed[player]} cards "
+                              "lie in their own half, and nothing else of theirs is on the field")
+        if squares and middle not in squares:
+            raise _FieldError("grid", f"player {player}'s first set-up card lies on {square_name(middle)}")
+    if any(state.discards) or state.active is not None or state.breakthrough is not None:
+        raise _FieldError("placed", "nothing is discarded, pushed or broken through during the set-up")
+
+
+def _check_chain(state: ToWarState) -> None:
+    owner_of = {sq: u[0] for sq, u in enumerate(state.grid) if u}
+    if owner_of.get(state.active) != state.side:
+        raise _FieldError("chain", f"the stepping unit on {square_name(state.active)} must be the mover's")
+    if state.must_step != (state.entering is not None):
+        raise _FieldError("chain", "a pushed unit ('must') has a card waiting for its square, a unit on "
+                          "its second step ('may') has none")
+    if state.entering is not None and state.entering[0] != state.side:
+        raise _FieldError("chain", "the waiting card is the mover's")
+    if not state.must_step and state.game.units[state.grid[state.active][1]].steps != 2:
+        raise _FieldError("chain", "only a two-step unit may take a second step ('may')")
+    for sq, trail in state.trails:
+        if owner_of.get(sq) != state.side or sq not in trail:
+            raise _FieldError("chain", f"the trail of {square_name(sq)} belongs to a unit of the mover "
+                              "standing there, and includes that square")
+
+
+def _check_playable(state: ToWarState) -> None:
+    """Backstop: a game that is not over always has a legal action or a draw."""
+    if state.is_terminal():
+        return
+    if state.current_player == CHANCE:
+        if not state.chance_outcomes():
+            raise _FieldError("reserves", "a card must be drawn, but the reserve is empty")
+    elif not state.legal_moves():
+        raise _FieldError("chain" if state.active is not None else "hands",
+                          "the player to move has no legal action and the game is not over")
 
 
 # --- scene -------------------------------------------------------------------------------------
