@@ -58,6 +58,12 @@ class Action:
     cells: tuple[str, ...] = ()
     is_chance: ClassVar[bool] = False
 
+    @property
+    def choice_label(self) -> str:
+        """A few words that tell this action from others on the same cells ("Promote",
+        "Don't promote"): what a button offering the choice says. Games override it."""
+        return str(self)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
 
@@ -131,6 +137,8 @@ class Option:
     kind: type | tuple[type, ...] | None = None
     #: extra validation: returns the (normalised) value or raises ValueError saying why
     check: Callable[[Any], Any] | None = None
+    #: a list option whose every item is one of these (an army per player): for forms
+    items: tuple[Any, ...] | None = None
 
     def validate(self, game_id: str, name: str, value: Any) -> Any:
         where = f"option {name!r} of {game_id}"
@@ -253,6 +261,15 @@ class State:
     def view(self, player: int) -> State:
         """What `player` may know. Perfect-information games: the state itself."""
         return self
+
+    def action_text(self, action: Action, viewer: int | None = None) -> str:
+        """`action`, about to be played here, as `viewer` learns of it (None: all-seeing).
+
+        The notation, unless the rules keep part of it from `viewer`: then words saying what
+        `viewer` does see ("Side B draws 3 coins"). Games with secrets override this; a move
+        list in a player's view is built from it, so it must never reveal what `view(viewer)`
+        hides."""
+        return str(action)
 
     def determinize(self, rng: random.Random) -> State:
         """A full state consistent with this one (a view), its unknowns drawn with `rng`:

@@ -11,6 +11,7 @@ in JupyterLab and in exported HTML:
 from __future__ import annotations
 
 from rules_kernel.core import State
+from widgets.board import Board
 from widgets.explorer import Explorer
 from widgets.replay import Replay
 from widgets.svg import scene_to_svg, state_svg
@@ -22,4 +23,4 @@ def _repr_svg_(self: State) -> str:
 
 State._repr_svg_ = _repr_svg_  # rich display for every game's states
 
-__all__ = ["Explorer", "Replay", "scene_to_svg", "state_svg"]
+__all__ = ["Board", "Explorer", "Replay", "scene_to_svg", "state_svg"]

@@ -26,6 +26,7 @@ SELECTED = "#0072B2"
 LAST = "#C9A800"  # a dark yellow outline: the last move's cells
 #: where long names break on a piece (a style table; anything else splits at spaces)
 NAME_BREAKS = {"Koropokkuru": ("Koro-", "pokkuru"), "Super-Oni": ("Super-", "Oni")}
+MIN_TEXT = 11  # no text on a board is smaller (at the drawing's own size)
 NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "green": "#009E73", "blue": "#0072B2",
                  "black": "#333333", "white": "#FFFFFF"}
 
@@ -59,19 +60,19 @@ def draw_scene(p: Painter, scene: Scene, layout: Layout) -> None:
     for token in scene.tokens:
         box = layout.cells.get(token.cell)
         if box is not None:
-            p.group(_describe(token, scene))
+            p.group(describe_token(token, scene))
             draw_token(p, token, box.cx, box.cy, box.size * (0.86 if not layout.hexes else 1.5), layout.flip)
             p.end_group()
     for zone_box in layout.zones:
         zone = zone_box.zone
-        hidden = f" — {zone.hidden_count} hidden" if zone.hidden_count else ""
-        p.text(zone_box.x, zone_box.y + 12, f"{zone.title}{hidden}", size=12,
-               color=INK, align="left")
+        if zone_box.heading:
+            p.text(zone_box.x, zone_box.y + 12, zone_box.heading, size=12, color=INK, align="left")
         for item, box in zip(zone.items, zone_box.items, strict=True):
             _draw_item(p, item, box.x, box.y, box.w)
 
 
-def _describe(token: Token, scene: Scene) -> str:
+def describe_token(token: Token, scene: Scene) -> str:
+    """Words for a token as the scene shows it (tooltips, screen readers)."""
     whose = "" if token.owner is None or token.owner >= len(scene.players) \
         else f" ({scene.players[token.owner]})"
     what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
@@ -89,11 +90,11 @@ def _draw_cell(p: Painter, box, cell: Cell) -> None:
     if cell.marker is not None:
         square = len(box.polygon) == 4
         x0, y0 = box.polygon[0] if square else (box.cx - box.size * 0.55, box.cy - box.size * 0.7)
-        flag = ((x0 + 3, y0 + 3), (x0 + 19, y0 + 3), (x0 + 3, y0 + 19))
+        flag = ((x0 + 2, y0 + 2), (x0 + 24, y0 + 2), (x0 + 2, y0 + 24))
         p.polygon(flag, fill=owner_colour(cell.marker), stroke=INK, width=1)
-        p.text(x0 + 8, y0 + 13, OWNER_MARKS[cell.marker % 4], size=8, bold=True)
+        p.text(x0 + 9, y0 + 15, OWNER_MARKS[cell.marker % 4], size=MIN_TEXT, bold=True)
     if cell.label:
-        p.text(box.cx, box.cy + box.size * 0.42, cell.label, size=9, color="#666666")
+        p.text(box.cx, box.cy + box.size * 0.42, cell.label, size=MIN_TEXT, color="#555555")
 
 
 def _tint(colour: str) -> str:
@@ -120,14 +121,16 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
     # a promoted piece wears a thick vermillion rim (its name says it too)
     p.polygon(points, fill=owner_colour(token.owner), stroke=PROMOTED if token.promoted else INK,
               width=3.5 if token.promoted else 1.5)
-    _name_lines(p, token.name, cx, cy, w * 1.45, INK)
+    _name_lines(p, token.name, cx, cy, w * 1.8, INK, token.symbol)
     for dx, dy in token.steps:  # dots along the rim, as on the wooden pieces
         sx, sy = (-dx, dy) if flip else (dx, -dy)
         p.circle(cx + sx * w * 0.78, cy + sy * h * 0.78, max(2.0, size * 0.03), fill=INK)
 
 
-def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str) -> None:
-    """A name in one or two lines, as large as fits `width`."""
+def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str,
+                short: str = "") -> None:
+    """A name in one or two lines, as large as fits `width`; never under MIN_TEXT pixels:
+    where the name does not fit, its short mark stands instead (the tooltip names it)."""
     words = name.split()
     if name in NAME_BREAKS:
         lines = list(NAME_BREAKS[name])
@@ -135,7 +138,9 @@ def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colou
         lines = [words[0], " ".join(words[1:])]
     else:
         lines = [name]
-    size = min(12.0, max(7.0, width / (0.62 * max(len(line) for line in lines))))
+    size = min(13.0, width / (0.68 * max(len(line) for line in lines)))  # bold glyphs
+    if size < MIN_TEXT:
+        lines, size = [short or name[:3]], max(MIN_TEXT, min(15.0, width / (0.65 * len(short or "abc"))))
     start = cy - (len(lines) - 1) * size * 0.55
     for i, line in enumerate(lines):
         p.text(cx, start + i * size * 1.1 + size * 0.35, line, size=size, color=colour, bold=True)
@@ -147,29 +152,29 @@ def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float) -> N
         p.rect(cx - w / 2, cy - h / 2, w, h, fill=CARD_BACK, stroke=INK, width=1)
         p.rect(cx - w / 2 + 4, cy - h / 2 + 4, w - 8, h - 8, stroke="#CBB994", width=1)
         if token.name and token.name != "?":  # what the viewer remembers of it
-            _name_lines(p, token.name, cx, cy, w * 0.95, "#FFFFFF")
+            _name_lines(p, token.name, cx, cy, w * 0.95, "#FFFFFF", token.symbol)
         _draw_flags(p, token, cx - w / 2, cy - h / 2)
         return
     p.rect(cx - w / 2, cy - h / 2, w, h, fill="#FFFFFF", stroke=INK, width=1)
     if token.color:
         p.rect(cx - w / 2, cy - h / 2, w, h * 0.22, fill=NAMED_COLOURS.get(token.color, token.color))
-    _name_lines(p, token.name, cx, cy + 4, w, INK)
+    _name_lines(p, token.name, cx, cy + 4, w, INK, token.symbol)
     _draw_flags(p, token, cx - w / 2, cy - h / 2)
 
 
 def _draw_flags(p: Painter, token: Token, x: float, y: float) -> None:
     """Badges on a token: a Nobori pennant (War Stories), an elite crown mark, ..."""
     for i, flag in enumerate(token.flags):
-        fx = x + 2 + i * 16
-        p.polygon(((fx, y - 6), (fx + 14, y), (fx, y + 6)), fill=PROMOTED, stroke=INK, width=1)
-        p.text(fx + 5, y + 3, flag[:1].upper(), size=7, color="#FFFFFF", bold=True)
+        fx = x + 2 + i * 20
+        p.polygon(((fx, y - 8), (fx + 18, y), (fx, y + 8)), fill=PROMOTED, stroke=INK, width=1)
+        p.text(fx + 6, y + 4, flag[:1].upper(), size=MIN_TEXT, color="#FFFFFF", bold=True)
 
 
 def _draw_coin(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
     r = size * 0.34
     p.circle(cx, cy, r, fill=owner_colour(token.owner), stroke=INK, width=2)
     p.circle(cx, cy, r * 0.8, stroke=INK, width=1)
-    _name_lines(p, token.name, cx, cy, r * 1.7, INK)
+    _name_lines(p, token.name, cx, cy, r * 1.8, INK, token.symbol)
     if token.height > 1:
         p.circle(cx + r * 0.8, cy - r * 0.8, 9, fill="#FFFFFF", stroke=INK)
         p.text(cx + r * 0.8, cy - r * 0.8 + 4, str(token.height), size=11, bold=True)
@@ -180,10 +185,10 @@ def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> N
     if item.face_down:
         p.rect(x + 5, y + 5, size - 10, size - 10, fill=CARD_BACK)
     else:
-        _name_lines(p, item.name, x + size / 2, y + size / 2, size * 0.9, INK)
+        _name_lines(p, item.name, x + size / 2, y + size / 2, size * 0.92, INK, item.symbol)
     if item.count > 1:
         p.circle(x + size - 3, y + 3, 9, fill="#FFFFFF", stroke=INK)
-        p.text(x + size - 3, y + 7, str(item.count), size=10, bold=True)
+        p.text(x + size - 3, y + 7, str(item.count), size=MIN_TEXT, bold=True)
 
 
 def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),

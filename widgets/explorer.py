@@ -1,9 +1,16 @@
-"""The Explorer: play any game by clicking, see legal moves, undo/redo, views, an opponent
-(an agent of `rules_kernel.agents`, which sees only its player's view)."""
+"""The Explorer: the table a player sits at, and an analysis board.
+
+Play any game by clicking or by keyboard, see legal moves, undo/redo, let an agent take a
+side (it sees only its player's view). What the page shows is decided by one
+`Presentation` (widgets/presentation.py): in a player's view nothing on the page — board,
+move list, menus, position text, export — reveals what that player cannot know. Games with
+hidden information open in the view of the player to move; "All-seeing" is an explicit
+analysis switch. Chance (deals, draws) resolves itself with a seeded generator unless the
+teaching switch asks for it by hand.
+"""
 
 from __future__ import annotations
 
-import json
 import random
 from base64 import b64encode
 from typing import Any
@@ -14,38 +21,32 @@ import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.agents import make_agent
 from rules_kernel.core import Action, Move, State
-from widgets.canvas import BoardCanvas
+from widgets.board import Board
 from widgets.controller import ClickController
+from widgets.draw import OWNER_COLOURS, owner_colour
+from widgets.options import OptionsForm
+from widgets.presentation import Presentation, present
+from widgets.safe import error_line, guarded, html, message_html
 
-ALL_SEEING = -99
-NOBODY = -98
+ALL_SEEING = "all"
+FOLLOW_TURN = "turn"
+NOBODY = -1
+AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
 
-
-def option_widget(name: str, option: rk.Option) -> w.Widget:
-    """An input for one game option, chosen by what the option accepts."""
-    description = name.replace("_", " ")
-    style = {"description_width": "initial"}
-    if option.choices is not None:
-        return w.Dropdown(options=list(option.choices), value=option.default, description=description,
-                          style=style, tooltip=option.doc)
-    if isinstance(option.default, bool):
-        return w.Checkbox(value=option.default, description=description, indent=False, tooltip=option.doc)
-    if isinstance(option.default, int):
-        return w.IntText(value=option.default, description=description, style=style,
-                         layout=w.Layout(width="160px"), tooltip=option.doc)
-    if isinstance(option.default, str):
-        return w.Text(value=option.default, description=description, style=style, tooltip=option.doc)
-    return w.Text(value=json.dumps(option.default), description=description, style=style,
-                  tooltip=option.doc + " (JSON)")
+PAGE_CSS = """<style>
+.re-explorer { width: 100%; max-width: 1240px; }
+.re-explorer .widget-select select { font-family: inherit; }
+.re-side > * { max-width: 100%; }
+.re-players span.re-swatch { display:inline-block; width:14px; height:14px; border:1px solid #222;
+  border-radius:3px; vertical-align:-2px; margin-right:4px; }
+.re-curtain { border: 2px dashed #8A7A5A; border-radius: 8px; padding: 24px; text-align: center;
+  background: #F4EBD0; }
+</style>"""
 
 
-def option_value(option: rk.Option, widget: w.Widget) -> Any:
-    if isinstance(widget, w.Text) and not isinstance(option.default, str):
-        try:
-            return json.loads(widget.value)
-        except json.JSONDecodeError as exc:
-            raise rk.OptionError(f"{widget.description}: not JSON ({exc.msg})") from exc
-    return widget.value
+def has_secrets(game: rk.Game) -> bool:
+    """Does the game hide anything from a player (cards, hands, bags)?"""
+    return type(game.initial_state()).view is not State.view
 
 
 class Explorer(w.VBox):
@@ -53,102 +54,186 @@ class Explorer(w.VBox):
 
         from widgets import Explorer
         Explorer("yokai-3x4")
+        Explorer("war-stories", seed=7)              # chance is seeded: the same deal again
+        Explorer("yokai-5x6", position="...")        # from a position text
+        Explorer("yokai-3x4", position="...", compact=True)   # a live diagram for explainers
+
+    `compact=True` shows the board, the status, the move list and Undo/Reset only (no game
+    picker, options or analysis controls): a diagram a reader can play on.
     """
 
     def __init__(self, game: str | rk.Game = "yokai-3x4", *, position: str | None = None,
-                 seed: int | None = None, **options: Any) -> None:
-        self.rng = random.Random(seed)
-        self.board = BoardCanvas()
-        self.board.on_click(self.click)
-        self.game_select = w.Dropdown(options=rk.list_games(), description="Game")
-        self.options_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.new_button = w.Button(description="New game", icon="refresh", button_style="primary")
-        self.status = w.HTML()
-        self.message = w.HTML()
-        self.choices = w.HBox()
-        self.move_list = w.Select(options=[], rows=14, layout=w.Layout(width="220px"))
-        self.undo_button = w.Button(description="Undo", icon="undo", layout=w.Layout(width="105px"))
-        self.redo_button = w.Button(description="Redo", icon="repeat", layout=w.Layout(width="105px"))
-        self.perspective = w.Dropdown(description="View", style={"description_width": "initial"})
-        self.opponent = w.Dropdown(description="Agent plays", style={"description_width": "initial"})
-        self.agent_kind = w.Dropdown(options=["random", "greedy", "mcts:100"], value="random",
-                                     description="Agent", layout=w.Layout(width="200px"))
-        self.chance_button = w.Button(description="Sample chance", icon="random")
-        self.chance_select = w.Dropdown(description="or pick", layout=w.Layout(width="260px"))
-        self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
-        self.all_moves = w.Dropdown(description="Any move", layout=w.Layout(width="220px"))
-        self.play_button = w.Button(description="Play", layout=w.Layout(width="70px"))
-        self.export_button = w.Button(description="Export record", icon="download")
-        self.export_area = w.HTML()
-        self._wire()
-        side = w.VBox([self.status, self.message, self.choices, w.Label("Moves"), self.move_list,
-                       w.HBox([self.undo_button, self.redo_button]), self.perspective, self.opponent,
-                       self.agent_kind,
-                       w.HBox([self.all_moves, self.play_button]),
-                       w.HBox([self.chance_button]), w.HBox([self.chance_select, self.chance_apply]),
-                       self.export_button, self.export_area],
-                      layout=w.Layout(margin="0 0 0 16px"))
-        header = w.HBox([self.game_select, self.new_button])
-        super().__init__([header, self.options_box, w.HBox([self.board.widget, side])])
+                 seed: int | None = None, compact: bool = False, **options: Any) -> None:
         game_id = game.id if isinstance(game, rk.Game) else game
+        rk.game_class(game_id)  # an unknown game raises the kernel's clear OptionError here
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.compact = compact
+        self.start_position = position
+        self.board = Board()
+        self.controller: ClickController | None = None
+        self.curtain_for: int | None = None
+        self._make_controls()
+        self._wire()
+        body = self._layout()
+        super().__init__([w.HTML(PAGE_CSS), *body])
+        self.add_class("re-explorer")
         self.game_select.value = game_id
         self._build_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
         self.new_game()
         if position is not None:
             self.set_position(position)
 
-    # --- wiring ------------------------------------------------------------------------
+    # --- building ----------------------------------------------------------------------
+    def _make_controls(self) -> None:
+        wide = w.Layout(width="96%", max_width="330px")
+        self.game_select = w.Dropdown(options=[(rk.game_class(g).title or g, g) for g in rk.list_games()],
+                                      description="Game", layout=w.Layout(max_width="280px"))
+        self.options_box = w.Accordion(children=[w.Box()], titles=("Options",), selected_index=None)
+        self.new_button = w.Button(description="New game", button_style="primary",
+                                   tooltip="Start again with these options")
+        self.players = w.HTML()
+        self.players.add_class("re-players")
+        self.status = w.HTML()
+        self.message = w.HTML()
+        self.choices = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.move_list = w.Select(options=[], rows=10, layout=wide, style={"description_width": "0px"})
+        self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
+        self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
+        self.reset_button = w.Button(description="Reset", layout=w.Layout(width="90px"),
+                                     tooltip="Back to the starting position")
+        self.perspective = w.Dropdown(description="View", style={"description_width": "initial"},
+                                      layout=wide)
+        self.opponent = w.Dropdown(description="Agent plays", style={"description_width": "initial"},
+                                   layout=wide)
+        self.agent_kind = w.Dropdown(options=AGENTS, value="random", description="Agent",
+                                     style={"description_width": "initial"}, layout=wide)
+        self.manual_chance = w.Checkbox(value=False, indent=False,
+                                        description="Resolve chance by hand (teaching)")
+        self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
+        self.chance_select = w.Dropdown(description="or pick", layout=wide)
+        self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
+        self.chance_box = w.VBox([self.chance_button, w.HBox([self.chance_select, self.chance_apply])])
+        self.all_moves = w.Dropdown(description="Any move", style={"description_width": "initial"},
+                                    layout=w.Layout(width="100%", max_width="250px"))
+        self.play_button = w.Button(description="Play", layout=w.Layout(width="70px"))
+        self.position_text = w.Text(description="Position", style={"description_width": "initial"},
+                                    layout=wide, placeholder="paste a position text here")
+        self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
+        self.position_note = w.HTML()
+        self.export_area = w.HTML()
+        self.export_button = w.Button(description="Export record", layout=w.Layout(width="auto"),
+                                      tooltip="Rebuilt on every change; this re-renders the link")
+        self.curtain = w.VBox(layout=w.Layout(display="none"))
+        self.curtain.add_class("re-curtain")
+        self.curtain_text = w.HTML()
+        self.curtain_button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
+        self.curtain.children = (self.curtain_text, self.curtain_button)
+
+    def _layout(self) -> list[w.Widget]:
+        self.board_column = w.VBox([self.players, self.curtain, self.board.widget],
+                                   layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px",
+                                                   margin="0 16px 8px 0"))
+        board_column = self.board_column
+        side = [self.status, self.message, self.choices, w.HTML("<b>Moves</b>"), self.move_list,
+                w.HBox([self.undo_button, self.redo_button, self.reset_button],
+                       layout=w.Layout(flex_flow="row wrap"))]
+        if not self.compact:
+            side += [self.perspective, self.opponent, self.agent_kind,
+                     w.HBox([self.all_moves, self.play_button]), self.manual_chance, self.chance_box,
+                     self.position_text, w.HBox([self.position_load], layout=w.Layout(flex_flow="row wrap")),
+                     self.position_note, self.export_button, self.export_area]
+        side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
+        side_column.add_class("re-side")
+        main = w.HBox([board_column, side_column], layout=w.Layout(flex_flow="row wrap", width="100%"))
+        if self.compact:
+            return [main]
+        header = w.HBox([self.game_select, self.new_button], layout=w.Layout(flex_flow="row wrap"))
+        return [header, self.options_box, main]
+
     def _wire(self) -> None:
-        self.game_select.observe(lambda ch: self._build_options(ch["new"], {}), names="value")
-        self.new_button.on_click(lambda _: self.new_game())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.redo_button.on_click(lambda _: self.redo())
-        self.perspective.observe(lambda _: self.refresh(), names="value")
-        self.opponent.observe(lambda _: self._agent_turns(), names="value")
-        self.chance_button.on_click(lambda _: self.sample_chance())
-        self.chance_apply.on_click(lambda _: self._apply_chosen_chance())
-        self.play_button.on_click(lambda _: self._play_selected())
-        self.export_button.on_click(lambda _: self.export())
+        show = error_line(self.message)
+        on = guarded(show)
+        self.board.on_click(on(self.click))
+        self.board.on_escape(on(self.clear_selection))
+        self.game_select.observe(on(lambda ch: self._build_options(ch["new"], {})), names="value")
+        self.new_button.on_click(on(lambda _: self.new_game()))
+        self.undo_button.on_click(on(lambda _: self.undo()))
+        self.redo_button.on_click(on(lambda _: self.redo()))
+        self.reset_button.on_click(on(lambda _: self.reset()))
+        self.perspective.observe(on(lambda _: self._view_changed()), names="value")
+        self.opponent.observe(on(lambda _: self._after_change()), names="value")
+        self.manual_chance.observe(on(lambda _: self._after_change()), names="value")
+        self.chance_button.on_click(on(lambda _: self.sample_chance()))
+        self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
+        self.play_button.on_click(on(lambda _: self._play_selected()))
+        self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
+        self.export_button.on_click(on(lambda _: self.export()))
+        self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
 
     def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
-        cls = rk.game_class(game_id)
-        self.option_widgets = {name: option_widget(name, opt) for name, opt in cls.OPTIONS.items()}
-        for name, value in values.items():
-            if name in self.option_widgets:
-                widget = self.option_widgets[name]
-                as_json = isinstance(widget, w.Text) and not isinstance(value, str)
-                widget.value = json.dumps(value) if as_json else value
-        self.options_box.children = tuple(self.option_widgets.values())
+        self.form = OptionsForm(game_id, values)
+        self.options_box.children = (self.form.widget,)
+        self.options_box.set_title(0, f"Options of {rk.game_class(game_id).title}")
+
+    @property
+    def option_widgets(self) -> dict[str, w.Widget]:
+        """The main input of each option (for scripts and tests)."""
+        return {name: getattr(f, "input", None) or getattr(f, "number", None) or f.widget
+                for name, f in self.form.fields.items()}
 
     # --- the game ----------------------------------------------------------------------
     def new_game(self) -> None:
-        cls = rk.game_class(self.game_select.value)
         try:
-            options = {n: option_value(cls.OPTIONS[n], wd) for n, wd in self.option_widgets.items()}
-            self.game = rk.load_game(self.game_select.value, **options)
+            self.game = rk.load_game(self.game_select.value, **self.form.values())
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
             return
-        self.states: list[State] = [self.game.initial_state()]
-        self.actions: list[Action] = []
-        self.redo_stack: list[Action] = []
+        self.rng = random.Random(self.seed)
+        self.secrets = has_secrets(self.game)
+        self._start(self.game.initial_state())
         players = self.game.player_names
-        self.perspective.options = [("All-seeing", ALL_SEEING)] + [(p, i) for i, p in enumerate(players)]
-        self.perspective.value = ALL_SEEING
+        views = [(f"{p}'s view", i) for i, p in enumerate(players)]
+        if self.secrets:
+            views = [("Player to move (hand over between turns)", FOLLOW_TURN), *views,
+                     ("All-seeing (analysis)", ALL_SEEING)]
+        else:
+            views = [("Whole board", ALL_SEEING), *views]
+        self._quiet = True  # the view's observer waits until the new options are in place
+        try:
+            self.perspective.options = views
+            self.perspective.value = views[0][1]
+        finally:
+            self._quiet = False
         self.opponent.options = [("nobody", NOBODY)] + [(p, i) for i, p in enumerate(players)]
         self.opponent.value = NOBODY
         self._say("")
-        self.refresh()
+        self._after_change()
+
+    def _start(self, state: State) -> None:
+        self.states: list[State] = [state]
+        self.actions: list[Action] = []
+        self.redo_stack: list[Action] = []
+        self.curtain_for = None
 
     def set_position(self, position: str | State) -> None:
         """Start exploring from a position (its text, as `state.to_text()` gives it)."""
-        try:
-            state = self.game.from_text(position) if isinstance(position, str) else position
-        except rk.RulesError as exc:
-            self._say(str(exc), error=True)
-            return
-        self.states, self.actions, self.redo_stack = [state], [], []
-        self.refresh()
+        if isinstance(position, str):
+            text = position.strip()
+            if not text:
+                self._say("paste a position text first", error=True)
+                return
+            try:
+                state = self.game.from_text(text)
+            except rk.RulesError as exc:
+                self._say(f"not a {self.game.title} position: {exc}", error=True)
+                return
+        else:
+            state = position
+        self.start_position = state.to_text()
+        self._start(state)
+        self._say("")
+        self._after_change()
 
     @property
     def state(self) -> State:
@@ -165,29 +250,43 @@ class Explorer(w.VBox):
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
             return state
-        self.actions.append(action)
-        self.states.append(new)
+        self._push(action, new)
         self.redo_stack.clear()
         self._say("")
-        self.refresh()
-        self._agent_turns()
-        return new
+        self._after_change()
+        return self.state
+
+    def _push(self, action: Action, state: State) -> None:
+        self.actions.append(action)
+        self.states.append(state)
 
     def undo(self) -> None:
-        if self.actions:
+        """Take back the last move (and the chance and agent actions after it)."""
+        while self.actions:
             self.redo_stack.append(self.actions.pop())
             self.states.pop()
-            self.refresh()
+            if self._is_persons_turn():
+                break
+        self.curtain_for = None
+        self._after_change(automatic=False)
 
     def redo(self) -> None:
         if self.redo_stack:
             action = self.redo_stack.pop()
-            self.states.append(self.state.apply(action))
-            self.actions.append(action)
-            self.refresh()
+            self._push(action, self.state.apply(action))
+            self._after_change(automatic=False)
+
+    def reset(self) -> None:
+        """Back to the start (the initial state, or the position the explorer was given)."""
+        self.rng = random.Random(self.seed)
+        start = self.game.initial_state() if self.start_position is None else \
+            self.game.from_text(self.start_position)
+        self._start(start)
+        self._say("")
+        self._after_change()
 
     def sample_chance(self) -> None:
-        if self.state.current_player == rk.CHANCE:
+        if self.state.current_player == rk.CHANCE and not self.state.is_terminal():
             self.play(self.state.sample_chance(self.rng))
 
     def _apply_chosen_chance(self) -> None:
@@ -198,22 +297,79 @@ class Explorer(w.VBox):
         if self.all_moves.value is not None:
             self.play(self.all_moves.value)
 
-    def _agent_turns(self) -> None:
-        """Let the agent move (and resolve chance) until it is a person's turn."""
-        while not self.state.is_terminal() and self.opponent.value not in (None, NOBODY):
-            player = self.state.current_player
-            if player == rk.CHANCE:
-                self.states.append(self.state.apply(action := self.state.sample_chance(self.rng)))
-            elif player == self.opponent.value:
+    def _is_persons_turn(self) -> bool:
+        player = self.state.current_player
+        return player != rk.CHANCE and player != self.opponent.value
+
+    def _run_automatic(self) -> None:
+        """Resolve chance (unless by hand) and let the agent move, until a person's turn."""
+        for _ in range(10_000):  # a guard: agents and chance always reach a person or the end
+            state = self.state
+            if state.is_terminal():
+                return
+            player = state.current_player
+            if player == rk.CHANCE and not self.manual_chance.value:
+                action: Action = state.sample_chance(self.rng)
+            elif player != rk.CHANCE and player == self.opponent.value:
                 agent = make_agent(self.agent_kind.value, seed=self.rng.randrange(2**31))
-                self.states.append(self.state.apply(action := agent.choose(self.state.view(player))))
+                action = agent.choose(state.view(player))
             else:
-                break
-            self.actions.append(action)
+                return
+            self._push(action, state.apply(action))
+
+    def _after_change(self, automatic: bool = True) -> None:
+        if automatic:
+            self._run_automatic()
+        self._maybe_curtain()
+        self.refresh()
+
+    # --- whose eyes ----------------------------------------------------------------------
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view the page shows; None for all-seeing."""
+        mode = self.perspective.value
+        if mode in (None, ALL_SEEING):
+            return None
+        if mode == FOLLOW_TURN:
+            return self._turn_viewer()
+        return mode
+
+    def _turn_viewer(self) -> int:
+        humans = [p for p in range(self.game.num_players) if p != self.opponent.value]
+        player = self.state.current_player
+        if player in humans:
+            return player
+        for state in reversed(self.states):  # at chance or the agent's turn: the last person
+            if state.current_player in humans:
+                return state.current_player
+        return humans[0]
+
+    def _maybe_curtain(self) -> None:
+        """Two people at one screen: between their turns, hide the board until the next
+        player says they are sitting there."""
+        if self.perspective.value != FOLLOW_TURN or self.state.is_terminal():
+            self.curtain_for = None
+            return
+        viewer = self._turn_viewer()
+        shown = getattr(self, "_shown_viewer", None)
+        if shown is not None and viewer != shown:
+            self.curtain_for = viewer
+
+    def _lift_curtain(self) -> None:
+        self.curtain_for = None
+        self.refresh()
+
+    def _view_changed(self) -> None:
+        if getattr(self, "_quiet", False):
+            return
+        self.curtain_for = None
+        self._shown_viewer = None
         self.refresh()
 
     # --- clicks ------------------------------------------------------------------------
     def click(self, cell: str) -> None:
+        if self.controller is None or self.curtain_for is not None:
+            return
         result = self.controller.click(cell)
         self.choices.children = ()
         if result.kind == "move":
@@ -223,31 +379,89 @@ class Explorer(w.VBox):
             self.choices.children = tuple(self._choice_button(m) for m in result.choices)
         self._show_highlight()
 
+    def clear_selection(self) -> None:
+        if self.controller is not None:
+            self.controller.prefix = ()
+            self.choices.children = ()
+            self._show_highlight()
+
     def _choice_button(self, move: Move) -> w.Button:
-        button = w.Button(description=str(move), button_style="success", layout=w.Layout(width="auto"))
-        button.on_click(lambda _: self.play(move))
+        button = w.Button(description=move.choice_label, button_style="success",
+                          tooltip=str(move), layout=w.Layout(width="auto"))
+        button.on_click(guarded(error_line(self.message))(lambda _: self.play(move)))
         return button
 
     # --- showing -----------------------------------------------------------------------
+    def presentation(self) -> Presentation:
+        return present(self.states, self.actions, self.viewer)
+
     def refresh(self) -> None:
-        state = self.state
-        self.controller = ClickController(state)
-        perspective = None if self.perspective.value in (None, ALL_SEEING) else self.perspective.value
-        scene = state.scene(perspective)
-        self.board.show(scene, **self._highlight_cells(scene))
-        self.status.value = f"<b>{scene.status}</b>"
-        self.move_list.options = [f"{i + 1}. {a}" for i, a in enumerate(self.actions)]
+        view = self.presentation()
+        curtain = self.curtain_for is not None
+        self.controller = _Controller(view.moves)
+        self._show_curtain(curtain)
+        self._show_players(view)
+        status = "" if curtain else view.status
+        self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
+        if not curtain:
+            self._shown_viewer = view.viewer
+            first = self.controller.first_cells()
+            self.board.show(view.scene, cursor=first[0] if first else "", **self._highlight_cells(view))
+            width = f"{self.board.layout.width:.0f}px"  # the board column fits its drawing
+            self.board_column.layout.max_width = width
+            self.board_column.layout.flex = f"1 1 {width}"
+        lines = [] if curtain else [str(line) for line in view.lines]
+        self.move_list.options = lines
+        self.move_list.value = lines[-1] if lines else None  # keeps the last move in sight
         self.undo_button.disabled = not self.actions
         self.redo_button.disabled = not self.redo_stack
-        moves = state.legal_moves()
+        self._show_menus(view, curtain)
+        self._show_position(view, curtain)
+        self.export()
+        self.choices.children = ()
+
+    def _show_curtain(self, curtain: bool) -> None:
+        self.board.widget.layout.display = "none" if curtain else None
+        self.curtain.layout.display = "flex" if curtain else "none"
+        if curtain:
+            name = self.game.player_names[self.curtain_for]
+            self.curtain_text.value = html(
+                "<p><b>{name} to play.</b> Pass the screen to {name}; the board stays hidden "
+                "until {name} is ready.</p>", name=name)
+            self.curtain_button.description = f"Show {name}'s view"
+
+    def _show_players(self, view: Presentation) -> None:
+        names = self.game.player_names
+        to_move = self.state.current_player
+        parts = []
+        for i, name in enumerate(names):
+            marker = " ◀ to move" if i == to_move and not self.state.is_terminal() else ""
+            agent = " (agent)" if i == self.opponent.value else ""
+            you = " (you)" if view.viewer == i else ""
+            parts.append(html('<span style="margin-right:14px;white-space:nowrap">'
+                              '<span class="re-swatch" style="background:{colour}"></span>'
+                              "{name}{you}{agent}{marker}</span>",
+                              colour=owner_colour(i), name=name, you=you, agent=agent, marker=marker))
+        self.players.value = '<div style="display:flex;flex-wrap:wrap">' + "".join(parts) + "</div>"
+
+    def _show_menus(self, view: Presentation, curtain: bool) -> None:
+        moves = () if curtain else view.moves
         self.all_moves.options = [(str(m), m) for m in moves]
         self.all_moves.value = moves[0] if moves else None
-        self.play_button.disabled = not moves
-        at_chance = state.current_player == rk.CHANCE and not state.is_terminal()
-        self.chance_button.disabled = not at_chance
-        self.chance_select.options = self._chance_options() if at_chance else []
+        self.all_moves.disabled = self.play_button.disabled = not moves
+        pending = view.chance_pending and not curtain
+        self.chance_box.layout.display = None if self.manual_chance.value else "none"
+        self.chance_button.disabled = not pending
+        # the outcome list names every possibility with its odds: analysis only
+        self.chance_select.options = self._chance_options() if pending and view.viewer is None else []
         self.chance_apply.disabled = not self.chance_select.options
-        self.choices.children = ()
+
+    def _show_position(self, view: Presentation, curtain: bool) -> None:
+        secret = not view.secrets_visible or curtain
+        self.position_text.value = "" if secret else self.state.to_text()
+        self.position_text.placeholder = ("hidden in a player's view (it names every card)" if secret
+                                          else "paste a position text here")
+        self.position_note.value = ""
 
     def _chance_options(self) -> list[tuple[str, Action]]:
         try:
@@ -255,17 +469,18 @@ class Explorer(w.VBox):
         except rk.ChanceNotEnumerableError:
             return []
 
-    def _highlight_cells(self, scene) -> dict[str, tuple[str, ...]]:
-        prefix = self.controller.prefix
+    def _highlight_cells(self, view: Presentation) -> dict[str, tuple[str, ...]]:
+        prefix = self.controller.prefix if self.controller else ()
         targets = self.controller.next_cells() if prefix else ()
-        return {"last": scene.last_cells, "selected": prefix, "targets": targets}
+        return {"last": view.scene.last_cells, "selected": prefix, "targets": targets}
 
     def _show_highlight(self) -> None:
-        self.board.set_highlight(**self._highlight_cells(self.board.scene))
+        prefix = self.controller.prefix
+        self.board.set_highlight(last=self.board.highlight.get("last", ()), selected=prefix,
+                                 targets=self.controller.next_cells() if prefix else ())
 
     def _say(self, text: str, error: bool = False) -> None:
-        colour = "#B00020" if error else "#333333"
-        self.message.value = f'<span style="color:{colour}">{text}</span>' if text else ""
+        self.message.value = message_html(text, error=error)
 
     # --- records -----------------------------------------------------------------------
     def record(self) -> records.Record:
@@ -274,9 +489,28 @@ class Explorer(w.VBox):
                                            meta={"source": "explorer"})
 
     def export(self) -> str:
+        """The game as a record line; the page's download link is rebuilt from it. In a
+        player's view the record (it names every card) is offered only after the end."""
+        if not self.presentation().secrets_visible or self.start_position is not None:
+            why = ("a record starts from the initial position" if self.start_position is not None
+                   else "the record names every hidden card: it is offered after the game or in "
+                        "the all-seeing view")
+            self.export_area.value = html('<span style="color:#555">Export: {why}</span>', why=why)
+            return ""
         line = self.record().to_json()
         data = b64encode((line + "\n").encode()).decode()
-        self.export_area.value = (f'<a download="{self.game.id}.jsonl" '
-                                  f'href="data:application/x-ndjson;base64,{data}">'
-                                  f"Download {self.game.id}.jsonl ({len(self.actions)} actions)</a>")
+        self.export_area.value = html('<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
+                                      '{data}">Download {name}.jsonl ({n} actions)</a>',
+                                      name=self.game.id, data=data, n=len(self.actions))
         return line
+
+
+class _Controller(ClickController):
+    """Clicks -> moves over the moves the viewer may make (none when it is not their turn)."""
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self.moves = list(moves)
+        self.prefix = ()
+
+
+__all__ = ["ALL_SEEING", "FOLLOW_TURN", "NOBODY", "Explorer", "OWNER_COLOURS"]

@@ -15,6 +15,8 @@ from rules_kernel.scene import Scene, Zone
 MARGIN = 26  # room for coordinates
 ZONE_TITLE = 18
 ITEM = 54  # zone item box
+HEX_ITEM = 48  # the viewer's zone items beside a hex map
+COMPACT_ITEM = 38  # other players' zone items there, one strip a player
 ITEM_GAP = 6
 STATUS = 26
 
@@ -47,6 +49,21 @@ class ZoneBox:
     x: float
     y: float
     items: list[ItemBox] = field(default_factory=list)
+    #: the line drawn above the items ("" in a compact strip, whose summary says it all)
+    title: str | None = None
+
+    #: the room the heading may take, in pixels (longer headings are cut with '…')
+    room: float = 10_000
+
+    @property
+    def heading(self) -> str:
+        if self.title is not None:
+            text = self.title
+        else:
+            hidden = f" — {self.zone.hidden_count} hidden" if self.zone.hidden_count else ""
+            text = f"{self.zone.title}{hidden}"
+        fits = int(self.room / 6.6)  # 12 px sans-serif: about 6.6 px a character
+        return text if len(text) <= fits else text[: fits - 1] + "…"
 
 
 @dataclass
@@ -93,20 +110,40 @@ def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 4
     hexes = scene.layout == "hex"
     cells, board_w, board_h, labels = (_hex_cells(scene, max_board) if hexes
                                        else _square_cells(scene, max_board, flip))
+    if hexes:
+        return _beside(scene, cells, board_w, board_h)
     width = max(board_w + 2 * MARGIN, 420)
     bottom_owner = 1 if flip else 0
     top_zones = [z for z in scene.zones if z.owner is not None and z.owner % 2 != bottom_owner]
     bottom_zones = [z for z in scene.zones if z not in top_zones]
     zones: list[ZoneBox] = []
     y = STATUS
-    y = _place_zones(top_zones, zones, y, width)
+    y = _place_zones(top_zones, zones, y, MARGIN, width - MARGIN)
     board_top = y + 4
     offset_x = (width - board_w) / 2
     cells = {cid: _shift(box, offset_x, board_top) for cid, box in cells.items()}
     labels = [(text, x + offset_x, ly + board_top) for text, x, ly in labels]
     y = board_top + board_h + MARGIN
-    y = _place_zones(bottom_zones, zones, y, width)
+    y = _place_zones(bottom_zones, zones, y, MARGIN, width - MARGIN)
     return Layout(width, y + 8, cells, zones, board_top, board_top + board_h, flip, hexes, labels)
+
+
+def _beside(scene: Scene, cells: dict[str, CellBox], board_w: float, board_h: float) -> Layout:
+    """A hex map with the zones in a column beside it, so map and hand fit one screen: the
+    viewer's (or the mover's) own zones full size first, everybody else's compact below."""
+    own = scene.perspective if scene.perspective is not None else scene.to_move
+    mine = [z for z in scene.zones if z.owner is None or z.owner == own or z.id == "initiative"]
+    others = [z for z in scene.zones if z not in mine]
+    board_top = STATUS + 4
+    cells = {cid: _shift(box, MARGIN / 2, board_top) for cid, box in cells.items()}
+    x0 = board_w + MARGIN
+    right = x0 + 6 * (HEX_ITEM + ITEM_GAP)
+    zones: list[ZoneBox] = []
+    y = _place_zones(mine, zones, STATUS, x0, right, item=HEX_ITEM)
+    for owner in sorted({z.owner for z in others}):
+        y = _place_strip([z for z in others if z.owner == owner], zones, y + 2, x0, right)
+    height = max(board_top + board_h + 8, y + 8)
+    return Layout(right + 8, height, cells, zones, board_top, board_top + board_h, False, True, [])
 
 
 def _shift(box: CellBox, dx: float, dy: float) -> CellBox:
@@ -153,15 +190,40 @@ def _hex_cells(scene: Scene, max_board: float):
     return cells, span_x * radius, span_y * radius, []
 
 
-def _place_zones(zones: list[Zone], out: list[ZoneBox], y: float, width: float) -> float:
-    for zone in zones:
-        box = ZoneBox(zone, MARGIN, y)
-        x, row_y = MARGIN, y + ZONE_TITLE
-        for item in zone.items:
-            if x + ITEM > width - MARGIN:
-                x, row_y = MARGIN, row_y + ITEM + ITEM_GAP
-            box.items.append(ItemBox(item.cell, x, row_y, ITEM, ITEM))
-            x += ITEM + ITEM_GAP
+def _place_strip(zones: list[Zone], out: list[ZoneBox], y: float, left: float, right: float) -> float:
+    """One player's zones as one compact strip: a summary line, then all items in a row."""
+    counts = [f"{_short_title(z)} {sum(i.count for i in z.items) + z.hidden_count}" for z in zones]
+    x, row_y = left, y + ZONE_TITLE
+    for i, zone in enumerate(zones):
+        owner_name = zone.title.split(":")[0] if ":" in zone.title else zone.title
+        box = ZoneBox(zone, left, y, title=f"{owner_name}: " + " · ".join(counts) if i == 0 else "",
+                      room=right - left)
+        for entry in zone.items:
+            if x + COMPACT_ITEM > right:
+                x, row_y = left, row_y + COMPACT_ITEM + ITEM_GAP
+            box.items.append(ItemBox(entry.cell, x, row_y, COMPACT_ITEM, COMPACT_ITEM))
+            x += COMPACT_ITEM + ITEM_GAP
         out.append(box)
-        y = row_y + (ITEM if zone.items else 4) + ITEM_GAP + 2
+    filled = any(z.items for z in zones)
+    return row_y + (COMPACT_ITEM if filled else 0) + ITEM_GAP + 2
+
+
+def _short_title(zone: Zone) -> str:
+    """'Side B: discard pile' -> 'discard pile'; 'Side B: supply (...); markers left: 4' -> 'supply'."""
+    words = zone.title.split(":", 1)[-1].strip()
+    return words.split(" (")[0].split(";")[0]
+
+
+def _place_zones(zones: list[Zone], out: list[ZoneBox], y: float, left: float, right: float,
+                 item: float = ITEM) -> float:
+    for zone in zones:
+        box = ZoneBox(zone, left, y, room=right - left)
+        x, row_y = left, y + ZONE_TITLE
+        for entry in zone.items:
+            if x + item > right:
+                x, row_y = left, row_y + item + ITEM_GAP
+            box.items.append(ItemBox(entry.cell, x, row_y, item, item))
+            x += item + ITEM_GAP
+        out.append(box)
+        y = row_y + (item if zone.items else 4) + ITEM_GAP + 2
     return y

@@ -6,7 +6,7 @@ from html import escape
 
 from rules_kernel.scene import Scene
 from widgets.draw import INK, draw_highlights, draw_scene
-from widgets.layout import layout_scene
+from widgets.layout import Layout, layout_scene
 
 
 class SvgPainter:
@@ -15,9 +15,10 @@ class SvgPainter:
 
     @staticmethod
     def _style(fill, stroke, width, alpha) -> str:
-        style = f'fill="{fill or "none"}"'
+        # colours can come from data (a user's unit table): attribute values are escaped too
+        style = f'fill="{escape(fill or "none")}"'
         if stroke:
-            style += f' stroke="{stroke}" stroke-width="{width:g}"'
+            style += f' stroke="{escape(stroke)}" stroke-width="{width:g}"'
         if alpha != 1:
             style += f' opacity="{alpha:g}"'
         return style
@@ -43,19 +44,31 @@ class SvgPainter:
     def text(self, x, y, text, *, size=12, color=INK, bold=False, align="center") -> None:
         anchor = {"center": "middle", "left": "start", "right": "end"}[align]
         weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" fill="{color}" '
+        self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" fill="{escape(color)}" '
                           f'text-anchor="{anchor}" font-family="sans-serif"{weight}>'
                           f"{escape(text)}</text>")
+
+
+def scene_body(scene: Scene, layout: Layout) -> str:
+    """The SVG elements that draw a scene (no <svg> wrapper)."""
+    painter = SvgPainter()
+    draw_scene(painter, scene, layout)
+    return "\n".join(painter.parts)
+
+
+def highlight_body(layout: Layout, **highlight: tuple[str, ...]) -> str:
+    """The SVG elements of the highlight layer: last move, selection, targets."""
+    painter = SvgPainter()
+    draw_highlights(painter, layout, **highlight)
+    return "\n".join(painter.parts)
 
 
 def scene_to_svg(scene: Scene, *, highlight: bool = True) -> str:
     """An SVG picture of a scene (with the last move highlighted)."""
     layout = layout_scene(scene)
-    painter = SvgPainter()
-    draw_scene(painter, scene, layout)
+    body = scene_body(scene, layout)
     if highlight:
-        draw_highlights(painter, layout, last=scene.last_cells)
-    body = "\n".join(painter.parts)
+        body += "\n" + highlight_body(layout, last=scene.last_cells)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
             f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.0f} {layout.height:.0f}">'
             f"\n{body}\n</svg>")

@@ -140,6 +140,11 @@ class Order(Move):
     arg: str = ""
     cells: tuple[str, ...] = ()
 
+    @property
+    def choice_label(self) -> str:
+        """Same coin, same hexes, another action (move or tactic, bolster or control)."""
+        return self.verb.capitalize() + (f" {self.arg}" if self.arg else "")
+
     def __str__(self) -> str:
         return " ".join([self.verb] + ([self.coin] if self.coin else [])
                         + [hex_name(h) for h in self.hexes] + ([self.arg] if self.arg else []))
@@ -673,6 +678,27 @@ class WarChestState(State):
         raise AssertionError(kind)
 
     # --- secrets -------------------------------------------------------------------------------
+    def action_text(self, action, viewer: int | None = None) -> str:
+        """Draws go into a hidden hand, and a coin paid face down (pass, recruit, initiative)
+        stays unknown: other players learn only how many coins and what was recruited."""
+        if viewer is None:
+            return str(action)
+        if action.is_chance:
+            if self.phase == "deal":
+                return str(action)  # the armies are dealt face up
+            player, _ = self._drawer()
+            if player == viewer:
+                return str(action)
+            count = len(str(action).split(":", 1)[1].split(","))
+            return f"{self.game.player_names[player]} draws {count} coin{'s' if count > 1 else ''}"
+        if self.current_player == viewer or getattr(action, "verb", "") not in FACE_DOWN:
+            return str(action)
+        if action.verb == "recruit":
+            return f"recruit {action.arg} (paid with a coin face down)"
+        if action.verb == "initiative":
+            return "initiative (a coin face down)"
+        return "pass (a coin face down)"
+
     def view(self, player: int) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
         pooled into that player's bag counts, which is what counting tells you."""

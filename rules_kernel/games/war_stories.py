@@ -276,6 +276,13 @@ class WarStoriesState(State):
                                    "(24 army cards, 8 Heiya, 6 Ki)")
         return Deal(cards)
 
+    def action_text(self, action, viewer: int | None = None) -> str:
+        """The deal is face down: a player's view names no card of it. Flips and piece moves
+        happen in the open."""
+        if action.is_chance and viewer is not None:
+            return "the cards are dealt face down"
+        return str(action)
+
     def view(self, player: int) -> WarStoriesState:
         """Every flip is public: a view knows each card ever revealed, and no other."""
         hidden = tuple(code if code is None or sq in self.revealed or sq == self.face_up

@@ -92,6 +92,11 @@ class YokaiMove(Move):
     def __str__(self) -> str:
         return self._text
 
+    @property
+    def choice_label(self) -> str:
+        """A step into the promotion zone may promote or not: the two buttons' words."""
+        return "Promote" if self.promote else "Don't promote"
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, YokaiMove) and (self._text, self.side) == (other._text, other.side)
 

@@ -1,0 +1,141 @@
+"""The board widget: a scene drawn as SVG in the browser, clicked or played by keyboard.
+
+The drawing is `widgets/draw.py` through the SVG painter, so the notebook picture and the
+live board are one drawing. SVG scales to its container (phones) and stays crisp at any
+device pixel ratio; the browser side (`board.js`) only reports which cell was clicked or
+chosen with the keyboard. A transparent hit layer on top names each cell and zone item
+(`data-cell`, `aria-label` and a tooltip), built from the scene the viewer may see, so the
+page holds nothing the scene hides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from rules_kernel.scene import Scene
+from widgets.draw import describe_token
+from widgets.layout import Layout, layout_scene
+from widgets.svg import highlight_body, scene_body
+
+CSS = """
+.re-board { outline: none; width: 100%; position: relative; }
+.re-board:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
+.re-board svg { width: 100%; height: auto; display: block; touch-action: manipulation;
+                user-select: none; -webkit-user-select: none; }
+.re-board .re-scene, .re-board .re-highlight, .re-board .re-cursor { pointer-events: none; }
+.re-board .re-hits [data-cell] { cursor: pointer; fill: transparent; }
+.re-board .re-cursor { fill: none; stroke: #0072B2; stroke-width: 4; stroke-dasharray: 7 4; }
+.re-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
+              clip: rect(0 0 0 0); white-space: nowrap; }
+"""
+
+
+class BoardView(anywidget.AnyWidget):
+    """The browser side: SVG layers and what a click or a key chose."""
+
+    _esm = Path(__file__).with_name("board.js")
+    _css = CSS
+    scene_svg = traitlets.Unicode("").tag(sync=True)
+    highlight_svg = traitlets.Unicode("").tag(sync=True)
+    hit_svg = traitlets.Unicode("").tag(sync=True)
+    view_width = traitlets.Float(420).tag(sync=True)
+    view_height = traitlets.Float(420).tag(sync=True)
+    label = traitlets.Unicode("Game board").tag(sync=True)
+    cursor_start = traitlets.Unicode("").tag(sync=True)
+
+
+class Board:
+    """Draws scenes; reports clicks (mouse, touch or keyboard) as cell ids."""
+
+    def __init__(self) -> None:
+        self.widget = BoardView()
+        self.widget.layout.width = "100%"
+        self.layout: Layout | None = None
+        self.scene: Scene | None = None
+        self.highlight: dict[str, tuple[str, ...]] = {}
+        self._click_handlers: list[Callable[[str], None]] = []
+        self._escape_handlers: list[Callable[[], None]] = []
+        self.widget.on_msg(self._on_message)
+
+    def on_click(self, handler: Callable[[str], None]) -> None:
+        self._click_handlers.append(handler)
+
+    def on_escape(self, handler: Callable[[], None]) -> None:
+        self._escape_handlers.append(handler)
+
+    def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "",
+             **highlight: tuple[str, ...]) -> None:
+        self.scene, self.highlight = scene, highlight
+        self.layout = layout_scene(scene, flip=flip)
+        view = self.widget
+        with view.hold_sync():
+            view.view_width, view.view_height = self.layout.width, self.layout.height
+            view.scene_svg = scene_body(scene, self.layout)
+            view.hit_svg = hit_layer(scene, self.layout)
+            view.highlight_svg = highlight_body(self.layout, **highlight)
+            view.label = f"Game board: {scene.status}" if scene.status else "Game board"
+            view.cursor_start = cursor
+
+    def set_highlight(self, **highlight: tuple[str, ...]) -> None:
+        self.highlight = highlight
+        if self.layout is not None:
+            self.widget.highlight_svg = highlight_body(self.layout, **highlight)
+
+    def press(self, cell: str) -> None:
+        """A click on `cell` (what the browser sends; also used by headless tests)."""
+        for handler in self._click_handlers:
+            handler(cell)
+
+    def click_at(self, x: float, y: float) -> str | None:
+        """What a click at (x, y) in layout units hits; handlers are told."""
+        if self.layout is None:
+            return None
+        cell = self.layout.hit(x, y)
+        if cell is not None:
+            self.press(cell)
+        return cell
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if content.get("event") == "click" and isinstance(content.get("cell"), str):
+            self.press(content["cell"])
+        elif content.get("event") == "escape":
+            for handler in self._escape_handlers:
+                handler()
+
+
+def hit_layer(scene: Scene, layout: Layout) -> str:
+    """One transparent shape per clickable place, with its name for tooltips and readers."""
+    names = cell_names(scene)
+    parts = []
+    for cid, box in layout.cells.items():
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in box.polygon)
+        parts.append(_hit("polygon", f'points="{points}"', cid, names.get(cid, cid)))
+    for zone_box in layout.zones:
+        for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
+            shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
+            count = f" ×{item.count}" if item.count > 1 else ""
+            what = "face-down coin" if item.face_down else item.name
+            parts.append(_hit("rect", shape, item.cell, f"{zone_box.zone.title}: {what}{count}"))
+    return "\n".join(parts)
+
+
+def _hit(tag: str, shape: str, cell: str, name: str) -> str:
+    label = escape(name, quote=True)
+    return (f'<{tag} {shape} data-cell="{escape(cell, quote=True)}" aria-label="{label}">'
+            f"<title>{escape(name)}</title></{tag}>")
+
+
+def cell_names(scene: Scene) -> dict[str, str]:
+    """Words for each board cell: its coordinate and what stands on it."""
+    names = {c.id: c.label or c.id for c in scene.cells}
+    for token in scene.tokens:
+        if token.cell in names:
+            names[token.cell] = describe_token(token, scene)
+    return names

@@ -1,0 +1,198 @@
+"""A game's options as a form: real inputs with plain-language labels and help text.
+
+Each `rk.Option` becomes the input that fits what it accepts: a dropdown for choices, a
+checkbox for yes/no, a number box for a whole number, "stop after N" for an optional cap,
+one dropdown per player for a list of choices (To War!'s armies), and a file upload for a
+data table (To War!'s unit table). Values are data: an uploaded table is read from the
+upload's bytes, never from a server path.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import ipywidgets as w
+import pandas as pd
+
+import rules_kernel as rk
+
+#: an uploaded table larger than this is refused before it is read
+MAX_TABLE_BYTES = 512 * 1024
+ORDINALS = ("First", "Second", "Third", "Fourth")
+HELP_STYLE = "font-size:12px;color:#555;line-height:1.3;max-width:280px"
+
+
+def label_of(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+class Field:
+    """One option's input, its label and help text; `value()` reads it back."""
+
+    def __init__(self, name: str, option: rk.Option, inputs: list[w.Widget], help_text: str = "") -> None:
+        from widgets.safe import html
+
+        self.name, self.option = name, option
+        doc = html('<div style="{style}">{doc}</div>', style=HELP_STYLE, doc=help_text or option.doc)
+        self.widget = w.VBox([*inputs, w.HTML(doc)],
+                             layout=w.Layout(margin="0 18px 6px 0", max_width="300px"))
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+
+class ChoiceField(Field):
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.input = w.Dropdown(options=[(str(c), c) for c in option.choices], value=value,
+                                description=label_of(name), style={"description_width": "initial"},
+                                layout=w.Layout(max_width="280px"))
+        super().__init__(name, option, [self.input])
+
+    def value(self) -> Any:
+        return self.input.value
+
+
+class BoolField(Field):
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.input = w.Checkbox(value=bool(value), description=label_of(name), indent=False)
+        super().__init__(name, option, [self.input])
+
+    def value(self) -> Any:
+        return self.input.value
+
+
+class IntField(Field):
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.input = w.IntText(value=value, description=label_of(name),
+                               style={"description_width": "initial"}, layout=w.Layout(width="200px"))
+        super().__init__(name, option, [self.input])
+
+    def value(self) -> Any:
+        return self.input.value
+
+
+class TextField(Field):
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.input = w.Text(value=str(value), description=label_of(name),
+                            style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
+        super().__init__(name, option, [self.input])
+
+    def value(self) -> Any:
+        return self.input.value
+
+
+class CapField(Field):
+    """An optional positive whole number: 'Stop after [N]', off by default."""
+
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.enabled = w.Checkbox(value=value is not None, description=label_of(name), indent=False,
+                                  layout=w.Layout(width="auto"))
+        self.number = w.BoundedIntText(value=value or 500, min=1, max=10**6, disabled=value is None,
+                                       layout=w.Layout(width="110px"))
+        self.enabled.observe(lambda ch: setattr(self.number, "disabled", not ch["new"]), names="value")
+        super().__init__(name, option, [w.HBox([self.enabled, self.number])])
+
+    def value(self) -> Any:
+        return self.number.value if self.enabled.value else None
+
+
+class ItemsField(Field):
+    """A list with one choice per player (To War!'s two armies)."""
+
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        values = list(value)
+        self.inputs = [w.Dropdown(options=[(str(c), c) for c in option.items], value=v,
+                                  description=f"{ORDINALS[i]} player's {label_of(name).rstrip('s').lower()}",
+                                  style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
+                       for i, v in enumerate(values)]
+        super().__init__(name, option, list(self.inputs))
+
+    def value(self) -> Any:
+        return [d.value for d in self.inputs]
+
+
+class TableField(Field):
+    """A data table from an uploaded CSV or JSON file (its content, never a path)."""
+
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        self.upload = w.FileUpload(accept=".csv,.json", multiple=False,
+                                   description=f"{label_of(name)} file", layout=w.Layout(width="auto"))
+        self.clear = w.Button(description="Use the default", layout=w.Layout(width="auto"))
+        self.clear.on_click(lambda _: setattr(self.upload, "value", ()))
+        self.given = value  # a table given from Python (rows or a DataFrame), kept as is
+        super().__init__(name, option, [w.HBox([self.upload, self.clear])],
+                         help_text=option.doc.split(";")[0] + ": upload a CSV or JSON file to replace it.")
+
+    def value(self) -> Any:
+        if not self.upload.value:
+            return self.given
+        return read_table(self.upload.value[0]["name"], bytes(self.upload.value[0]["content"]))
+
+
+def read_table(name: str, data: bytes) -> Any:
+    """An uploaded table's rows: JSON (an array of objects) or CSV. Errors name the file."""
+    where = f"units file {name!r}"
+    if len(data) > MAX_TABLE_BYTES:
+        raise rk.OptionError(f"{where} is {len(data):,} bytes; the limit is {MAX_TABLE_BYTES:,}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise rk.OptionError(f"{where} is not UTF-8 text (byte {exc.start})") from None
+    if name.lower().endswith(".json"):
+        try:
+            return json.loads(text)
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            raise rk.OptionError(f"{where} is not valid JSON ({str(exc)[:80]})") from None
+    try:
+        return pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise rk.OptionError(f"{where} is not a readable CSV table ({str(exc)[:80]})") from None
+
+
+def make_field(name: str, option: rk.Option, value: Any) -> Field:
+    if option.choices is not None:
+        return ChoiceField(name, option, value)
+    if option.items is not None:
+        return ItemsField(name, option, value)
+    if isinstance(option.default, bool):
+        return BoolField(name, option, value)
+    if isinstance(option.default, int):
+        return IntField(name, option, value)
+    if isinstance(option.default, str) and isinstance(value, str):
+        return TextField(name, option, value)
+    if option.default is None and "table" in option.doc:
+        return TableField(name, option, value)
+    if option.default is None:
+        return CapField(name, option, value)
+    return FixedField(name, option, value)
+
+
+class FixedField(Field):
+    """A value this form cannot edit (given from Python, e.g. War Chest armies as lists)."""
+
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        from widgets.safe import html
+
+        self.given = value
+        shown = w.HTML(html("<b>{label}</b>: {value}", label=label_of(name), value=json.dumps(value)))
+        super().__init__(name, option, [shown])
+
+    def value(self) -> Any:
+        return self.given
+
+
+class OptionsForm:
+    """Every option of a game as inputs; `values()` gives the keyword arguments for load_game."""
+
+    def __init__(self, game_id: str, values: dict[str, Any] | None = None) -> None:
+        cls = rk.game_class(game_id)
+        values = dict(values or {})
+        self.fields = {name: make_field(name, option, values.get(name, option.default))
+                       for name, option in cls.OPTIONS.items()}
+        self.widget = w.HBox([f.widget for f in self.fields.values()],
+                             layout=w.Layout(flex_flow="row wrap"))
+
+    def values(self) -> dict[str, Any]:
+        return {name: field.value() for name, field in self.fields.items()}
