@@ -141,6 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
     replay.add_argument("--quiet", action="store_true", help="print only the summary and the errors")
     replay.set_defaults(run=_replay)
+    _add_solve(sub)
     return parser
 
 
@@ -311,6 +312,36 @@ def _result_text(record: records.Record) -> str:
     if outcome.winner is None:
         return f"draw ({outcome.reason})"
     return f"winner {outcome.winner} ({outcome.reason})"
+
+
+# --- solve (the tablebase) ------------------------------------------------------------------
+
+def _add_solve(sub) -> None:
+    solve = sub.add_parser("solve", help="solve a game by retrograde analysis into a table",
+                           description="Builds the perfect-play table (yokai-3x4) into the cache "
+                           "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer) and "
+                           "prints the time, the size on disk and the counts.")
+    solve.add_argument("game")
+    solve.add_argument("--threads", type=_whole(1), default=2, help="threads for the first pass")
+    solve.set_defaults(run=_solve)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from rules_kernel.tablebase import Tablebase
+
+    started = time.perf_counter()
+    tb = Tablebase.build(args.game, threads=args.threads)
+    seconds = time.perf_counter() - started
+    size = os.path.getsize(tb.path)
+    print(f"{args.game}: solved in {seconds:,.0f} s; {tb.path} ({size / 1e6:,.1f} MB)")
+    counts = tb.counts()
+    for name in ("solved", "non_terminal"):
+        c = counts[name]
+        print(f"{name}: {c['positions']:,} positions; for the mover {c['wins']:,} wins, "
+              f"{c['draws']:,} draws, {c['losses']:,} losses (longest {c['longest']} plies)")
+    start = rk.load_game(args.game).initial_state()
+    print(f"start position: {tb.value(start)} for the first player")
+    return 0
 
 
 if __name__ == "__main__":
