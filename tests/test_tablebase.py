@@ -1,0 +1,348 @@
+"""The Yokai 3x4 tablebase (rules_kernel.tablebase).
+
+Rules checked (rules/NOTES.md, "3x4 rules as the standard computer formulation plays them"):
+the game ends when a Koropokkuru is captured; the try (a Koropokkuru standing unattacked on
+its far rank wins, checked for both sides in every position; both at once is a draw); a
+Kodama reaching the far rank promotes; captured pieces go to the captor's hand unpromoted;
+drops on any empty square. Solved result: "the start position is lost in 78 plies for the
+first player".
+
+Small sub-games (fewer pieces; closed under play) are solved by the table and, independently,
+by a plain minimax fixpoint over the kernel's own states and moves; the two must agree on
+every position. The full table is a benchmark (benchmarks/bench_tablebase.py); its tests
+run only when it has been built (`rules-explorer solve yokai-3x4`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rules_kernel as rk
+from rules_kernel.tablebase import (
+    Tablebase,
+    TablebaseError,
+    Value,
+    normalised,
+    position_text,
+)
+from rules_kernel.tablebase import _engine as engine
+from rules_kernel.tablebase._build import build_table
+
+GAME = rk.load_game("yokai-3x4")
+FULL = (2, 2, 2)
+
+
+def _position(index: int, ix) -> tuple[np.ndarray, np.ndarray]:
+    board, hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
+    engine.unrank(index, ix, board, hands)
+    return board, hands
+
+
+def _state(index: int, ix):
+    return GAME.from_text(position_text(*_position(index, ix)))
+
+
+def _key(state) -> int:
+    board, hands = normalised(state)
+    return int(engine.rank(board, hands, engine.index_tables(_material(state))))
+
+
+def _material(state) -> tuple[int, int, int]:
+    from rules_kernel.tablebase import _material_of
+    return _material_of(*normalised(state))
+
+
+# --- the index -------------------------------------------------------------------------------
+
+def _placements(material) -> int:
+    """Brute force: distinct placements with both Koropokkuru on the board, any hands."""
+    states_per_kind = (4, 2, 2)  # Kodama (C, H, c, h), Kitsune (E, e), Tanuki (G, g)
+    seen = set()
+    for ours, theirs in itertools.permutations(range(12), 2):
+        free = [sq for sq in range(12) if sq not in (ours, theirs)]
+        per_kind = []
+        for states, count in zip(states_per_kind, material, strict=True):
+            hands = [(-1, 0), (-2, 0)]  # in a hand: ours, theirs
+            places = hands + [(sq, s) for sq in free for s in range(states)]
+            per_kind.append(list(itertools.combinations_with_replacement(places, count)))
+        for choice in itertools.product(*per_kind):
+            squares = [p[0] for kind in choice for p in kind if p[0] >= 0]
+            if len(squares) == len(set(squares)):
+                seen.add((ours, theirs, choice))
+    return len(seen)
+
+
+@pytest.mark.parametrize("material", [(1, 0, 0), (0, 1, 1), (2, 0, 0)])
+def test_index_is_a_bijection_onto_all_placements(material):
+    ix = engine.index_tables(material)
+    size = engine.table_size(ix)
+    assert size == _placements(material)
+    for index in range(size):
+        board, hands = _position(index, ix)
+        assert engine.rank(board, hands, ix) == index
+
+
+def test_full_index_size_and_round_trip_on_positions_reached_by_play():
+    ix = engine.index_tables(FULL)
+    assert engine.table_size(ix) == 1_567_925_964
+    rng = random.Random(16)
+    for _ in range(40):
+        state = GAME.initial_state()
+        for _ in range(rng.randrange(0, 60)):
+            if state.is_terminal():
+                break
+            state = state.apply(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        board, hands = normalised(state)
+        index = engine.rank(board, hands, ix)
+        assert 0 <= index < engine.table_size(ix)
+        again_board, again_hands = _position(index, ix)
+        assert (again_board == board).all() and (again_hands == hands).all()
+        # the engine's position text is the same position for the kernel
+        again = GAME.from_text(position_text(again_board, again_hands))
+        again_board, again_hands = normalised(again)
+        assert (again_board == board).all() and (again_hands == hands).all()
+
+
+# --- moves and unmoves against the kernel ------------------------------------------------------
+
+def _random_indices(count: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    size = engine.table_size(engine.index_tables(FULL))
+    return [rng.randrange(size) for _ in range(count)]
+
+
+def _buffers():
+    return [np.zeros(n, np.int64) for n in (12, 6, 12, 6)]
+
+
+def _kernel_children(state) -> tuple[set[int], bool]:
+    """Indices of the children that stay in the table, and whether a move takes the
+    Koropokkuru (the child is over: not in the table)."""
+    ix = engine.index_tables(FULL)
+    keys, takes = set(), False
+    for move in state.legal_moves():
+        child = state.apply(move)
+        if child.outcome() is not None and "captured" in child.outcome().reason:
+            takes = True
+            continue
+        board, hands = normalised(child)
+        keys.add(int(engine.rank(board, hands, ix)))
+    return keys, takes
+
+
+def test_children_and_move_counts_match_the_kernel():
+    ix = engine.index_tables(FULL)
+    out = np.zeros(128, np.int64)
+    checked = 0
+    for index in _random_indices(400, seed=1):
+        board, hands = _position(index, ix)
+        state = _state(index, ix)
+        if state.is_terminal():
+            assert engine.try_status(board) != 0
+            continue
+        assert engine.try_status(board) == 0
+        expected, takes = _kernel_children(state)
+        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        assert set(out[:n].tolist()) == expected and n == len(expected)
+        moves, _hanging, takes_lion = engine.count_moves(board, hands)
+        assert takes_lion == takes == bool(engine.can_capture_lion(board))
+        if not takes:
+            assert moves == len(state.legal_moves())
+        checked += 1
+    assert checked > 100
+
+
+def test_predecessors_are_exactly_the_positions_with_a_move_here():
+    ix = engine.index_tables(FULL)
+    out = np.zeros(128, np.int64)
+    preds = np.zeros(1024, np.int64)
+    for index in _random_indices(150, seed=2):
+        board, hands = _position(index, ix)
+        if engine.try_status(board) != 0:
+            continue
+        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        for child in out[:n].tolist():  # completeness: every parent is found from its child
+            child_board, child_hands = _position(child, ix)
+            m = engine.predecessors(child_board, child_hands, ix, preds, *_buffers())
+            assert index in preds[:m].tolist()
+        m = engine.predecessors(board, hands, ix, preds, *_buffers())
+        found = preds[:m].tolist()
+        assert len(found) == len(set(found))  # each (position, move) once
+        for parent in found:  # soundness: every predecessor has a move to here
+            parent_board, parent_hands = _position(parent, ix)
+            assert engine.try_status(parent_board) == 0
+            k = engine.children(parent_board, parent_hands, ix, out, *_buffers(), True)
+            assert index in out[:k].tolist()
+
+
+# --- sub-games against a plain minimax over the kernel ----------------------------------------
+
+def _minimax_fixpoint(material) -> dict[int, Value]:
+    """Every position of a sub-game solved with the kernel's states and moves only: values
+    by increasing distance (win in n if some move leads to a loss in n-1; loss in n if every
+    move leads to a win and the longest is n-1); what never resolves is a draw."""
+    ix = engine.index_tables(material)
+    size = engine.table_size(ix)
+    fixed, moves = {}, {}
+    for index in range(size):
+        state = _state(index, ix)
+        outcome = state.outcome()
+        if outcome is not None:
+            fixed[index] = _outcome_value(outcome, state)
+            continue
+        after = []
+        for move in state.legal_moves():
+            child = state.apply(move)
+            if child.outcome() is not None:
+                after.append(_outcome_value(child.outcome(), child))
+            else:
+                after.append(_key(child))
+        moves[index] = after
+    values = dict(fixed)
+    plies = 1
+    while True:
+        decided = {}
+        for index, after in moves.items():
+            if index in values:
+                continue
+            seen = [values.get(a) if isinstance(a, int) else a for a in after]
+            if any(v == Value("loss", plies - 1) for v in seen):
+                decided[index] = Value("win", plies)
+            elif seen and all(v is not None and v.result == "win" for v in seen) and \
+                    max(v.plies for v in seen) == plies - 1:
+                decided[index] = Value("loss", plies)
+        if not decided:
+            break
+        values.update(decided)
+        plies += 1
+    return {index: values.get(index, Value("draw", None)) for index in range(size)}
+
+
+def _outcome_value(outcome, state) -> Value:
+    if outcome.winner is None:
+        return Value("draw", None)
+    return Value("win" if outcome.winner == state.current_player else "loss", 0)
+
+
+@pytest.mark.parametrize("material", [(0, 0, 1), (1, 0, 0), (0, 1, 0)])
+def test_sub_game_table_equals_minimax_over_the_kernel(material, tmp_path):
+    tb = Tablebase.build(material=material, directory=tmp_path, progress=False)
+    ix = engine.index_tables(material)
+    expected = _minimax_fixpoint(material)
+    assert {expected[i].result for i in expected} >= {"win", "loss"}
+    for index, value in expected.items():
+        assert tb.value(_state(index, ix)) == value, position_text(*_position(index, ix))
+    reopened = Tablebase.open(material=material, directory=tmp_path)
+    assert reopened.counts() == tb.counts()
+
+
+def _pure_python_engine():
+    """A second copy of the engine module, loaded with numba switched off."""
+    path = Path(engine.__file__)
+    spec = importlib.util.spec_from_file_location("tablebase_engine_pure_python", path)
+    module = importlib.util.module_from_spec(spec)
+    return spec, module
+
+
+def test_pure_python_fallback_builds_the_same_table(monkeypatch):
+    if not engine.HAVE_NUMBA:
+        pytest.skip("numba is not installed: the default path is already pure Python")
+    monkeypatch.setenv("RULES_EXPLORER_NO_NUMBA", "1")
+    spec, pure = _pure_python_engine()
+    spec.loader.exec_module(pure)
+    assert pure.HAVE_NUMBA is False
+    from rules_kernel.tablebase import _build
+    compiled, _ = build_table((0, 1, 1), progress=False)
+    monkeypatch.setattr(_build, "engine", pure)
+    python, _ = _build.build_table((0, 1, 1), progress=False, threads=1)
+    assert python.dtype == compiled.dtype and (python == compiled).all()
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+def test_open_without_a_table_names_the_build_command(tmp_path):
+    with pytest.raises(TablebaseError, match="rules-explorer solve yokai-3x4"):
+        Tablebase.open("yokai-3x4", directory=tmp_path)
+
+
+def test_only_yokai_3x4_has_a_table(tmp_path):
+    with pytest.raises(TablebaseError, match="only 'yokai-3x4'"):
+        Tablebase.open("yokai-5x6", directory=tmp_path)
+    with pytest.raises(TablebaseError, match="material"):
+        Tablebase.build(material=(3, 0, 0), directory=tmp_path, progress=False)
+
+
+def test_best_moves_rate_every_move_from_the_movers_side(tmp_path):
+    tb = Tablebase.build(material=(0, 0, 1), directory=tmp_path, progress=False)
+    ix = engine.index_tables((0, 0, 1))
+    for index in range(0, engine.table_size(ix), 37):
+        state = _state(index, ix)
+        if state.is_terminal():
+            assert tb.value(state).plies in (0, None)
+            continue
+        rated = tb.best_moves(state)
+        assert sorted(str(mv.move) for mv in rated) == sorted(map(str, state.legal_moves()))
+        assert rated[0].value == tb.value(state)  # the best move keeps the value
+        assert all(mv.value.sort_key() >= rated[0].value.sort_key() for mv in rated)
+        assert set(tb.optimal_moves(state)) == {mv.move for mv in rated if mv.value == rated[0].value}
+
+
+def test_a_table_does_not_answer_other_material(tmp_path):
+    tb = Tablebase.build(material=(0, 0, 1), directory=tmp_path, progress=False)
+    with pytest.raises(TablebaseError, match="material"):
+        tb.value(GAME.initial_state())
+
+
+# --- the full table (only when built) ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def full_table():
+    try:
+        return Tablebase.open("yokai-3x4")
+    except TablebaseError:
+        pytest.skip("the full table is not built (rules-explorer solve yokai-3x4)")
+
+
+def test_start_is_lost_in_78_for_the_first_player(full_table):
+    # NOTES.md: "the start position is lost in 78 plies for the first player"
+    assert full_table.value(GAME.initial_state()) == Value("loss", 78)
+
+
+def test_full_values_agree_with_one_ply_minimax_along_random_games(full_table):
+    rng = random.Random(78)
+    checked = 0
+    for _ in range(30):
+        state = GAME.initial_state()
+        while not state.is_terminal() and checked < 600:
+            value = full_table.value(state)
+            children = [full_table.value(state.apply(m)).after_move()
+                        for m in state.legal_moves()]
+            assert min(children, key=Value.sort_key) == value, state.to_text()
+            checked += 1
+            moves = state.legal_moves()
+            optimal = full_table.optimal_moves(state)
+            state = state.apply(rng.choice(optimal if rng.random() < 0.7 else moves))
+    assert checked > 200
+
+
+def test_perfect_play_from_the_start_lasts_78_plies(full_table):
+    state = GAME.initial_state()
+    rng = random.Random(5)
+    plies = 0
+    while not state.is_terminal():
+        state = state.apply(rng.choice(full_table.optimal_moves(state)))
+        plies += 1
+    assert plies == 78 and state.outcome().winner == 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-q"]))
