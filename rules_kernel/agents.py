@@ -210,7 +210,25 @@ class _Node:
         return self.value / self.visits + c * math.sqrt(math.log(max(1, self.available)) / self.visits)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+class PerfectAgent(Agent):
+    """Perfect play from the solved table (yokai-3x4 only): a move chosen at random among
+    those that keep the position's value. Needs `rules-explorer solve yokai-3x4` once; the
+    first move opens the table (a RulesError naming that command if it is missing)."""
+
+    name = "perfect"
+
+    def __init__(self, seed=None, tablebase=None) -> None:
+        super().__init__(seed)
+        self.tablebase = tablebase
+
+    def choose(self, view: State) -> Move:
+        if self.tablebase is None:
+            from rules_kernel.tablebase import Tablebase
+            self.tablebase = Tablebase.open(view.game.id)
+        return self.rng.choice(self.tablebase.optimal_moves(view))
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "perfect": PerfectAgent}
 
 
 def make_agent(spec: str, seed: int | str | None = None) -> Agent:

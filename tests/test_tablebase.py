@@ -346,3 +346,23 @@ def test_perfect_play_from_the_start_lasts_78_plies(full_table):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_perfect_agent_plays_a_random_optimal_move_reproducibly(tmp_path):
+    from rules_kernel.agents import PerfectAgent, make_agent
+    tb = Tablebase.build(material=(1, 0, 0), directory=tmp_path, progress=False)
+    ix = engine.index_tables((1, 0, 0))
+    state = next(s for s in (_state(i, ix) for i in range(0, 5544, 7))
+                 if not s.is_terminal() and len(tb.optimal_moves(s)) > 1)
+    choices = {str(PerfectAgent(seed, tablebase=tb).choose(state)) for seed in range(20)}
+    assert choices <= {str(m) for m in tb.optimal_moves(state)} and len(choices) > 1
+    again = [str(PerfectAgent(3, tablebase=tb).choose(state)) for _ in range(3)]
+    assert len(set(again)) == 1
+    assert make_agent("perfect", seed=1).name == "perfect"
+
+
+def test_perfect_agent_without_a_table_says_how_to_build_it(tmp_path, monkeypatch):
+    from rules_kernel.agents import PerfectAgent
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
+    with pytest.raises(rk.RulesError, match="rules-explorer solve yokai-3x4"):
+        PerfectAgent(0).choose(GAME.initial_state())

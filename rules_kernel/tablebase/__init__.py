@@ -29,6 +29,7 @@ from rules_kernel.tablebase._build import build_table
 GAME_ID = "yokai-3x4"
 FULL_MATERIAL = (2, 2, 2)
 FORMAT_VERSION = 1
+SEARCH_DEPTH = 2  # plies searched from a position outside the table
 
 
 class TablebaseError(RulesError):
@@ -213,14 +214,34 @@ class Tablebase:
             return Value("draw", None)
         return Value("win" if outcome.winner == state.current_player else "loss", 0)
 
-    def _lookup(self, state: State) -> Value:
+    def _lookup(self, state: State, depth: int = SEARCH_DEPTH) -> Value:
+        """The stored value; for a position outside the table (reached only by declining to
+        take a Koropokkuru) a short search down to positions in the table."""
         board, hands = normalised(state)
         material = _material_of(board, hands)
         if material != self.material:
             raise TablebaseError(f"{state.to_text()!r}: material {material} (Kodama, Kitsune, "
                                  f"Tanuki), this table is for {self.material}")
         code = int(self._values[self._position(board, hands)])
-        return decode(code, DRAW_CODES[0] if self._values.dtype == np.uint8 else engine.DRAW)
+        value = decode(code, DRAW_CODES[0] if self._values.dtype == np.uint8 else engine.DRAW)
+        if value is not None:
+            return value
+        if depth > 0:
+            children = [self._searched(state.apply(move), depth - 1) for move in state.legal_moves()]
+            if children and None not in children:
+                return min((child.after_move() for child in children), key=Value.sort_key)
+        raise TablebaseError(
+            f"{state.to_text()!r} is outside the table (it is reached only after a player "
+            f"declined to take the Koropokkuru) and a {SEARCH_DEPTH}-ply search does not settle it")
+
+    def _searched(self, state: State, depth: int) -> Value | None:
+        outcome = self._outcome(state)
+        if outcome is not None:
+            return outcome
+        try:
+            return self._lookup(state, depth)
+        except TablebaseError:
+            return None
 
     def _position(self, board: np.ndarray, hands: np.ndarray) -> int:
         index = int(engine.rank(board, hands, self.ix))
