@@ -1,110 +1,240 @@
-"""The real thing: Voilà serves the explorer dashboard, Chromium (Debian's, via Playwright)
-opens it, clicks a piece, sees its legal moves lit, plays one and sees the board change."""
+"""The real thing: Voilà serves the explorer dashboard and Debian's Chromium (Playwright)
+uses it as a player would — by mouse, by keyboard, on a desktop and on a phone — and as a
+curious visitor would: looking through the whole page for what a player's view hides.
+
+One Voilà server serves the module; each test opens its own page (its own kernel)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from browser_support import ARTIFACTS, PIXEL_JS, chromium_path, launch, voila
+from browser_support import ARTIFACTS, chromium_path, launch, voila
 
 import rules_kernel as rk
-from widgets.draw import TARGET
 from widgets.layout import layout_scene
 
 pytestmark = pytest.mark.skipif(chromium_path() is None,
                                 reason="Debian's chromium is not installed (./run tests installs it)")
 
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SETTLE_MS = 400
+#: everything a visitor's browser holds of the page: markup with every attribute, option and
+#: link (style sheets left out), the values of inputs, and the visible text
+PAGE_DUMP = """() => {
+    const body = document.body.cloneNode(true);
+    body.querySelectorAll('style, script').forEach(e => e.remove());
+    const values = Array.from(document.querySelectorAll('input, textarea, select'))
+        .map(e => e.value).join('\\n');
+    return body.outerHTML + '\\n' + values + '\\n' + document.body.innerText;
+}"""
 
-def rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+@pytest.fixture(scope="module")
+def server():
+    with voila("explorer.ipynb") as url:
+        yield url
 
 
-def close(pixel, colour, tolerance=40) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour, strict=True))
-
-
-def test_click_a_piece_see_its_moves_play_one():
+@pytest.fixture(scope="module")
+def browser():
     from playwright.sync_api import sync_playwright
 
-    scene = rk.load_game("yokai-3x4").initial_state().scene()
-    layout = layout_scene(scene)  # the same geometry the dashboard draws with
-    koropokkuru, targets = layout.center_of("b1"), [layout.center_of(c) for c in ("a2", "c2")]
-    size = layout.cells["c2"].size
-    body_of_piece_on_c2 = (targets[1][0] + 0.15 * size, targets[1][1] + 0.25 * size)  # no text, no dot
-    with voila("explorer.ipynb") as url, sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.goto(url, timeout=90_000)
-        page.wait_for_selector("canvas", timeout=90_000)
-        # ipycanvas composites the MultiCanvas layers (board, highlight) into one canvas
-        page.wait_for_function(f"() => {{ const f = {PIXEL_JS}; return f([0, 60, 20])[3] > 0; }}",
-                               timeout=30_000)  # the kernel's drawing arrived
-        canvas = 0
-        box = page.query_selector_all("canvas")[canvas].bounding_box()
-        before = page.evaluate(PIXEL_JS, [canvas, *targets[1]])
-        assert not close(before, rgb(TARGET)), "no highlight before the click"
-
-        page.mouse.click(box["x"] + koropokkuru[0], box["y"] + koropokkuru[1])
-        lit = rgb(TARGET)
-        page.wait_for_function(
-            f"() => {{ const f = {PIXEL_JS}; const px = f([{canvas}, {targets[1][0]}, {targets[1][1]}]);"
-            f" return Math.abs(px[0] - {lit[0]}) + Math.abs(px[1] - {lit[1]}) < 80; }}", timeout=15_000)
-        for target in targets:
-            assert close(page.evaluate(PIXEL_JS, [canvas, *target]), lit), "target not lit"
-        page.screenshot(path=str(ARTIFACTS / "explorer-highlight.png"))
-
-        page.mouse.click(box["x"] + targets[1][0], box["y"] + targets[1][1])
-        page.wait_for_selector("option:has-text('1. b1c2')", state="attached", timeout=15_000)
-        page.wait_for_timeout(500)
-        moved_to = page.evaluate(PIXEL_JS, [canvas, *body_of_piece_on_c2])
-        assert close(moved_to, rgb("#E69F00")), f"the Koropokkuru is not drawn on c2: {moved_to}"
-        assert page.get_by_text("Second player to move").count() >= 1
-        page.screenshot(path=str(ARTIFACTS / "explorer-after-move.png"))
-        browser.close()
+    with sync_playwright() as p:
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
 
 
-def test_war_chest_in_the_dashboard_click_a_coin_deploy_it():
-    """The hex map in the browser: pick War Chest, deal and draw with 'Sample chance', click a
-    coin in the hand, see the locations it may deploy to lit, deploy it, see the coin drawn."""
-    from playwright.sync_api import sync_playwright
+def open_explorer(browser, server, viewport=DESKTOP):
+    page = browser.new_page(viewport=viewport)
+    page.goto(server, timeout=90_000)
+    page.wait_for_selector(".re-board [data-cell]", timeout=90_000)
+    return page
 
-    with voila("explorer.ipynb") as url, sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport={"width": 1300, "height": 2000})
-        page.goto(url, timeout=90_000)
-        page.wait_for_selector("canvas", timeout=90_000)
-        page.locator("select").first.select_option("war-chest")
-        page.get_by_role("button", name="New game").click()
-        for ply in (1, 2, 3):  # the deal, then each side's draw
-            page.get_by_role("button", name="Sample chance").click()
-            page.wait_for_selector(f"option:has-text('{ply}. ')", state="attached", timeout=15_000)
-        texts = [t.replace("\xa0", " ") for t in page.locator("option").all_text_contents()]
-        played = [t.split(". ", 1)[1] for t in texts if re.match(r"\d+\. ", t)]
-        state = rk.load_game("war-chest").initial_state().play(*played)
-        deploy = next(m for m in state.legal_moves() if str(m).startswith("deploy"))
-        layout = layout_scene(state.scene())
-        canvas = 0
-        page.wait_for_timeout(500)
-        box = page.query_selector_all("canvas")[canvas].bounding_box()
-        scale = box["width"] / layout.width
 
-        def click(cell: str) -> None:
-            x, y = layout.center_of(cell)
-            page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+def pick_game(page, title: str, **options: str) -> None:
+    """Choose a game by its title, set options in the Options panel, press New game."""
+    page.locator("select").first.select_option(label=title)
+    page.wait_for_timeout(SETTLE_MS)
+    if options:
+        page.get_by_text(f"Options of {title}").click()
+        for label, value in options.items():
+            field = page.locator(".widget-dropdown, .widget-checkbox").filter(has_text=label).first
+            if value in ("on", "off"):
+                box = field.locator("input[type=checkbox]")
+                if box.is_checked() != (value == "on"):
+                    box.click()
+            else:
+                field.locator("select").select_option(label=value)
+        page.get_by_text(f"Options of {title}").click()
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_timeout(1500)
 
-        hex_x, hex_y = layout.center_of(deploy.cells[1])
-        edge = (hex_x, hex_y + 0.75 * layout.cells[deploy.cells[1]].size)  # the hex rim, not a token
-        click(deploy.cells[0])
-        lit = rgb(TARGET)
-        page.wait_for_function(
-            f"() => {{ const f = {PIXEL_JS}; const px = f([{canvas}, {edge[0]}, {edge[1]}]);"
-            f" return Math.abs(px[0] - {lit[0]}) + Math.abs(px[1] - {lit[1]}) < 80; }}", timeout=15_000)
-        page.screenshot(path=str(ARTIFACTS / "war-chest-highlight.png"))
-        click(deploy.cells[1])
-        page.wait_for_selector(f"option:has-text('4. {deploy}')", state="attached", timeout=15_000)
-        page.wait_for_timeout(500)
-        coin = page.evaluate(PIXEL_JS, [canvas, hex_x, hex_y + 0.3 * layout.cells[deploy.cells[1]].size])
-        assert close(coin, rgb("#E69F00")), f"no coin of side A drawn on {deploy.cells[1]}: {coin}"
-        page.screenshot(path=str(ARTIFACTS / "war-chest-after-deploy.png"))
-        browser.close()
+
+def move_list(page) -> list[str]:
+    texts = page.locator(".re-side select[size] option").all_text_contents()
+    return [t.replace("\xa0", " ") for t in texts]
+
+
+def click_cell(page, cell: str) -> None:
+    page.locator(f'.re-board [data-cell="{cell}"]').dispatch_event("pointerdown")
+
+
+def lit_targets(page) -> int:
+    """How many target rings the highlight layer holds now."""
+    return page.locator(".re-board .re-highlight circle").count()
+
+
+def test_click_a_piece_see_its_moves_play_one(browser, server):
+    page = open_explorer(browser, server)
+    assert lit_targets(page) == 0
+    page.locator('.re-board [data-cell="b1"]').click()  # a real mouse click on the Koropokkuru
+    page.wait_for_function("() => document.querySelectorAll('.re-board .re-highlight circle').length >= 4")
+    page.screenshot(path=str(ARTIFACTS / "explorer-highlight.png"))
+    page.locator('.re-board [data-cell="c2"]').click()
+    page.wait_for_selector("option:has-text('1. First player: Koropokkuru b1c2')", state="attached",
+                           timeout=15_000)
+    page.wait_for_timeout(SETTLE_MS)
+    assert "Koropokkuru" in page.locator('.re-board [data-cell="c2"]').get_attribute("aria-label")
+    assert page.locator("[role=status]").first.inner_text().strip() == "Second player to move"
+    page.screenshot(path=str(ARTIFACTS / "explorer-after-move.png"))
+    page.close()
+
+
+def test_a_whole_yokai_game_by_keyboard_alone(browser, server):
+    """Tab to the board, arrows move the cursor, Enter selects: b1c2, b4c3, c2c3 captures the
+    second player's Koropokkuru (rulebook: "Wer den Koropokkuru des Gegners schlägt, gewinnt")."""
+    line = ["b1c2", "b4c3", "c2c3"]
+    state = rk.load_game("yokai-3x4").initial_state()
+    assert state.play(*line).outcome().winner == 0
+    page = open_explorer(browser, server)
+    board = page.locator(".re-board")
+    for _ in range(40):  # Tab through the page's controls until the board has the focus
+        page.keyboard.press("Tab")
+        if board.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached the board")
+    layout = layout_scene(state.scene())
+    cursor = sorted({m.cells[0] for m in state.legal_moves()})[0]  # where the cursor starts
+    for ply, move in enumerate(line, start=1):
+        for cell in (move[:2], move[2:]):
+            cursor = walk(page, layout, cursor, cell)
+            page.keyboard.press("Enter" if cell == move[:2] else "Space")
+            page.wait_for_timeout(250)
+        page.wait_for_selector(f"option:has-text('{ply}. ')", state="attached", timeout=15_000)
+    page.wait_for_timeout(SETTLE_MS)
+    status = page.locator("[role=status]").first.inner_text()
+    assert "First player wins" in status or "captured" in status, status
+    assert [t.split(": ", 1)[1].split()[-1] for t in move_list(page)] == line
+    page.keyboard.press("Tab")  # and the focus leaves the board again
+    assert not board.evaluate("el => el === document.activeElement")
+    page.screenshot(path=str(ARTIFACTS / "explorer-keyboard-game.png"))
+    page.close()
+
+
+def walk(page, layout, start: str, goal: str) -> str:
+    (x0, y0), (x1, y1) = layout.center_of(start), layout.center_of(goal)
+    size = layout.cells[start].size
+    for key, steps in (("ArrowRight", round((x1 - x0) / size)), ("ArrowDown", round((y1 - y0) / size))):
+        back = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key]
+        for _ in range(abs(steps)):
+            page.keyboard.press(key if steps > 0 else back)
+    return goal
+
+
+@pytest.mark.parametrize("title, options, slug", [
+    ("War Stories (Sengokuki)", {}, "war-stories"),
+    ("War Chest", {}, "war-chest"),
+    ("War Chest", {"Players": "4"}, "war-chest-4p"),
+    ("To War!", {"Strategic": "on"}, "to-war-strategic"),
+])
+def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server, title, options, slug):
+    """In the view of the player to move, the whole page — text, every option of every menu,
+    every attribute, links — names no hidden chance result and no position text. The
+    secrets are then read from the same page in the all-seeing analysis view."""
+    page = open_explorer(browser, server)
+    pick_game(page, title, **options)
+    for _ in range(3):  # a few moves, so there are draws of both sides
+        play_any_move(page)
+    page.wait_for_timeout(SETTLE_MS)
+    seen = page.evaluate(PAGE_DUMP)
+    player_lines = move_list(page)
+    if slug == "war-stories":  # the deal is face down (War Chest deals its armies face up)
+        assert not re.search(r"(?<![\w-])deal:", seen)
+    page.screenshot(path=str(ARTIFACTS / f"view-{slug}.png"))
+    page.locator(".re-side select").filter(has_text="All-seeing").select_option(label="All-seeing (analysis)")
+    page.wait_for_timeout(1000)
+    all_lines = move_list(page)
+    position = page.locator("input[placeholder='paste a position text here']").input_value()
+    # a line the player saw differently (not just without the name of a card the flip showed)
+    secrets = [full.split(": ", 1)[1] for mine, full in zip(player_lines, all_lines, strict=True)
+               if not full.endswith(mine.split(": ", 1)[1])]
+    assert secrets and position, "the all-seeing view shows what the player's view hid"
+    for secret in secrets + [position]:
+        assert secret not in seen, f"{secret[:40]!r} leaks into the player's view"
+    page.close()
+
+
+def play_any_move(page) -> None:
+    """Play the first move of the 'Any move' menu, then lift the hand-over curtain."""
+    button = page.get_by_role("button", name="Play", exact=True)
+    if button.is_enabled():
+        n = len(move_list(page))
+        button.click()
+        page.wait_for_function(f"() => document.querySelectorAll('.re-side select[size] option').length > {n}"
+                               " || document.querySelector('.re-curtain:not([style*=\"none\"]) button')",
+                               timeout=15_000)
+        page.wait_for_timeout(SETTLE_MS)
+    curtain = page.get_by_role("button", name=re.compile("^Show .*'s view$"))
+    if curtain.count() and curtain.first.is_visible():
+        curtain.first.click()
+        page.wait_for_timeout(SETTLE_MS)
+
+
+@pytest.mark.parametrize("options, slug", [({}, "war-chest"), ({"Players": "4"}, "war-chest-4p")])
+def test_war_chest_map_and_own_zones_fit_one_screen(browser, server, options, slug):
+    """1280x800: the whole map and the mover's hand, bag and supply without scrolling; a coin
+    clicked in the hand lights its deploy hexes, and a click there deploys it."""
+    page = open_explorer(browser, server)
+    pick_game(page, "War Chest", **options)
+    page.evaluate("window.scrollTo(0, 0)")
+    board = page.locator(".re-board")
+    hexes = board.locator('[data-cell*=","]')
+    own = board.locator('[data-cell^="hand-0:"], [data-cell^="supply-0:"]')
+    assert hexes.count() in (37, 47) and own.count() >= 2
+    for shape in hexes.all() + own.all():
+        box = shape.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"] + 1, (slug, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= DESKTOP["width"], (slug, box)
+    page.screenshot(path=str(ARTIFACTS / f"{slug}-one-screen.png"))
+    coin = own.first.get_attribute("data-cell")
+    board.locator(f'[data-cell="{coin}"]').click()
+    page.wait_for_timeout(SETTLE_MS)
+    assert lit_targets(page) >= 1
+    page.screenshot(path=str(ARTIFACTS / f"{slug}-highlight.png"))
+    page.close()
+
+
+@pytest.mark.parametrize("title", ["Yōkai no Mori 3x4", "War Chest"])
+def test_phone_every_control_inside_the_viewport(browser, server, title):
+    """390x844: the controls stack under the board, nothing sticks out sideways."""
+    page = open_explorer(browser, server, viewport=PHONE)
+    pick_game(page, title)
+    page.wait_for_timeout(SETTLE_MS)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    board = page.locator(".re-board svg").bounding_box()
+    moves = page.locator(".re-side select[size]").bounding_box()
+    assert moves["y"] >= board["y"] + board["height"] - 1, "the side panel is stacked under the board"
+    controls = page.locator("button, select, input").all()
+    assert len(controls) > 10
+    for control in controls:
+        if not control.is_visible():
+            continue
+        box = control.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, \
+            (control.evaluate("el => el.outerHTML.slice(0, 80)"), box)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{title.split()[0].lower()}.png"), full_page=True)
+    page.close()
