@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _show_warning
             return args.run(args)
     except KeyboardInterrupt as exc:
-        return _fail(str(exc) or "interrupted", 130)
+        return _fail(_interrupted_text(exc), 130)
     except rk.RulesError as exc:
         return _fail(f"error: {exc}", 2)
     except OSError as exc:
@@ -52,6 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _fail(f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
                      "set RULES_EXPLORER_TRACEBACK=1 to see where", 1)
+
+
+def _interrupted_text(exc: KeyboardInterrupt) -> str:
+    written, output = getattr(exc, "written", None), getattr(exc, "output", None)
+    if written is None:
+        return "interrupted"
+    kept = f"; {output} holds them: run the same command with --resume to go on" if output else ""
+    return f"interrupted after {written} of {exc.total} games{kept}"
 
 
 def _fail(message: str, status: int) -> int:
@@ -253,7 +261,6 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from rules_kernel import stats
     from rules_kernel.simulate import simulate
 
     game = _load(args)
@@ -269,6 +276,8 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
+    from rules_kernel import stats  # after the run: its imports (pandas, scipy) take seconds
+
     table = stats.first_player_advantage(stats.games_frame(games))
     print(table.to_string(index=False))
     return 0

@@ -163,12 +163,13 @@ def _checked(lines: Iterator[str], records: list[Record], output: Any) -> Iterat
         raise SimulationError(_failure(len(records), output, "a worker process died")) from None
     except (Exception, SystemExit) as exc:
         reason = f"{type(exc).__name__}: {one_line(str(exc))}"
-        raise SimulationError(_failure(len(records), output, f"it failed ({reason})")) from exc
+        raise SimulationError(_failure(len(records), output, f"a game failed ({reason})")) from exc
 
 
 def _failure(index: int, output: Any, what: str) -> str:
+    """Games are delivered in order, in chunks: `index` is the first one not delivered."""
     kept = f"; {output} holds the {index} games before it (resume goes on)" if output else ""
-    return f"game {index} could not be played: {what}{kept}"
+    return f"stopped at game {index}: {what}{kept}"
 
 
 # --- resuming ----------------------------------------------------------------------------------
@@ -279,7 +280,9 @@ def _run_pool(tasks: list[tuple], workers: int) -> Iterator[str]:
     pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
     finished = False
     try:
-        yield from pool.map(_play_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+        # small chunks: records reach the file steadily, and Ctrl-C or a crash loses little work
+        chunksize = max(1, min(len(tasks) // (workers * 8), 16))
+        yield from pool.map(_play_task, tasks, chunksize=chunksize)
         finished = True
     finally:
         if finished:
