@@ -9,6 +9,7 @@ thread.
 from __future__ import annotations
 
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -17,6 +18,7 @@ from tqdm.auto import tqdm
 from rules_kernel.tablebase import _engine as engine
 
 CHUNK = 1 << 22
+BUFFER = 1 << 22  # predecessors gathered per hand-over
 FULL_MATERIAL = (2, 2, 2)
 # The start position of yokai-3x4 in the engine's frame (first player to move):
 # Kitsune a1, Koropokkuru b1, Tanuki c1, Kodama b2; theirs mirrored on ranks 4 and 3.
@@ -37,7 +39,7 @@ def build_table(material: tuple[int, int, int], progress: bool = True,
     size = engine.table_size(ix)
     timings = {}
     started = time.perf_counter()
-    flags = _reachability(ix, material, size, progress)
+    flags = _reachability(ix, material, size, progress, threads)
     timings["reachability"] = time.perf_counter() - started
     values = np.zeros(size, np.uint16)
     counters = np.zeros(size, np.uint8)
@@ -45,7 +47,7 @@ def build_table(material: tuple[int, int, int], progress: bool = True,
     stuck = _initialise(ix, values, counters, flags, threads, progress)
     timings["initialise"] = time.perf_counter() - started
     started = time.perf_counter()
-    levels = _retrograde(ix, values, counters, flags, progress)
+    levels = _retrograde(ix, values, counters, flags, progress, threads)
     timings["retrograde"] = time.perf_counter() - started
     del counters
     # what no level decided is a draw: play can go round forever (or the try-draw)
@@ -77,28 +79,51 @@ def _initialise(ix, values, counters, flags, threads: int, progress: bool) -> in
     return stuck
 
 
-def _retrograde(ix, values, counters, flags, progress: bool) -> int:
+def _retrograde(ix, values, counters, flags, progress: bool, threads: int = 2) -> int:
     """Level by level: positions decided in d plies decide their predecessors in d + 1."""
     chunks = _chunks(values.size)
     bar = tqdm(desc="retrograde levels", unit="level", disable=not progress)
+    buffers = [np.zeros(BUFFER, np.int64) for _ in range(threads + 1)]
     level = 0
-    while True:
-        if 2 * level + 4 >= engine.DRAW:
-            raise OverflowError("distances beyond the value codes")
-        decided = sum(engine.propagate_level(ix, values, counters, flags, level, start, stop)
-                      for start, stop in chunks)
-        level += 1
-        bar.update(1)
-        bar.set_postfix(plies=level, decided=decided)
-        # levels 1 and 2 also get values from the first pass (wins and losses in one move)
-        if level > 2 and decided == 0 and not any(
-                engine.count_level(values, level, start, stop) for start, stop in chunks):
-            break
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        while True:
+            if 2 * level + 4 >= engine.DRAW:
+                raise OverflowError("distances beyond the value codes")
+            decided = _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers)
+            level += 1
+            bar.update(1)
+            bar.set_postfix(plies=level, decided=decided)
+            # levels 1 and 2 also get values from the first pass (wins and losses in one move)
+            if level > 2 and decided == 0 and not any(
+                    engine.count_level(values, level, start, stop) for start, stop in chunks):
+                break
     bar.close()
     return level
 
 
-def _reachability(ix, material, size: int, progress: bool) -> np.ndarray:
+def _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers) -> int:
+    """Threads gather predecessors chunk by chunk; this thread applies them in turn."""
+    tasks = deque(chunks)
+    free = list(buffers)
+    running = deque()
+    decided = 0
+    while tasks or running:
+        while tasks and free:
+            start, stop = tasks.popleft()
+            buffer = free.pop()
+            future = pool.submit(engine.gather_predecessors, ix, values, flags, level, start, stop,
+                                 buffer)
+            running.append((future, buffer, stop))
+        future, buffer, stop = running.popleft()
+        resume, count = future.result()
+        decided += engine.apply_predecessors(values, counters, buffer, count, level)
+        free.append(buffer)
+        if resume < stop:
+            tasks.appendleft((resume, stop))
+    return decided
+
+
+def _reachability(ix, material, size: int, progress: bool, threads: int) -> np.ndarray:
     """Which positions the table solves. The whole game: the positions reached from the
     start in the graph where a game ends as soon as a Koropokkuru can be taken or a try is
     made (docs/tablebase.md). A sub-game (no start position): every position."""
@@ -111,11 +136,16 @@ def _reachability(ix, material, size: int, progress: bool) -> np.ndarray:
     chunks = _chunks(size)
     bar = tqdm(desc="positions reached from the start", unit="pos", unit_scale=True,
                disable=not progress)
-    while True:
-        taken = sum(engine.reach_sweep(ix, flags, a, b) for a, b in chunks)
-        bar.update(taken)
-        if taken == 0:
-            break
+    # Threads sweep disjoint ranges: a thread only sets bits on positions not reached yet, to
+    # the same value whoever sets them, and clears bits only in its own range.
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        while True:
+            taken = 0
+            for found in pool.map(lambda chunk: engine.reach_sweep(ix, flags, *chunk), chunks):
+                bar.update(found)
+                taken += found
+            if taken == 0:
+                break
     bar.close()
     return flags
 

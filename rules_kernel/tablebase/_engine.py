@@ -652,3 +652,64 @@ def tally(values, flags, mask, start, stop, out):
             out[7] += 1
         if value < DRAW and value > out[8]:
             out[8] = value
+
+
+# --- the retrograde step in two halves, for threads ------------------------------------------
+# gather_predecessors only reads the table (positions decided in `level` plies do not change
+# while that level is processed), so several threads can gather at once; apply_predecessors
+# writes and runs on one thread.
+
+@jit
+def gather_predecessors(ix, values, flags, level, start, stop, buffer):
+    """Append 2 * predecessor + (1 if the child is lost) for every undecided predecessor of
+    the positions decided in `level` plies in [start, stop). Stops early when the buffer
+    could overflow: returns (the index to resume from, the number of entries)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    preds = np.zeros(1024, np.int64)
+    b1 = np.zeros(SQUARES, np.int64)
+    h1 = np.zeros(6, np.int64)
+    b2 = np.zeros(SQUARES, np.int64)
+    h2 = np.zeros(6, np.int64)
+    win_code = 2 * level + 1
+    loss_code = 2 * level + 2
+    count = 0
+    for index in range(start, stop):
+        value = values[index]
+        if value != win_code and value != loss_code:
+            continue
+        if count + 1024 > buffer.size:
+            return index, count
+        unrank(index, ix, board, hands)
+        if value == 3 and can_capture_lion(board):
+            continue  # counted at the start through the HANGS flag
+        lost = 1 if value == loss_code else 0
+        n = predecessors(board, hands, ix, preds, b1, h1, b2, h2)
+        for i in range(n):
+            p = preds[i]
+            if values[p] == 0 and flags[p] & EXPANDED != 0:
+                buffer[count] = 2 * p + lost
+                count += 1
+    return stop, count
+
+
+@jit
+def apply_predecessors(values, counters, buffer, count, level):
+    """Pass the gathered values on: a lost child makes a win in level + 1; the last won
+    child makes a loss in level + 1. Returns how many positions were decided."""
+    decided = 0
+    for i in range(count):
+        p = buffer[i] >> 1
+        if values[p] != 0:
+            continue
+        if buffer[i] & 1:
+            values[p] = 2 * level + 3
+            decided += 1
+        else:
+            counter = counters[p] - 1
+            counters[p] = counter
+            if counter & 0x7F == 0:
+                # the longest loss: a HANGS move is itself a loss in 2
+                values[p] = 2 * level + 4 if (level >= 1 or counter == 0) else 6
+                decided += 1
+    return decided
