@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
+import signal
 import subprocess
+import time
+import warnings
 
 import pytest
 
+from rules_kernel import records
 from rules_kernel.cli import main
+from rules_kernel.simulate import ResumeWarning, simulate
 
 
 def test_perft(capsys):
@@ -56,3 +63,142 @@ def test_the_installed_command_runs():
     assert exe, "pip install -e . installs the rules-explorer command"
     out = subprocess.run([exe, "games"], capture_output=True, text=True, check=True).stdout
     assert "yokai-3x4" in out and "yokai-5x6" in out
+
+
+# --- bad input: one line, no traceback (issue #14 item 7) ------------------------------------
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["simulate", "yokai-3x4", "-n", "0", "-o", "OUT"], "argument -n/--games: must be at least 1, not 0"),
+    (["simulate", "yokai-3x4", "-n", "-3", "-o", "OUT"], "argument -n/--games: must be at least 1, not -3"),
+    (["simulate", "yokai-3x4", "--workers", "-1", "-o", "OUT"], "argument --workers: must be at least 0"),
+    (["simulate", "yokai-3x4", "--max-plies", "0", "-o", "OUT"], "argument --max-plies: must be at least 1"),
+    (["perft", "yokai-3x4", "0"], "argument depth: must be at least 1, not 0"),
+    (["perft", "yokai-3x4", "-2"], "argument depth: must be at least 1, not -2"),
+    (["perft", "yokai-3x4", "two"], "argument depth: 'two' is not a whole number"),
+    (["play", "yokai-3x4", "--max-plies", "-5"], "argument --max-plies: must be at least 1, not -5"),
+    (["play", "yokai-3x4", "--max-plies", "0"], "argument --max-plies: must be at least 1, not 0"),
+])
+def test_non_positive_numbers_are_refused_in_one_line(tmp_path, capsys, argv, fragment):
+    out = tmp_path / "games.jsonl"
+    argv = [str(out) if a == "OUT" else a for a in argv]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    line = one_error_line(capsys)
+    assert fragment in line and line.startswith("rules-explorer ") and "--help" in line
+    assert not out.exists()  # nothing written, not even an empty file
+
+
+@pytest.mark.parametrize("option, fragment", [
+    ("game_id=3", "yokai-3x4 has no option 'game_id'"),
+    ("self=3", "yokai-3x4 has no option 'self'"),
+    ("repetitions=" + "9" * 5000, "--option repetitions: a number of 5000 characters"),
+    ("repetitions=" + "[" * 100_000, "--option repetitions: arrays and objects nested more than 32 deep"),
+    ("repetitions=1", "at least 2"),
+    ("repetitions", "write NAME=VALUE"),
+])
+def test_bad_options_are_refused_in_one_line(capsys, option, fragment):
+    assert main(["play", "yokai-3x4", "-O", option]) == 2
+    line = one_error_line(capsys)
+    assert line.startswith("rules-explorer: error: ") and fragment in line
+
+
+@pytest.mark.parametrize("game", ["war-stories", "war-chest"])
+def test_perft_on_a_dealt_game_explains_and_offers_a_position(capsys, game):
+    assert main(["perft", game, "2"]) == 2
+    line = one_error_line(capsys)
+    assert f"{game} starts with a deal" in line and "perft needs a position after the deal" in line
+    assert "sample_chance" not in line  # words for a user, not a hint for a programmer
+    offered = shlex.split(line.split("for example ", 1)[1])
+    assert offered[0] == "--fen"
+    assert main(["perft", game, "1", *offered]) == 0  # the offered position works
+    assert capsys.readouterr().out.startswith("perft 1: ")
+
+
+def test_to_war_counts_its_draws_as_branches(capsys):
+    assert main(["perft", "to-war", "1"]) == 0  # its start (a draw) is a chance node it can count
+    assert capsys.readouterr().out.startswith("perft 1: ")
+
+
+def test_unwritable_output_and_unreadable_input(tmp_path, capsys):
+    assert main(["play", "yokai-3x4", "--seed", "1", "-o", str(tmp_path / "no" / "x.jsonl")]) == 2
+    assert "cannot open: No such file or directory" in one_error_line(capsys)
+    assert main(["perft", "yokai-3x4", "1", "--fen", "nonsense"]) == 2
+    assert one_error_line(capsys).startswith("rules-explorer: error: ")
+
+
+def test_replay_reports_every_bad_record_and_exits_non_zero(tmp_path, capsys):
+    path = tmp_path / "mixed.jsonl"
+    good = '{"format":"rules-explorer/1","game":"yokai-3x4","options":{},"actions":["b1a2"]}'
+    path.write_bytes("\n".join([good, good.replace("b1a2", "b1b4"), good, '{"game": 1', good]).encode()
+                     + b"\n\xff\n")
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert [re.search(r"mixed\.jsonl, (line \d+)", e)[1] for e in errors] == ["line 2", "line 4", "line 6"]
+    assert f"{path}, line 2, ply 0:" in errors[0] and "not UTF-8" in errors[2]
+    assert "3 game(s), 3 actions, 3 error(s) reported above" in captured.out
+    assert captured.out.count("yokai-3x4, 1 actions") == 3  # the good ones are all listed
+
+
+def test_replay_of_a_text_form_game(tmp_path, capsys):
+    path = tmp_path / "game.txt"
+    path.write_text("game: yokai-3x4\nb1a2\na4a3\na2a4\n")
+    assert main(["replay", str(path)]) == 2
+    assert f"{path}, line 4, ply 2:" in one_error_line(capsys)
+
+
+def test_play_with_a_cap_writes_an_unfinished_result_that_replays(tmp_path, capsys):
+    path = tmp_path / "capped.jsonl"
+    assert main(["play", "yokai-5x6", "--seed", "3", "--max-plies", "4", "-o", str(path)]) == 0
+    (record,) = records.read_records(path, replay=True)
+    assert len(record.actions) == 4 and record.result["finished"] is False
+
+
+# --- the installed command: no traceback, Ctrl-C leaves a resumable file ------------------------
+
+def run_command(*args, timeout=60):
+    return subprocess.run([shutil.which("rules-explorer"), *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_the_command_gives_one_line_for_bad_input(tmp_path):
+    out = tmp_path / "x.jsonl"
+    done = run_command("simulate", "yokai-3x4", "-n", "0", "-o", str(out))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_ends_in_one_line_and_leaves_a_resumable_file(tmp_path, workers):
+    out = tmp_path / "run.jsonl"
+    command = [shutil.which("rules-explorer"), "simulate", "yokai-3x4", "-n", "100000", "--seed", "3",
+               "--workers", workers, "-o", str(out)]
+    # a shell without job control starts background commands with Ctrl-C ignored; undo that
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 20):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    last = err.strip().splitlines()[-1].split("\r")[-1]
+    found = re.fullmatch(rf"rules-explorer: interrupted after (\d+) of 100000 games; {re.escape(str(out))} "
+                         r"holds them: run the same command with --resume to go on", last)
+    assert found, err
+    kept = int(found[1])
+    assert kept >= 20
+    more = kept + 3  # what `--resume` does, in this process (the command's summary imports take seconds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResumeWarning)  # Ctrl-C may have torn the last line
+        simulate("yokai-3x4", more, seed=3, progress=False, output=out, resume=True, workers=int(workers))
+    straight = [r.to_json() for r in simulate("yokai-3x4", more, seed=3, progress=False)]
+    assert out.read_text().splitlines() == straight

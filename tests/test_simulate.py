@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 
 import rules_kernel as rk
-from rules_kernel.records import read_records
-from rules_kernel.simulate import simulate
+from rules_kernel import simulate as simulate_module
+from rules_kernel.records import Record, RecordError, read_records, write_records
+from rules_kernel.simulate import ResumeWarning, SimulationError, simulate
 
 
 def lines(records):
@@ -15,12 +19,12 @@ def lines(records):
 
 
 def test_same_seed_same_records_on_one_or_two_cores(tmp_path):
-    one = simulate("war-stories", 8, seed=5, progress=False)
-    two = simulate("war-stories", 8, seed=5, progress=False, workers=2)
+    one = simulate("war-stories", 6, seed=5, progress=False, max_plies=120)
+    two = simulate("war-stories", 6, seed=5, progress=False, max_plies=120, workers=2)
     assert lines(one) == lines(two)
-    assert lines(simulate("war-stories", 8, seed=6, progress=False)) != lines(one)
+    assert lines(simulate("war-stories", 6, seed=6, progress=False, max_plies=120)) != lines(one)
     path = tmp_path / "g.jsonl"
-    simulate("war-stories", 8, seed=5, progress=False, output=path)
+    simulate("war-stories", 6, seed=5, progress=False, max_plies=120, output=path)
     assert lines(read_records(path, replay=True)) == lines(one)
 
 
@@ -53,3 +57,125 @@ def test_bad_requests_fail_before_any_game():
         simulate("yokai-3x4", 2, agents=("random",), progress=False)
     with pytest.raises(rk.OptionError, match="no option"):
         simulate("yokai-3x4", 2, options={"board": 9}, progress=False)
+
+
+# --- resume (issue #14 item 5) --------------------------------------------------------------
+
+def straight(n, **kwargs):
+    return lines(simulate("yokai-3x4", n, seed=4, progress=False, **kwargs))
+
+
+def test_records_carry_their_run():
+    (record,) = simulate("yokai-3x4", 1, seed=4, agents=("greedy", "random"), max_plies=30, progress=False)
+    assert record.meta["run"] == {"seed": 4, "game": "yokai-3x4", "agents": ["greedy", "random"],
+                                  "max_plies": 30}
+    assert record.meta["index"] == 0 and record.options == {"repetitions": 3}
+
+
+def test_resume_cuts_off_a_torn_last_line_with_a_warning(tmp_path):
+    path = tmp_path / "g.jsonl"
+    simulate("yokai-3x4", 4, seed=4, output=path, progress=False)
+    whole = path.read_bytes()
+    fifth = straight(5)[4].encode()
+    path.write_bytes(whole + fifth[: len(fifth) // 2])  # what a kill during the fifth write leaves
+    with pytest.warns(ResumeWarning, match=r"g\.jsonl: the last line was cut off .* removed it"):
+        resumed = simulate("yokai-3x4", 7, seed=4, output=path, progress=False, resume=True)
+    assert lines(resumed) == straight(7) == path.read_text().splitlines()
+
+
+def test_resume_keeps_a_whole_last_record_that_only_lacks_its_newline(tmp_path, recwarn):
+    path = tmp_path / "g.jsonl"
+    simulate("yokai-3x4", 3, seed=4, output=path, progress=False)
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    resumed = simulate("yokai-3x4", 5, seed=4, output=path, progress=False, resume=True)
+    assert lines(resumed) == straight(5) == path.read_text().splitlines()
+    assert not [w for w in recwarn if issubclass(w.category, ResumeWarning)]
+
+
+def test_resume_of_a_file_holding_only_a_torn_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(straight(1)[0].encode()[:50])
+    with pytest.warns(ResumeWarning):
+        resumed = simulate("yokai-3x4", 2, seed=4, output=path, progress=False, resume=True)
+    assert lines(resumed) == straight(2) == path.read_text().splitlines()
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seed": 5}, "line 1: written by a run with seed 4, not 5"),
+    ({"game": "yokai-5x6"}, "line 1: written by a run with game 'yokai-3x4', not 'yokai-5x6'"),
+    ({"agents": ("random", "greedy")},
+     "written by a run with agents ['random', 'random'], not ['random', 'greedy']"),
+    ({"max_plies": 9}, "written by a run with max_plies None, not 9"),
+    ({"options": {"repetitions": 4}}, "line 1: written by a run with other options (repetitions)"),
+])
+def test_resume_refuses_a_file_from_another_run(tmp_path, change, message):
+    path = tmp_path / "g.jsonl"
+    simulate("yokai-3x4", 3, seed=4, output=path, progress=False)
+    before = path.read_bytes()
+    kwargs = {"seed": 4, **change}
+    with pytest.raises(RecordError, match="resume needs the same game, options, agents, seed") as info:
+        simulate(kwargs.pop("game", "yokai-3x4"), 6, output=path, progress=False, resume=True, **kwargs)
+    assert str(info.value).startswith(f"{path}, ") and message in str(info.value)
+    assert path.read_bytes() == before  # nothing mixed in, nothing lost
+
+
+def test_resume_refuses_a_file_without_run_parameters_or_with_a_bad_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    old = Record.from_actions(rk.load_game("yokai-3x4"), ["b1a2"])
+    write_records(path, [old])
+    with pytest.raises(RecordError, match=r"line 1: this record does not say which run wrote it"):
+        simulate("yokai-3x4", 2, seed=4, output=path, progress=False, resume=True)
+    simulate("yokai-3x4", 3, seed=4, output=path, progress=False)
+    text = path.read_text().splitlines()
+    path.write_text("\n".join([text[0], "{oops", text[2]]) + "\n")  # not a torn write: refuse
+    with pytest.raises(RecordError, match=r"line 2: not valid JSON"):
+        simulate("yokai-3x4", 5, seed=4, output=path, progress=False, resume=True)
+    assert path.read_text().splitlines()[1] == "{oops"
+
+
+def test_bad_numbers_are_refused_before_any_game():
+    for kwargs, name in (({"workers": -1}, "workers"), ({"max_plies": 0}, "max_plies")):
+        with pytest.raises(rk.OptionError, match=f"{name} must be a whole number"):
+            simulate("yokai-3x4", 2, progress=False, **kwargs)
+    with pytest.raises(rk.OptionError, match="games must be a whole number >= 0"):
+        simulate("yokai-3x4", -1, progress=False)
+
+
+# --- failures: a worker that dies or fails is one line, and the file stays resumable --------
+
+_REAL_TASK = simulate_module._play_task
+
+
+def _die_on_game_5(task):
+    """Stands in for the worker's task: the process dies on game 5 (like a segfault)."""
+    if task[4] == 5:
+        os._exit(3)
+    return _REAL_TASK(task)
+
+
+def _fail_on_game_2(task):
+    if task[4] == 2:
+        raise KeyError("boom")
+    return _REAL_TASK(task)
+
+
+def test_a_dead_worker_ends_in_one_line_and_the_file_resumes(tmp_path, monkeypatch):
+    path = tmp_path / "g.jsonl"
+    monkeypatch.setattr(simulate_module, "_play_task", _die_on_game_5)
+    with pytest.raises(SimulationError) as info:
+        simulate("yokai-3x4", 40, seed=4, output=path, progress=False, workers=2)
+    message = str(info.value)
+    found = re.fullmatch(rf"stopped at game (\d+): a worker process died; {re.escape(str(path))} "
+                         r"holds the (\d+) games before it \(resume goes on\)", message)
+    assert found and found[1] == found[2] and int(found[1]) <= 5  # 5's chunk-mates may be lost too
+    assert path.read_text().splitlines() == straight(int(found[1]))
+    monkeypatch.setattr(simulate_module, "_play_task", _REAL_TASK)
+    resumed = simulate("yokai-3x4", 8, seed=4, output=path, progress=False, resume=True, workers=2)
+    assert lines(resumed) == straight(8) == path.read_text().splitlines()
+
+
+def test_a_failing_game_ends_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(simulate_module, "_play_task", _fail_on_game_2)
+    with pytest.raises(SimulationError, match=r"^stopped at game 2: a game failed \(KeyError: 'boom'\)"):
+        simulate("yokai-3x4", 5, seed=4, output=tmp_path / "g.jsonl", progress=False)
+    assert len((tmp_path / "g.jsonl").read_text().splitlines()) == 2
