@@ -17,6 +17,7 @@ Everything else (apply with legality checks and notation parsing, perft, repr) i
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,34 @@ class PositionTextError(RulesError):
 
 class ChanceNotEnumerableError(RulesError):
     """`chance_outcomes()` at a chance node with too many outcomes to list (a deal)."""
+
+
+class SeatError(RulesError):
+    """A player index that is no seat of the game (`view(7)`, `view(-1)`, `view('a')`)."""
+
+
+class HiddenInformationError(RulesError):
+    """An action on a view whose result depends on what that view does not know (flipping
+    a card it has never seen): play it on the full state, or on `view.determinize(rng)`."""
+
+
+def check_seat(game: Game, player: object) -> int:
+    """`player` as a seat index of `game`, or SeatError naming the valid seats.
+
+    Every game's `view(player)` calls this first, so a bad seat never yields a view that
+    silently hides everything. A bool is refused although Python counts it as an int."""
+    seats = range(game.num_players)
+    valid = ", ".join(map(str, seats))
+    if isinstance(player, bool):
+        raise SeatError(f"{game.id} has no player {player!r}; its seats are {valid}")
+    try:
+        seat = operator.index(player)
+    except TypeError:
+        raise SeatError(f"{game.id} has no player {player!r} (a {type(player).__name__}); "
+                        f"its seats are {valid}") from None
+    if seat not in seats:
+        raise SeatError(f"{game.id} has no player {seat}; its seats are {valid}")
+    return seat
 
 
 class Action:
@@ -259,7 +288,10 @@ class State:
         return rng.choices(actions, weights=weights)[0]
 
     def view(self, player: int) -> State:
-        """What `player` may know. Perfect-information games: the state itself."""
+        """What `player` may know. Perfect-information games: the state itself.
+
+        Every override starts with `check_seat(self.game, player)`."""
+        check_seat(self.game, player)
         return self
 
     def action_text(self, action: Action, viewer: int | None = None) -> str:
@@ -291,7 +323,12 @@ class State:
 
     # --- shared behaviour ------------------------------------------------------------
     def apply(self, action: Action | str) -> State:
-        """The state after `action` (a Move, a chance outcome, or either's notation)."""
+        """The state after `action` (a Move, a chance outcome, or either's notation).
+
+        Anything else (a list, None, a number) is IllegalMoveError, never a TypeError."""
+        if not isinstance(action, (Action, str)):
+            raise IllegalMoveError(f"{_describe(action)} is not an action: give a Move, a chance "
+                                   "outcome or the notation of either")
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over ({self.outcome().reason}); "
                                    f"no move {str(action)!r} can be played")
@@ -333,6 +370,12 @@ class State:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_text()!r})"
+
+
+def _describe(value: object) -> str:
+    """A short, safe description of a bad argument for an error message."""
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
 
 
 def perft(state: State, depth: int) -> int:

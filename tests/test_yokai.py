@@ -96,7 +96,7 @@ def test_capture_goes_to_the_hand_and_can_be_dropped():
 def test_kodama_promotes_on_the_last_rank_and_is_demoted_when_captured():
     """Rulebook 1.: the Kodama reaching the last rank "wird befördert" (no choice in 3x4);
     2. "Ein gefangener Kodama Samurai wird ... wieder in seinen ursprünglichen Zustand"."""
-    s = G3.from_text("g1l/1C1/3/ELG[Ee] w - - 0 1")
+    s = G3.from_text("g1l/1C1/3/ELG[e] w - - 0 1")
     assert "b3b4+" in moves(s) and "b3b4" not in moves(s)
     s = s.apply("b3b4+")
     assert s.piece_at("b4") == ("Kodama Samurai", 0)

@@ -28,6 +28,7 @@ from rules_kernel.core import (
     PositionTextError,
     State,
 )
+from rules_kernel.persistent import Counts
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
 # Piece kinds, in the rulebook's names.
@@ -172,6 +173,7 @@ class YokaiGame(Game):
     TRY: ClassVar[bool]  # Koropokkuru safe on the far rank wins
     PROMOTION_OPTIONAL: ClassVar[bool]
     DROP_RESTRICTIONS: ClassVar[bool]  # no dead Kodama drop, no two Kodama in a file, no drop mate
+    MATERIAL: ClassVar[dict[int, int]]  # pieces in the box per unpromoted kind, both players
     OPTIONS: ClassVar[dict[str, Option]] = {
         "repetitions": Option(3, "the same position this many times is a draw (the rulebook's "
                               "'drei Mal hintereinander hin und zurück')", kind=int,
@@ -186,8 +188,11 @@ class YokaiGame(Game):
         return self.from_text(self.START)
 
     def from_text(self, text: str) -> YokaiState:
+        """A position from Fairy-Stockfish FEN; anything that is not a position this game
+        can reach (too many pieces, the side not to move in check, ...) raises
+        PositionTextError naming the field. The repetition history starts afresh."""
         board, hands, side, ply = _parse_fen(self, text)
-        return YokaiState(self, board, hands, side, ply, None)
+        return YokaiState(self, board, hands, side, ply, Counts())
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -222,6 +227,7 @@ class YokaiNoMori3x4(YokaiGame):
     TRY = True
     PROMOTION_OPTIONAL = False
     DROP_RESTRICTIONS = False
+    MATERIAL = {KODAMA: 2, KITSUNE: 2, TANUKI: 2, KOROPOKKURU: 2}
 
 
 class YokaiNoMori5x6(YokaiGame):
@@ -238,6 +244,7 @@ class YokaiNoMori5x6(YokaiGame):
     TRY = False
     PROMOTION_OPTIONAL = True
     DROP_RESTRICTIONS = True
+    MATERIAL = {KODAMA: 6, KIRIN: 4, ONI: 4, KOROPOKKURU: 2}
 
 
 GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
@@ -245,68 +252,155 @@ GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
 
 # --- position text (Fairy-Stockfish FEN) -------------------------------------------------
 
+# ASCII digits only ('²' and other Unicode digits pass str.isdigit() but not int()), and at
+# most 9 of them, far below int()'s 4,300-digit limit.
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_FIELDS = {2: ("side to move",),
+           4: ("side to move", "halfmove clock", "move number"),
+           6: ("side to move", "castling", "en passant", "halfmove clock", "move number")}
+
+
+def _fail(text: object, field: str, why: str) -> PositionTextError:
+    shown = repr(text[:80]) + ("..." if len(text) > 80 else "") if isinstance(text, str) else repr(text)
+    return PositionTextError(f"{shown}: {field}: {why}")
+
+
 def _parse_fen(game: YokaiGame, text: str):
-    t = game.tables
+    """(board, hands, side, ply) from FEN `board[hand] side [castling ep] [halfmove move]`."""
     if not isinstance(text, str):
-        raise PositionTextError(f"position text must be a string, got {type(text).__name__}")
+        raise _fail(text, "position text", f"must be a string, got {type(text).__name__}")
     fields = text.split()
-    if len(fields) < 2:
-        raise PositionTextError(f"{text!r}: expected 'board[hand] side ...' like {game.START!r}")
-    placement, side_field = fields[0], fields[1]
-    m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", placement)
+    if len(fields) not in _FIELDS:
+        raise _fail(text, "position text", f"expected 'board[hand] side ...' like {game.START!r}, "
+                    f"got {len(fields)} fields")
+    m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", fields[0])
     if not m:
-        raise PositionTextError(f"{text!r}: the board must be followed by the hand in [...]")
-    rows = m.group(1).split("/")
+        raise _fail(text, "board", "the board must be followed by the hand in [...]")
+    board = _parse_board(game, m.group(1), text)
+    hands = _parse_hand(game, m.group(2), text)
+    named = dict(zip(_FIELDS[len(fields)], fields[1:], strict=True))
+    if named["side to move"] not in ("w", "b"):
+        raise _fail(text, "side to move", f"must be 'w' or 'b', not {named['side to move']!r}")
+    side = 0 if named["side to move"] == "w" else 1
+    for field in ("castling", "en passant"):
+        if named.get(field, "-") != "-":
+            raise _fail(text, field, f"{game.title} has none: write '-'")
+    for field in ("halfmove clock", "move number"):
+        if not _NUMBER.fullmatch(named.get(field, "1")):
+            raise _fail(text, field, f"must be a number of at most 9 digits (0-9), "
+                        f"not {named[field][:20]!r}")
+    fullmove = int(named.get("move number", "1"))
+    if fullmove < 1:
+        raise _fail(text, "move number", "must be at least 1")
+    _check_position(game, board, hands, side, text)
+    return tuple(board), (tuple(hands[0]), tuple(hands[1])), side, 2 * (fullmove - 1) + side
+
+
+def _parse_board(game: YokaiGame, placement: str, text: str) -> list[int]:
+    t = game.tables
+    rows = placement.split("/")
     if len(rows) != t.ranks:
-        raise PositionTextError(f"{text!r}: {len(rows)} ranks, {game.id} has {t.ranks}")
+        raise _fail(text, "board", f"{len(rows)} ranks, {game.id} has {t.ranks}")
     board = [EMPTY] * t.size
     for i, row in enumerate(rows):
         rank = t.ranks - 1 - i
         file = 0
-        for token in re.findall(r"\+?[A-Za-z]|\d+|.", row):
-            if token.isdigit():
+        for token in re.findall(r"\+?[A-Za-z]|[0-9]+|.", row):
+            if token.isascii() and token.isdigit():
+                if len(token) > 2 or int(token) == 0:
+                    raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is "
+                                f"no count of empty squares")
                 file += int(token)
                 continue
-            code = _code_of_letter(game, token, text)
+            code = _code_of_letter(game, token, text, "board")
             if file >= t.files:
-                raise PositionTextError(f"{text!r}: rank {rank + 1} ({row!r}) has more than "
-                                        f"{t.files} files")
+                raise _fail(text, "board", f"rank {rank + 1} ({row!r}) has more than {t.files} files")
             board[rank * t.files + file] = code
             file += 1
         if file != t.files:
-            raise PositionTextError(f"{text!r}: rank {rank + 1} ({row!r}) covers {file} files, "
-                                    f"not {t.files}")
+            raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, "
+                        f"not {t.files}")
+    return board
+
+
+def _parse_hand(game: YokaiGame, hand: str, text: str) -> list[list[int]]:
     hands = [[0] * 9, [0] * 9]
-    for letter in re.findall(r"\+?[A-Za-z]|.", m.group(2).replace("-", "")):
-        code = _code_of_letter(game, letter, text)
+    for letter in re.findall(r"\+?[A-Za-z]|.", "" if hand == "-" else hand):
+        code = _code_of_letter(game, letter, text, "hand")
         if kind_of(code) in UNPROMOTED:
-            raise PositionTextError(f"{text!r}: a promoted piece cannot be in hand")
+            raise _fail(text, "hand", "a promoted piece cannot be in hand (captures unpromote)")
         hands[owner_of(code)][kind_of(code)] += 1
-    if side_field not in ("w", "b"):
-        raise PositionTextError(f"{text!r}: side to move must be 'w' or 'b', not {side_field!r}")
-    side = 0 if side_field == "w" else 1
-    fullmove = fields[-1] if len(fields) >= 3 else "1"
-    if not fullmove.isdigit() or int(fullmove) < 1:
-        raise PositionTextError(f"{text!r}: the move number must be a positive integer")
-    _check_material(game, board, hands, text)
-    ply = 2 * (int(fullmove) - 1) + side
-    return tuple(board), (tuple(hands[0]), tuple(hands[1])), side, ply
+    return hands
 
 
-def _code_of_letter(game: YokaiGame, token: str, text: str) -> int:
+def _code_of_letter(game: YokaiGame, token: str, text: str, field: str) -> int:
     kind = game.tables.kind_of_letter.get(token.upper())
     if kind is None:
-        raise PositionTextError(f"{text!r}: {token!r} is no piece of {game.id} "
-                                f"(pieces: {', '.join(game.LETTERS.values())})")
+        raise _fail(text, field, f"{token!r} is no piece of {game.id} "
+                    f"(pieces: {', '.join(game.LETTERS.values())})")
     return piece(kind, 0 if token.upper() == token else 1)
 
 
+def _check_position(game: YokaiGame, board, hands, side: int, text: str) -> None:
+    """Refuse what the box or the rules make impossible (rules/NOTES.md, the rulebook)."""
+    _check_material(game, board, hands, text)
+    _check_koropokkuru(game, board, hands, side, text)
+    if game.ROYAL and _in_check(game, board, 1 - side):
+        who = game.player_names[1 - side]
+        raise _fail(text, "side to move", f"{who} is not to move but its Koropokkuru is attacked: "
+                    "no legal move leaves the own Koropokkuru attacked")
+    if game.DROP_RESTRICTIONS:
+        _check_kodama(game, board, text)
+
+
 def _check_material(game: YokaiGame, board, hands, text: str) -> None:
-    kings = [sum(1 for c in board if c == piece(KOROPOKKURU, o)) for o in (0, 1)]
-    if game.ROYAL and kings != [1, 1]:
-        raise PositionTextError(f"{text!r}: each player needs exactly one Koropokkuru on the board")
-    if max(kings) > 1:
-        raise PositionTextError(f"{text!r}: a player has two Koropokkuru")
+    counts = dict.fromkeys(game.MATERIAL, 0)
+    for code in board:
+        if code != EMPTY:
+            counts[UNPROMOTED.get(kind_of(code), kind_of(code))] += 1
+    for hand in hands:
+        for kind, n in enumerate(hand):
+            if n:
+                counts[kind] += n
+    for kind, n in counts.items():
+        if n > game.MATERIAL[kind]:
+            raise _fail(text, "board and hands", f"{n} {KIND_NAMES[kind]} (promoted ones included); "
+                        f"{game.title} has {game.MATERIAL[kind]}")
+
+
+def _check_koropokkuru(game: YokaiGame, board, hands, side: int, text: str) -> None:
+    """One Koropokkuru each on the board; in 3x4 a captured one lies in the captor's hand,
+    and then the game ended with that capture (the loser is to move)."""
+    names = game.player_names
+    for player in (0, 1):
+        on_board = board.count(piece(KOROPOKKURU, player))
+        held = hands[player][KOROPOKKURU]
+        if on_board > 1:
+            raise _fail(text, "board", f"{names[player]} has {on_board} Koropokkuru")
+        if held and game.ROYAL:
+            raise _fail(text, "hand", "a Koropokkuru is never captured in the 5x6 game")
+        if held and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
+            raise _fail(text, "hand", f"{names[player]} holds a captured Koropokkuru, so the game "
+                        f"ended with that capture: {names[1 - player]} has none on the board and "
+                        "is to move")
+        if not on_board and not hands[1 - player][KOROPOKKURU]:
+            raise _fail(text, "board", f"{names[player]} has no Koropokkuru")
+
+
+def _check_kodama(game: YokaiGame, board, text: str) -> None:
+    """5x6: a Kodama reaching the last rank must promote and may not be dropped there; two
+    own unpromoted Kodama never share a file (no drop makes it, a Kodama never changes file)."""
+    t = game.tables
+    for player in (0, 1):
+        files = [sq % t.files for sq, code in enumerate(board) if code == piece(KODAMA, player)]
+        dead = [t.names[sq] for sq in t.far_rank[player] if board[sq] == piece(KODAMA, player)]
+        if dead:
+            raise _fail(text, "board", f"an unpromoted Kodama of the {game.player_names[player]} on "
+                        f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)")
+        if len(set(files)) != len(files):
+            file = next(f for f in files if files.count(f) > 1)
+            raise _fail(text, "board", f"two unpromoted Kodama of the {game.player_names[player]} in "
+                        f"file {chr(ord('a') + file)} (the rulebook forbids it)")
 
 
 def _fen(state: YokaiState) -> str:
@@ -338,23 +432,35 @@ _HAND_ORDER = (KOROPOKKURU, TANUKI, KIRIN, KITSUNE, ONI, KODAMA)
 # --- the state -------------------------------------------------------------------------
 
 class YokaiState(State):
-    """An immutable Yōkai no Mori position with its repetition history."""
+    """An immutable Yōkai no Mori position and the repetition counts of its game.
 
-    __slots__ = ("game", "board", "hands", "side", "ply", "_history", "_legal", "_outcome")
+    Equality and hash are by position: board, hands and side to move (what the rules play
+    on). The move number and the repetition history are not part of it: two states reached
+    by different move orders are equal, and `from_text(s.to_text()) == s` always holds,
+    although a repetition draw can be reached in one and not (yet) in the other. A cache
+    that stores outcomes should key on `(state, state.repetition_count())`.
+    """
+
+    __slots__ = ("game", "board", "hands", "side", "ply", "last_move", "_key", "_counts",
+                 "_repeats", "_legal", "_outcome")
 
     def __init__(self, game: YokaiGame, board: tuple[int, ...], hands: tuple[tuple[int, ...], ...],
-                 side: int, ply: int, previous: YokaiState | None,
-                 last_move: YokaiMove | None = None) -> None:
+                 side: int, ply: int, counts: Counts, last_move: YokaiMove | None = None) -> None:
         set_ = object.__setattr__
         set_(self, "game", game)
         set_(self, "board", board)
         set_(self, "hands", hands)
         set_(self, "side", side)
         set_(self, "ply", ply)
-        key = (board, hands, side)
-        # history: (position key, last move, previous history) — a linked list shared with
-        # the parent, so a new state costs O(1) and repetition looks back along it.
-        set_(self, "_history", (key, last_move, previous._history if previous else None))
+        set_(self, "last_move", last_move)  # for drawing only: not part of the position
+        # the position as 2 * 9 + squares + 1 small numbers, packed: exact and compact
+        key = bytes((*board, *hands[0], *hands[1], side))
+        set_(self, "_key", key)
+        # counts of every position of the game so far, shared with the parent (no parent
+        # chain is kept): O(log32 n) per ply instead of a walk along the whole history
+        counts, repeats = counts.add(key)
+        set_(self, "_counts", counts)
+        set_(self, "_repeats", repeats)
         set_(self, "_legal", None)
         set_(self, "_outcome", False)  # False: not computed yet
 
@@ -369,10 +475,6 @@ class YokaiState(State):
     @property
     def current_player(self) -> int:
         return self.side
-
-    @property
-    def last_move(self) -> YokaiMove | None:
-        return self._history[1]
 
     def legal_moves(self) -> list[YokaiMove]:
         return [] if self.is_terminal() else list(self._moves())
@@ -389,7 +491,7 @@ class YokaiState(State):
 
     def _successor(self, move: YokaiMove) -> YokaiState:
         board, hands = _make(self.board, self.hands, move, self.side)
-        return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self, move)
+        return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
@@ -413,14 +515,9 @@ class YokaiState(State):
         return None
 
     def repetition_count(self) -> int:
-        """How many times this position (board, hands, side to move) has occurred."""
-        key, _, node = self._history
-        count = 1
-        while node is not None:
-            if node[0] == key:
-                count += 1
-            node = node[2]
-        return count
+        """How many times this position (board, hands, side to move) has occurred in the
+        game so far, this time included (a state from `from_text` starts a new game: 1)."""
+        return self._repeats
 
     def to_text(self) -> str:
         return _fen(self)
@@ -439,12 +536,11 @@ class YokaiState(State):
 
     # -- values --
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, YokaiState) and self.game == other.game
-                and self._history[0] == other._history[0] and self.ply == other.ply
-                and self.repetition_count() == other.repetition_count())
+        return (isinstance(other, YokaiState) and self._key == other._key
+                and self.game == other.game)
 
     def __hash__(self) -> int:
-        return hash((self.game.id, self._history[0], self.ply))
+        return hash((self.game.id, self._key))
 
     def piece_at(self, square: str) -> tuple[str, int] | None:
         """(name, owner) of the piece on a square like 'b2', or None."""
