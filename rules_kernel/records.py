@@ -399,8 +399,6 @@ class _Refused(Exception):
     """Raised inside json's hooks; turned into a RecordError with the location outside."""
 
 
-_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -408,36 +406,36 @@ def parse_json(text: str, fail: Callable[[str], RecordError] = RecordError) -> A
     """JSON from untrusted text, with bounds: nesting at most MAX_NESTING deep, numbers of at
     most MAX_NUMBER_CHARS characters, no NaN/Infinity, no duplicate keys, no lone surrogates.
     Any refusal raises `fail(reason)`; nothing else escapes."""
-    depth = _nesting(text)
-    if depth > MAX_NESTING:
-        raise fail(f"arrays and objects nested more than {MAX_NESTING} deep")
+    too_deep = f"arrays and objects nested more than {MAX_NESTING} deep"
     try:
-        data = json.loads(text, object_pairs_hook=_object_without_duplicates,
-                          parse_int=_bounded_int, parse_float=_bounded_float,
-                          parse_constant=_no_constant)
+        data = _DECODER.decode(text)
     except _Refused as exc:
         raise fail(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise fail(f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno}); "
                    "is the line truncated?") from None
-    except (ValueError, RecursionError) as exc:  # bounded above; kept as a last guard
+    except RecursionError:  # json's C parser guards its own stack: far deeper than the bound
+        raise fail(too_deep) from None
+    except ValueError as exc:  # bounded above; kept as a last guard
         raise fail(f"not readable JSON ({type(exc).__name__})") from None
+    # a line with few brackets cannot be deep: only the others are walked
+    if text.count("[") + text.count("{") > MAX_NESTING and _deeper_than(data, MAX_NESTING):
+        raise fail(too_deep)
     if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(data):
         raise fail("a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff)")
     return data
 
 
-def _nesting(text: str) -> int:
-    """The deepest nesting of arrays and objects, found without parsing (strings skipped)."""
-    skeleton = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    depth = deepest = 0
-    for char in skeleton:
-        depth += 1 if char in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_NESTING:
-                break
-    return deepest
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` deep (walked without recursion)."""
+    stack = [(data, 1)] if isinstance(data, (dict, list)) else []
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -463,6 +461,10 @@ def _bounded_float(digits: str) -> float:
 
 def _no_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_without_duplicates, parse_int=_bounded_int,
+                            parse_float=_bounded_float, parse_constant=_no_constant)
 
 
 def _has_lone_surrogate(data: Any) -> bool:

@@ -175,6 +175,14 @@ def test_the_same_line_uploaded_gives_one_line(bad, ply, fragment):
     assert "\n" not in message and "Traceback" not in message
 
 
+def test_nesting_up_to_the_bound_is_fine():
+    # the record is level 1, meta level 2: 30 more arrays make 32 levels, one more is too deep
+    assert records.parse_json(GOOD_HEAD + ', "meta": {"x": ' + "[" * 30 + "]" * 30 + "}}")
+    with pytest.raises(RecordError, match="nested more than 32 deep"):
+        records.parse_json(GOOD_HEAD + ', "meta": {"x": ' + "[" * 31 + "]" * 31 + "}}")
+    assert records.parse_json("7") == 7 and records.parse_json('"[[["') == "[[["
+
+
 def test_collect_reports_every_bad_line_in_order(tmp_path):
     path = tmp_path / "mixed.jsonl"
     path.write_bytes(b"\n".join([line(), b"{", line(game="go"), line(), b"\xff\xfe", b"", line()]) + b"\n")
