@@ -82,9 +82,10 @@ def test_deploy_only_while_that_unit_is_not_on_the_board_then_bolster():
 
 
 def test_bolster_has_no_height_limit():
-    """NOTES: "bolster (onto your unit of that type; no height limit)"."""
-    state = position("3,3:0:swordsman:7", ("swordsman", "-"))
-    assert unit_at(state.apply("bolster swordsman 3,3"), "3,3") == (0, "swordsman", 8)
+    """NOTES: "bolster (onto your unit of that type; no height limit)": all five Swordsman
+    coins of the box may stand in one stack."""
+    state = position("3,3:0:swordsman:4", ("swordsman", "-"))
+    assert unit_at(state.apply("bolster swordsman 3,3"), "3,3") == (0, "swordsman", 5)
 
 
 def test_footman_may_have_two_units_on_the_board():
@@ -339,18 +340,21 @@ def test_footman_tactic_each_footman_unit_maneuvers_once():
 
 def test_knight_is_attacked_only_by_bolstered_units():
     """NOTES Knight: "only bolstered units (stack of two or more) can attack it"."""
-    state = position("3,3:0:swordsman:1;3,4:1:knight:1;3,5:1:archer:1", ("swordsman", "-"))
+    blue_knight = "swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,knight,scout"
+    state = position("3,3:0:swordsman:1;3,4:1:knight:1;3,5:1:archer:1", ("swordsman", "-"),
+                     armies=blue_knight)
     assert "attack swordsman 3,3 3,4" not in legal(state)
-    bolstered = position("3,3:0:swordsman:2;3,4:1:knight:1", ("swordsman", "-"))
+    bolstered = position("3,3:0:swordsman:2;3,4:1:knight:1", ("swordsman", "-"), armies=blue_knight)
     assert "attack swordsman 3,3 3,4" in legal(bolstered)
-    archer = position("3,3:1:archer:1;3,5:0:knight:1", ("-", "archer"), turn=1)
+    red_knight = "swordsman,pikeman,knight,light-cavalry/archer,cavalry,lancer,scout"
+    archer = position("3,3:1:archer:1;3,5:0:knight:1", ("-", "archer"), turn=1, armies=red_knight)
     assert "tactic archer 3,3 3,5" not in legal(archer)
 
 
 def test_pikeman_hits_back_even_an_attacking_knight():
     """NOTES Pikeman: "when attacked from an adjacent hex, the attacking unit loses a coin too
     (even a Knight)"."""
-    armies = "knight,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
+    armies = "knight,swordsman,crossbowman,light-cavalry/archer,cavalry,lancer,pikeman"
     state = position("3,3:0:knight:2;3,4:1:pikeman:2", ("knight", "-"), armies=armies)
     after = state.apply("attack knight 3,3 3,4")
     assert unit_at(after, "3,3") == (0, "knight", 1) and unit_at(after, "3,4") == (1, "pikeman", 1)
@@ -575,9 +579,9 @@ def test_bad_position_text_is_refused_with_a_reason():
     good = position("3,3:0:swordsman:1", ("swordsman", "-")).to_text()
     with pytest.raises(rk.PositionTextError, match="15 fields"):
         game.from_text("play -")
-    with pytest.raises(rk.PositionTextError, match="not on the 2-player map"):
+    with pytest.raises(rk.PositionTextError, match="units: '0,0' is no hex of the 2-player map"):
         game.from_text(good.replace("3,3:0:swordsman", "0,0:0:swordsman"))
-    with pytest.raises(rk.PositionTextError, match="unknown coin"):
+    with pytest.raises(rk.PositionTextError, match="armies: unknown unit .wizard."):
         game.from_text(good.replace("swordsman,pikeman", "wizard,pikeman", 1))
 
 

@@ -36,8 +36,9 @@ Rulings where the texts leave a gap (also in docs/games/war-chest.md):
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import combinations
 from math import comb
@@ -250,7 +251,7 @@ Unit = tuple[int, str, int]  # (owner, type, coins in the stack)
 Pending = tuple[str, int, Any]  # (kind, player, detail): a follow-up inside the current turn
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)  # equality: by position (`_position_key`)
 class WarChestState(State):
     game: WarChest
     phase: str  # "deal" (armies or draft cards to come), "draft", "draw", "play"
@@ -268,8 +269,23 @@ class WarChestState(State):
     claimed: bool  # the initiative was claimed this round
     turn: int  # the seat acting (play) or drawing (draw)
     pending: tuple[Pending, ...]  # follow-ups; the last one is resolved first
-    ply: int = 0
-    last: tuple[str, ...] = ()
+    ply: int = 0  # actions so far, chance included; a position only under `max_actions`
+    last: tuple[str, ...] = field(default=(), compare=False)  # cells of the last action, for drawing
+
+    # --- equality: the position, not the display hints -----------------------------------
+    def _position_key(self) -> tuple:
+        """What the rules depend on: every field but the last-action highlight, and the action
+        counter only when a cap (`max_actions`) makes it end the game."""
+        key = tuple(getattr(self, name) for name in _POSITION_FIELDS)
+        return key + (self.ply,) if self.game.options["max_actions"] is not None else key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WarChestState):
+            return NotImplemented
+        return self._position_key() == other._position_key()
+
+    def __hash__(self) -> int:
+        return hash(self._position_key())
 
     # --- protocol --------------------------------------------------------------------------
     @property
@@ -318,9 +334,14 @@ class WarChestState(State):
         if self.phase not in ("play", "draw") or self.pending:
             return False
         for places in (self.bags, self.hands, self.faceup, self.facedown, self.supply):
-            if any(coin != ROYAL for coins in places for coin in coins):
+            # a hidden coin of a view ('?') is one of its owner's bag coins, counted there
+            if any(coin not in (ROYAL, HIDDEN) for coins in places for coin in coins):
                 return False
         return True
+
+    def _drawable(self, player: int) -> int:
+        """Coins the player could draw now: the bag, and the discard pile that refills it."""
+        return len(self.bags[player]) + len(self.faceup[player]) + len(self.facedown[player])
 
     def markers_left(self, side: int) -> int:
         """Control markers the side has not placed (a side wins when it has none left)."""
@@ -769,6 +790,10 @@ class WarChestState(State):
         return f"{text!r} is not a legal action here; legal: {shown}"
 
 
+#: the fields of a position (`WarChestState._position_key`); `ply` joins them under a cap
+_POSITION_FIELDS = tuple(f.name for f in fields(WarChestState) if f.compare and f.name != "ply")
+
+
 def _multiset_draws(pool: tuple[str, ...], k: int) -> list[tuple[tuple[str, ...], float]]:
     """Every multiset of k coins drawn from `pool`, with its probability (hypergeometric)."""
     if k >= len(pool):
@@ -839,8 +864,8 @@ class _Work:
 
     # the action
     def perform(self, move: Order, player: int) -> None:
-        if move.verb == "pick":
-            self.armies[player].append(move.arg)
+        if move.verb == "pick":  # kept sorted: the order of the picks is no part of the position
+            self.armies[player] = sorted(self.armies[player] + [move.arg])
             self.pool.remove(move.arg)
             return
         top = self.pending.pop() if self.pending else None
@@ -995,76 +1020,304 @@ def _to_text(s: WarChestState) -> str:
 
 PENDING_KINDS = {"guard": "hex", "sword": "hex", "berserk": "hex", "mercenary": "-", "footman": "hexes",
                  "priest-draw": "-", "priest-use": "coin"}
+FIELDS = ("phase", "armies", "pool", "bags", "hands", "faceup", "facedown", "supply", "eliminated", "units",
+          "control", "initiative", "turn", "pending", "ply")
+COIN_FIELDS = FIELDS[3:9]
+HIDDEN = "?"  # a coin another player cannot see (views)
+_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII digits only, and few: int() takes '١', '1_0', 4,000 digits
+_HEX = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
+_UNIT = re.compile(r"([0-9]{1,2},[0-9]{1,2}):([0-9]):([a-z-]+):([0-9]{1,3})")
+
+
+class _FieldError(Exception):
+    """A bad field of a position text (turned into PositionTextError with the text)."""
+
+    def __init__(self, field_name: str, why: str) -> None:
+        super().__init__(f"{field_name}: {why}")
 
 
 def _from_text(game: WarChest, text: str) -> WarChestState:
-    def fail(why: str) -> PositionTextError:
-        return PositionTextError(f"war-chest position {str(text)[:60]!r}: {why}")
-
-    fields = text.split() if isinstance(text, str) else []
-    if len(fields) != 15:
-        raise fail("expected 15 fields: phase armies pool bags hands faceup facedown supply "
-                   "eliminated units control initiative turn pending ply")
-    n = game.num_players
-    phase = fields[0]
-    if phase not in ("deal", "draft", "draw", "play"):
-        raise fail(f"unknown phase {phase!r}")
+    """Read a position and check it against the box and the rules; only PositionTextError escapes."""
+    if not isinstance(text, str):
+        raise PositionTextError(f"war-chest position: a text is expected, not {type(text).__name__}")
     try:
-        lists = [_parse_coins(f, n, name) for f, name in zip(
-            fields[1:9], ("armies", "pool", "bags", "hands", "faceup", "facedown", "supply", "eliminated"),
-            strict=True)]
-        units = () if fields[9] == "-" else tuple(sorted(_parse_unit(u, n) for u in fields[9].split(";")))
-        control = () if fields[10] == "-" else tuple(sorted(
-            (parse_hex(c.rsplit(":", 1)[0]), int(c.rsplit(":", 1)[1])) for c in fields[10].split(";")))
-        claimed = fields[11].endswith("*")
-        initiative, turn, ply = int(fields[11].rstrip("*")), int(fields[12]), int(fields[14])
-        pending = () if fields[13] == "-" else tuple(_parse_pending(p, n) for p in fields[13].split("|"))
-    except (ValueError, IndexError, KeyError) as exc:
-        raise fail(f"malformed field ({exc})") from exc
-    hexes = [h for h, *_ in units] + [h for h, _ in control]
-    bad = [h for h in hexes if h not in game.map.hexes]
-    if bad:
-        raise fail(f"hex {hex_name(bad[0])} is not on the {n}-player map")
-    if any(h not in game.map.locations or side not in (0, 1) for h, side in control):
-        raise fail("control markers lie only on locations, with side 0 or 1")
-    if not (0 <= initiative < n and 0 <= turn < n):
-        raise fail(f"initiative and turn must be seats 0..{n - 1}")
-    armies, pool = lists[0], lists[1][0] if lists[1] else ()
-    return WarChestState(game, phase, armies, pool, *lists[2:], units, control, initiative, claimed,
-                         turn, pending, ply)
+        state = _parse_position(game, text.split())
+        _check_position(state)
+    except _FieldError as exc:
+        raise PositionTextError(f"war-chest position {text[:60]!r}: {exc}") from None
+    return state
 
 
-def _parse_coins(field: str, n: int, name: str) -> tuple[tuple[str, ...], ...]:
-    known = set(COINS) | {ROYAL, "?"}
-    if name == "pool":
-        parts = [field]
-    else:
-        parts = field.split("/")
-        if len(parts) != n:
-            raise ValueError(f"{name}: {n} lists separated by '/' expected")
-    out = tuple(() if p == "-" else tuple(p.split(",")) for p in parts)
-    for coins in out:
-        for coin in coins:
-            if coin not in known:
-                raise ValueError(f"{name}: unknown coin {coin!r}")
-    return out if name in ("armies", "pool") else tuple(tuple(sorted(c)) for c in out)
+def _parse_position(game: WarChest, parts: list[str]) -> WarChestState:
+    if len(parts) != len(FIELDS):
+        raise _FieldError("text", f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(parts)}")
+    value = dict(zip(FIELDS, parts, strict=True))
+    n = game.num_players
+    if value["phase"] not in ("deal", "draft", "draw", "play"):
+        raise _FieldError("phase", f"'deal', 'draft', 'draw' or 'play' expected, not {value['phase'][:20]!r}")
+    armies = tuple(tuple(_coin_list(part, "armies", units_only=True))
+                   for part in _per_player(value["armies"], n, "armies"))
+    pool = tuple(sorted(_coin_list(value["pool"], "pool", units_only=True)))
+    coins = [tuple(tuple(sorted(_coin_list(part, name, hidden=name in ("hands", "facedown"))))
+                   for part in _per_player(value[name], n, name)) for name in COIN_FIELDS]
+    initiative = value["initiative"]
+    claimed = initiative.endswith("*")
+    return WarChestState(game, value["phase"], armies, pool, *coins, _parse_units(game, value["units"]),
+                         _parse_control(game, value["control"]),
+                         _seat(initiative[:-1] if claimed else initiative, n, "initiative"), claimed,
+                         _seat(value["turn"], n, "turn"), _parse_pendings(game, value["pending"]),
+                         _number(value["ply"], "ply"))
 
 
-def _parse_unit(text: str, n: int) -> tuple[Hex, int, str, int]:
-    h, owner, kind, height = text.split(":")
-    if kind not in COINS or not 0 <= int(owner) < n or int(height) < 1:
-        raise ValueError(f"unit {text!r}")
-    return parse_hex(h), int(owner), kind, int(height)
+def _per_player(text: str, n: int, name: str) -> list[str]:
+    parts = text.split("/")
+    if len(parts) != n:
+        raise _FieldError(name, f"{n} lists (one per player) separated by '/' expected, got {len(parts)}")
+    return parts
 
 
-def _parse_pending(text: str, n: int) -> Pending:
-    kind, player, detail = text.split(":")
+def _coin_list(text: str, name: str, units_only: bool = False, hidden: bool = False) -> list[str]:
+    if text == "-":
+        return []
+    known = set(COINS) if units_only else set(COINS) | {ROYAL}
+    out = text.split(",")
+    for coin in out:
+        if coin not in known and not (hidden and coin == HIDDEN):
+            what = "unit" if units_only else "coin"
+            raise _FieldError(name, f"unknown {what} {coin[:20]!r} (units: {', '.join(UNITS)}"
+                              f"{'' if units_only else ', and royal'})")
+    return out
+
+
+def _number(text: str, name: str) -> int:
+    if not _NUMBER.fullmatch(text):
+        raise _FieldError(name, f"{text[:20]!r} is not a whole number of at most 9 digits")
+    return int(text)
+
+
+def _seat(text: str, n: int, name: str) -> int:
+    seat = _number(text, name)
+    if seat >= n:
+        raise _FieldError(name, f"no seat {seat}: the seats are 0..{n - 1}")
+    return seat
+
+
+def _hex(game: WarChest, text: str, name: str) -> Hex:
+    match = _HEX.fullmatch(text)
+    h = (int(match[1]), int(match[2])) if match else None
+    if h is None or h not in game.map.hexes:
+        raise _FieldError(name, f"{text[:20]!r} is no hex of the {game.num_players}-player map")
+    return h
+
+
+def _parse_units(game: WarChest, text: str) -> tuple[tuple[Hex, int, str, int], ...]:
+    units: dict[Hex, tuple[Hex, int, str, int]] = {}
+    for item in ([] if text == "-" else text.split(";")):
+        match = _UNIT.fullmatch(item)
+        if not match:
+            raise _FieldError("units", f"{item[:30]!r}: a unit is 'x,y:seat:type:coins', "
+                              "like '3,3:0:archer:2'")
+        h, owner = _hex(game, match[1], "units"), int(match[2])
+        kind, height = match[3], int(match[4])
+        if owner >= game.num_players or kind not in COINS or height < 1:
+            raise _FieldError("units", f"{item[:30]!r}: seat 0..{game.num_players - 1}, a unit type and at "
+                              "least one coin")
+        if h in units:
+            raise _FieldError("units", f"two units on hex {hex_name(h)}; a hex holds one unit")
+        units[h] = (h, owner, kind, height)
+    return tuple(sorted(units.values()))
+
+
+def _parse_control(game: WarChest, text: str) -> tuple[tuple[Hex, int], ...]:
+    control: dict[Hex, int] = {}
+    for item in ([] if text == "-" else text.split(";")):
+        where, _, side = item.rpartition(":")
+        h = _hex(game, where, "control")
+        if h not in game.map.locations or side not in ("0", "1"):
+            raise _FieldError("control", f"{item[:20]!r}: a marker is 'x,y:side' on a location, side 0 or 1")
+        if h in control:
+            raise _FieldError("control", f"two markers on location {hex_name(h)}; a location holds one")
+        control[h] = int(side)
+    return tuple(sorted(control.items()))
+
+
+def _parse_pendings(game: WarChest, text: str) -> tuple[Pending, ...]:
+    return () if text == "-" else tuple(_parse_pending(game, item) for item in text.split("|"))
+
+
+def _parse_pending(game: WarChest, text: str) -> Pending:
+    kind, _, rest = text.partition(":")
+    player, _, detail = rest.partition(":")
+    if kind not in PENDING_KINDS:
+        raise _FieldError("pending", f"unknown follow-up {kind[:20]!r} (one of {', '.join(PENDING_KINDS)})")
+    seat = _seat(player, game.num_players, "pending")
     shape = PENDING_KINDS[kind]
-    if not 0 <= int(player) < n:
-        raise ValueError(f"follow-up {text!r}: no seat {player}")
-    value: Any = {"-": lambda: None, "coin": lambda: detail, "hex": lambda: parse_hex(detail),
-                  "hexes": lambda: tuple(parse_hex(h) for h in detail.split("+"))}[shape]()
-    return kind, int(player), value
+    if shape == "-":
+        if detail != "-":
+            raise _FieldError("pending", f"{text[:30]!r}: a {kind} follow-up has no detail ('-')")
+        return kind, seat, None
+    if shape == "coin":
+        coins = _coin_list(detail, "pending", hidden=True)
+        if len(coins) != 1:
+            raise _FieldError("pending", f"{text[:30]!r}: names the one coin the Warrior Priest drew")
+        return kind, seat, coins[0]
+    if shape == "hex":
+        return kind, seat, _hex(game, detail, "pending")
+    hexes = {_hex(game, h, "pending") for h in detail.split("+")}
+    return kind, seat, tuple(sorted(hexes))
+
+
+# --- does the position follow from the box and the rules? ---------------------------------------
+
+def _check_position(state: WarChestState) -> None:
+    if state.phase in ("deal", "draft"):
+        _check_set_up(state)
+    else:
+        _check_armies(state)
+        for p in range(state.game.num_players):
+            _check_coins(state, p)
+        _check_units(state)
+        _check_round(state)
+        _check_pending(state)
+    _check_markers(state)
+    cap = state.game.options["max_actions"]
+    if cap is not None and state.ply > cap:
+        raise _FieldError("ply", f"{state.ply} actions, past the cap of {cap} (max_actions)")
+    _check_playable(state)
+
+
+def _check_set_up(state: WarChestState) -> None:
+    """Before the armies are known nothing is in play: no coins, units, follow-ups; the markers
+    on the starting locations; player 0 holds the initiative."""
+    game, setup = state.game, state.game.options["setup"]
+    if setup not in ("random", "draft") or (state.phase == "draft" and setup != "draft"):
+        raise _FieldError("phase", f"no {state.phase} phase in a game with setup {setup!r}")
+    cards = len(DRAFT_ORDER[game.num_players])
+    picks = sum(len(a) for a in state.armies)
+    if state.phase == "deal" and (picks or state.pool):
+        raise _FieldError("armies", "before the deal nobody has an army and no card is revealed")
+    if state.phase == "draft":
+        order = DRAFT_ORDER[game.num_players][:picks]
+        if not state.pool or len(state.pool) + picks != cards:
+            raise _FieldError("pool", f"a draft shows {cards} cards: those picked and those left")
+        if any(len(a) != order.count(p) for p, a in enumerate(state.armies)):
+            raise _FieldError("armies", f"after {picks} picks the players hold "
+                              f"{[order.count(p) for p in range(game.num_players)]} cards (the pick order)")
+        _check_distinct([u for a in state.armies for u in a] + list(state.pool), "pool")
+    starts = tuple(sorted((h, side) for side in (0, 1) for h in game.map.starts[side]))
+    if any(coins for name in COIN_FIELDS for coins in getattr(state, name)) or state.units or state.pending:
+        raise _FieldError(state.phase, "no coins, units or follow-ups before the armies are known")
+    if state.control != starts or state.initiative or state.claimed or state.turn:
+        raise _FieldError("control", "before the armies are known the markers lie on the starting "
+                          "locations and player 0 holds the initiative (turn 0, not claimed)")
+
+
+def _check_distinct(units: list[str], name: str) -> None:
+    repeated = [u for u, k in Counter(units).items() if k > 1]
+    if repeated:
+        raise _FieldError(name, f"{repeated[0]} appears twice; the box has one card per unit")
+
+
+def _check_armies(state: WarChestState) -> None:
+    game, setup = state.game, state.game.options["setup"]
+    size = ARMY_SIZE[game.num_players]
+    if state.pool or any(len(a) != size for a in state.armies):
+        raise _FieldError("armies", f"every player has an army of {size} units once the game is on "
+                          "(and no draft card is left)")
+    _check_distinct([u for a in state.armies for u in a], "armies")
+    fixed = FIRST_GAME if setup == "first-game" else setup if isinstance(setup, list) else None
+    if fixed is not None and [sorted(a) for a in state.armies] != [sorted(a) for a in fixed]:
+        raise _FieldError("armies", "this game's setup fixes the armies: "
+                          + "/".join(",".join(a) for a in fixed))
+
+
+def _check_coins(state: WarChestState, player: int) -> None:
+    """Coins of the player's own types and the Royal coin only, never more than the box holds."""
+    army = set(state.armies[player])
+    totals: Counter[str] = Counter()
+    for name in COIN_FIELDS:
+        coins = [c for c in getattr(state, name)[player] if c != HIDDEN]
+        royal_here = name not in ("supply", "eliminated")  # the Royal coin is never recruited or lost
+        strange = [c for c in coins if c not in army and not (c == ROYAL and royal_here)]
+        if strange:
+            raise _FieldError(name, f"player {player} has a {strange[0]} coin here; their coins are "
+                              f"{', '.join(sorted(army))} and the Royal coin (never in supply or out "
+                              "of the game)")
+        totals.update(coins)
+    for _, owner, kind, height in state.units:
+        if owner == player:
+            totals[kind] += height
+    for coin, count in totals.items():
+        most = 1 if coin == ROYAL else COINS[coin]
+        if count > most:
+            raise _FieldError("bags", f"player {player} has {count} {coin} coins; the box holds {most}")
+    hidden = state.hands[player].count(HIDDEN) + state.facedown[player].count(HIDDEN)
+    if hidden > len(state.bags[player]):
+        raise _FieldError("bags", f"player {player}'s hidden coins ('?') are counted in their bag, which "
+                          f"holds only {len(state.bags[player])}")
+    most_in_hand = HAND_SIZE + (1 if state.game.num_players == 4 else 0)  # + a teammate's Priest draw
+    if len(state.hands[player]) > most_in_hand:
+        raise _FieldError("hands", f"player {player} holds {len(state.hands[player])} coins; at most "
+                          f"{most_in_hand}")
+
+
+def _check_units(state: WarChestState) -> None:
+    for _, owner, kind, _ in state.units:
+        if kind not in state.armies[owner]:
+            raise _FieldError("units", f"player {owner} has a {kind} unit but no {kind} in their army")
+    for (owner, kind), count in Counter((o, k) for _, o, k, _ in state.units).items():
+        if count > (2 if kind == "footman" else 1):
+            raise _FieldError("units", f"player {owner} has {count} {kind} units; one of a type "
+                              "(Footman: two) may be on the board")
+
+
+def _check_round(state: WarChestState) -> None:
+    """The draw goes seat by seat before anyone acts; in play the seat to act has a coin."""
+    n = state.game.num_players
+    if state.phase == "draw":
+        if state.pending or state.claimed:
+            raise _FieldError("phase", "a round starts with the draw: no follow-ups, initiative unclaimed")
+        if any(state.hands[seat] for seat in range(state.turn, n)):
+            raise _FieldError("hands", f"seats {state.turn}..{n - 1} have not drawn yet; their hands "
+                              "are empty")
+        if state._drawable(state.turn) == 0:
+            raise _FieldError("turn", f"seat {state.turn} draws but has no coin in bag or discard pile")
+    elif not state.pending and not state.hands[state.turn] and not state.is_terminal():
+        raise _FieldError("turn", f"seat {state.turn} is to act with an empty hand")
+
+
+def _check_pending(state: WarChestState) -> None:
+    for kind, player, detail in state.pending:
+        where = f"{kind}:{player}"
+        if kind == "guard" and (state.board.get(detail, (None, ""))[:2] != (player, "royal-guard")
+                                or "royal-guard" not in state.supply[player]):
+            raise _FieldError("pending", f"{where}: an attacked Royal Guard of that player stands on "
+                              f"{hex_name(detail)} and a Royal Guard coin is in their supply")
+        if kind == "priest-use" and detail not in state.hands[player] and HIDDEN not in state.hands[player]:
+            raise _FieldError("pending", f"{where}: the coin to use ({detail}) is in that player's hand")
+        if kind == "priest-draw" and state.pending[-1] != (kind, player, detail):
+            raise _FieldError("pending", f"{where}: the Warrior Priest's draw happens at once (last)")
+
+
+def _check_markers(state: WarChestState) -> None:
+    markers = state.game.map.markers
+    for side in (0, 1):
+        if state.markers_left(side) < 0:
+            raise _FieldError("control", f"side {side} has placed more than its {markers} markers")
+    if state.markers_left(0) == 0 and state.markers_left(1) == 0:
+        raise _FieldError("control", "both sides have placed every marker; the game ends at the first")
+
+
+def _check_playable(state: WarChestState) -> None:
+    """Backstop: a game that is not over always has a legal action or a chance event."""
+    if state.is_terminal() or state.phase == "deal":
+        return
+    if state.current_player == CHANCE:
+        if state._drawable(state._drawer()[0]) == 0:
+            raise _FieldError("pending", "a coin must be drawn, but bag and discard pile are empty")
+    elif not state.legal_moves():
+        raise _FieldError("pending" if state.pending else "hands",
+                          "the player to act has no legal action and the game is not over")
 
 
 def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, turn: int = 0,
@@ -1075,7 +1328,8 @@ def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, tu
     """A position for a scenario or an explainer, in the fields of the position text; per-player
     fields are tuples of comma lists ('-' or missing: empty). Defaults: the first-game armies
     (4 players: a fixed set of three each), the starting markers, and in each bag the player's
-    first unit coin and the Royal coin.
+    first unit coin and the Royal coin (each only if the box has that coin to spare). Coins
+    named nowhere are back in the box; the position is checked like any position text.
 
         compose(game, "3,3:0:archer:1;3,5:1:knight:2", ("archer", "-"))
     """
@@ -1083,15 +1337,30 @@ def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, tu
     first = "/".join(",".join(a) for a in FIRST_GAME) if n == 2 else \
         "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/footman,mercenary,berserker"
     armies = armies or first
-    bags = bags or tuple(f"{army.split(',')[0]},{ROYAL}" for army in armies.split("/"))
+
+    def per_player(values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(values) + ("-",) * (n - len(values))
+
+    if bags is None:
+        placed = (per_player(hands), per_player(faceup), per_player(facedown), per_player(supply))
+        bags = tuple(_default_bag(p, army.split(",")[0], units, [lists[p] for lists in placed])
+                     for p, army in enumerate(armies.split("/")))
     starts = ";".join(f"{hex_name(h)}:{side}" for side in (0, 1) for h in game.map.starts[side])
-
-    def per_player(values: tuple[str, ...]) -> str:
-        return "/".join(tuple(values) + ("-",) * (n - len(values)))
-
     return game.from_text(" ".join([
-        phase, armies, "-", per_player(bags), per_player(hands), per_player(faceup), per_player(facedown),
-        per_player(supply), per_player(()), units, control or starts, initiative, str(turn), pending, "0"]))
+        phase, armies, "-", *("/".join(per_player(x)) for x in (bags, hands, faceup, facedown, supply, ())),
+        units, control or starts, initiative, str(turn), pending, "0"]))
+
+
+def _default_bag(player: int, unit: str, units: str, lists: list[str]) -> str:
+    """compose's bag: the player's first unit coin and the Royal coin, if the box has them to spare."""
+    named = Counter(c for coins in lists for c in coins.split(","))
+    for item in ([] if units == "-" else units.split(";")):
+        where_owner_kind_height = item.split(":")
+        if len(where_owner_kind_height) == 4 and where_owner_kind_height[1:3] == [str(player), unit] \
+                and where_owner_kind_height[3].isdigit():
+            named[unit] += int(where_owner_kind_height[3])
+    bag = ([unit] if named[unit] < COINS.get(unit, 0) else []) + ([ROYAL] if not named[ROYAL] else [])
+    return ",".join(bag) or "-"
 
 
 # --- scene ----------------------------------------------------------------------------------------
