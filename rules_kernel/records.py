@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, NamedTuple
+from typing import IO, Any, Literal, NamedTuple, overload
 
 import rules_kernel as rk
 from rules_kernel.core import Action, Game, Outcome, RulesError, State
@@ -594,8 +594,19 @@ def _record_of_line(text: str, name: str, number: int, replay: bool) -> Record |
     return record
 
 
+@overload
+def read_records(source: PathOrFile, *, replay: bool = ..., errors: Literal["raise"] = ...,
+                 max_line_bytes: int = ..., name: str | None = ...) -> Iterator[Record]: ...
+
+
+@overload
+def read_records(source: PathOrFile, *, replay: bool = ..., errors: Literal["collect"],
+                 max_line_bytes: int = ..., name: str | None = ...) -> Collected: ...
+
+
 def read_records(source: PathOrFile, *, replay: bool = False, errors: Literal["raise", "collect"] = "raise",
-                 max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None):
+                 max_line_bytes: int = MAX_LINE_BYTES,
+                 name: str | None = None) -> Iterator[Record] | Collected:
     """The records of a JSON Lines file.
 
     errors="raise" (the default): a generator streaming one record at a time (millions of
@@ -750,7 +761,7 @@ def to_text_game(record: Record) -> str:
 
 
 def load(source: str | os.PathLike, *, errors: Literal["raise", "collect"] = "raise",
-         replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES):
+         replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES) -> list[Record] | Collected:
     """Records from a file: JSON Lines (.jsonl/.json/.ndjson) or the one-game text form (else).
     errors="raise": a list of records; errors="collect": `Collected(records, errors)`."""
     if Path(source).suffix in _JSON_SUFFIXES:
