@@ -144,6 +144,17 @@ function render({ model, el }) {
     // every other key (Tab above all) keeps its usual meaning
   });
 
+  // tell the kernel how wide the board is on the page (a phone lays the zones out under
+  // the map); report changes of more than a few pixels only, rounded, to avoid ping-pong
+  const reportWidth = () => {
+    const width = Math.floor(root.getBoundingClientRect().width / 10) * 10;
+    if (width > 0 && Math.abs(width - model.get("client_width")) >= 20) {
+      model.set("client_width", width);
+      model.save_changes();
+    }
+  };
+  new ResizeObserver(reportWidth).observe(root);
+
   model.on("change:scene_svg", drawScene);
   model.on("change:hit_svg", drawScene);
   model.on("change:highlight_svg", drawHighlight);

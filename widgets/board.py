@@ -47,6 +47,8 @@ class BoardView(anywidget.AnyWidget):
     view_height = traitlets.Float(420).tag(sync=True)
     label = traitlets.Unicode("Game board").tag(sync=True)
     cursor_start = traitlets.Unicode("").tag(sync=True)
+    #: the width the board has on the page, reported by the browser (0: not known yet)
+    client_width = traitlets.Int(0).tag(sync=True)
 
 
 class Board:
@@ -61,6 +63,11 @@ class Board:
         self._click_handlers: list[Callable[[str], None]] = []
         self._escape_handlers: list[Callable[[], None]] = []
         self.widget.on_msg(self._on_message)
+        self.widget.observe(lambda _: self._relayout(), names="client_width")
+        self.flip: bool | None = None
+        self.cursor = ""
+        #: the width the drawing takes when nothing constrains it (a page lays out for it)
+        self.natural_width = 420.0
 
     def on_click(self, handler: Callable[[str], None]) -> None:
         self._click_handlers.append(handler)
@@ -70,8 +77,12 @@ class Board:
 
     def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "",
              **highlight: tuple[str, ...]) -> None:
-        self.scene, self.highlight = scene, highlight
-        self.layout = layout_scene(scene, flip=flip)
+        self.scene, self.highlight, self.flip, self.cursor = scene, highlight, flip, cursor
+        natural = layout_scene(scene, flip=flip)
+        self.natural_width = natural.width
+        room = self.widget.client_width
+        narrow = 0 < room < natural.width * 0.9  # shrunk by more than a tenth: lay out for it
+        self.layout = layout_scene(scene, flip=flip, room=room) if narrow else natural
         view = self.widget
         with view.hold_sync():
             view.view_width, view.view_height = self.layout.width, self.layout.height
@@ -80,6 +91,11 @@ class Board:
             view.highlight_svg = highlight_body(self.layout, **highlight)
             view.label = f"Game board: {scene.status}" if scene.status else "Game board"
             view.cursor_start = cursor
+
+    def _relayout(self) -> None:
+        """The page changed the board's width: lay the scene out again if it matters."""
+        if self.scene is not None:
+            self.show(self.scene, flip=self.flip, cursor=self.cursor, **self.highlight)
 
     def set_highlight(self, **highlight: tuple[str, ...]) -> None:
         self.highlight = highlight

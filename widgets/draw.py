@@ -121,7 +121,7 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
     # a promoted piece wears a thick vermillion rim (its name says it too)
     p.polygon(points, fill=owner_colour(token.owner), stroke=PROMOTED if token.promoted else INK,
               width=3.5 if token.promoted else 1.5)
-    _name_lines(p, token.name, cx, cy, w * 1.8, INK, token.symbol)
+    _name_lines(p, token.name, cx, cy, w * 1.9, INK, token.symbol)
     for dx, dy in token.steps:  # dots along the rim, as on the wooden pieces
         sx, sy = (-dx, dy) if flip else (dx, -dy)
         p.circle(cx + sx * w * 0.78, cy + sy * h * 0.78, max(2.0, size * 0.03), fill=INK)
@@ -129,21 +129,40 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
 
 def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str,
                 short: str = "") -> None:
-    """A name in one or two lines, as large as fits `width`; never under MIN_TEXT pixels:
-    where the name does not fit, its short mark stands instead (the tooltip names it)."""
-    words = name.split()
-    if name in NAME_BREAKS:
-        lines = list(NAME_BREAKS[name])
-    elif len(name) > 8 and len(words) > 1:
-        lines = [words[0], " ".join(words[1:])]
-    else:
-        lines = [name]
-    size = min(13.0, width / (0.68 * max(len(line) for line in lines)))  # bold glyphs
+    """A name in up to three lines, as large as fits `width`; never under MIN_TEXT pixels:
+    where the name does not fit even broken up, its short mark stands instead (the tooltip
+    and the screen-reader label name it in full)."""
+    lines, size = _fit(name, width)
     if size < MIN_TEXT:
         lines, size = [short or name[:3]], max(MIN_TEXT, min(15.0, width / (0.65 * len(short or "abc"))))
     start = cy - (len(lines) - 1) * size * 0.55
     for i, line in enumerate(lines):
         p.text(cx, start + i * size * 1.1 + size * 0.35, line, size=size, color=colour, bold=True)
+
+
+def _fit(name: str, width: float) -> tuple[list[str], float]:
+    """The first way of breaking `name` whose text is comfortably large, else the largest."""
+    def size_of(lines: list[str]) -> float:
+        return min(13.0, width / (0.62 * max(len(line) for line in lines)))  # bold sans-serif
+
+    words = name.split()
+    ways = [[name]]
+    if name in NAME_BREAKS:
+        ways.append(list(NAME_BREAKS[name]))
+    if len(words) > 1:
+        ways += [[words[0], " ".join(words[1:])], words[:3]]
+    longest = max(words, key=len) if words else name
+    if len(longest) > 5:  # hyphenate the longest word in the middle
+        half = (len(longest) + 1) // 2
+        at = words.index(longest) if words else 0
+        broken = words[:at] + [longest[:half] + "-", longest[half:]] + words[at + 1:]
+        if len(broken) <= 3:
+            ways.append(broken)
+    for lines in ways:
+        if size_of(lines) >= 12:
+            return lines, size_of(lines)
+    best = max(ways, key=size_of)
+    return best, size_of(best)
 
 
 def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:

@@ -407,7 +407,7 @@ class Explorer(w.VBox):
             self._shown_viewer = view.viewer
             first = self.controller.first_cells()
             self.board.show(view.scene, cursor=first[0] if first else "", **self._highlight_cells(view))
-            width = f"{self.board.layout.width:.0f}px"  # the board column fits its drawing
+            width = f"{self.board.natural_width:.0f}px"  # the board column fits its drawing
             self.board_column.layout.max_width = width
             self.board_column.layout.flex = f"1 1 {width}"
         lines = [] if curtain else [str(line) for line in view.lines]

@@ -104,15 +104,23 @@ class Layout:
         return None
 
 
-def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 460) -> Layout:
+def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 460,
+                 room: float | None = None) -> Layout:
+    """Where everything goes. `room`: the width the drawing will have on screen, when it is
+    narrower than the drawing would like (a phone): then the board shrinks to fit and a hex
+    map's zones go under it, so the text keeps its size instead of shrinking with the page."""
     if flip is None:
         flip = scene.layout == "square" and scene.perspective == 1
     hexes = scene.layout == "hex"
+    if room is not None:
+        max_board = max(200.0, min(max_board, room - 2 * MARGIN))
     cells, board_w, board_h, labels = (_hex_cells(scene, max_board) if hexes
                                        else _square_cells(scene, max_board, flip))
-    if hexes:
+    if hexes and room is None:
         return _beside(scene, cells, board_w, board_h)
-    width = max(board_w + 2 * MARGIN, 420)
+    width = max(board_w + 2 * MARGIN, 420 if room is None else min(420, room))
+    if hexes:
+        return _under(scene, cells, board_w, board_h, width)
     bottom_owner = 1 if flip else 0
     top_zones = [z for z in scene.zones if z.owner is not None and z.owner % 2 != bottom_owner]
     bottom_zones = [z for z in scene.zones if z not in top_zones]
@@ -128,12 +136,30 @@ def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 4
     return Layout(width, y + 8, cells, zones, board_top, board_top + board_h, flip, hexes, labels)
 
 
+def _own_and_others(scene: Scene) -> tuple[list[Zone], list[Zone]]:
+    """The viewer's (or the mover's) zones and shared ones first; everybody else's after."""
+    own = scene.perspective if scene.perspective is not None else scene.to_move
+    mine = [z for z in scene.zones if z.owner is None or z.owner == own or z.id == "initiative"]
+    return mine, [z for z in scene.zones if z not in mine]
+
+
+def _under(scene: Scene, cells: dict[str, CellBox], board_w: float, board_h: float, width: float) -> Layout:
+    """A hex map with its zones under it (narrow screens)."""
+    mine, others = _own_and_others(scene)
+    board_top = STATUS + 4
+    cells = {cid: _shift(box, (width - board_w) / 2, board_top) for cid, box in cells.items()}
+    zones: list[ZoneBox] = []
+    left, right = MARGIN / 2, width - MARGIN / 2
+    y = _place_zones(mine, zones, board_top + board_h + 8, left, right, item=HEX_ITEM)
+    for owner in sorted({z.owner for z in others}):
+        y = _place_strip([z for z in others if z.owner == owner], zones, y + 2, left, right)
+    return Layout(width, y + 8, cells, zones, board_top, board_top + board_h, False, True, [])
+
+
 def _beside(scene: Scene, cells: dict[str, CellBox], board_w: float, board_h: float) -> Layout:
     """A hex map with the zones in a column beside it, so map and hand fit one screen: the
     viewer's (or the mover's) own zones full size first, everybody else's compact below."""
-    own = scene.perspective if scene.perspective is not None else scene.to_move
-    mine = [z for z in scene.zones if z.owner is None or z.owner == own or z.id == "initiative"]
-    others = [z for z in scene.zones if z not in mine]
+    mine, others = _own_and_others(scene)
     board_top = STATUS + 4
     cells = {cid: _shift(box, MARGIN / 2, board_top) for cid, box in cells.items()}
     x0 = board_w + MARGIN
