@@ -27,13 +27,13 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tqdm.auto import tqdm
 
 import rules_kernel as rk
 from rules_kernel.agents import make_agent
-from rules_kernel.records import Record, RecordError, RecordWriter, one_line, read_records
+from rules_kernel.records import Record, RecordError, RecordWriter, one_line, scan_records
 
 
 class SimulationError(RuntimeError):
@@ -175,35 +175,64 @@ def _failure(index: int, output: Any, what: str) -> str:
 # --- resuming ----------------------------------------------------------------------------------
 
 def resume_records(output: str | os.PathLike, options: dict[str, Any], run: dict[str, Any]) -> list[Record]:
-    """The records already in `output`, after repairing a torn last line, each checked to come
-    from the run described by `run` and `options` (RecordError naming the line if not)."""
+    """The records already in `output`, each checked to come from the run described by `run`
+    and `options` (RecordError naming the line if not; the file is then left as it was).
+    A last line torn by a kill is then cut off, with a ResumeWarning."""
     path = Path(output)
     if not path.exists() or path.stat().st_size == 0:
         return []
-    _repair_torn_tail(path)
-    if path.stat().st_size == 0:
-        return []
-    done = list(read_records(path))
+    torn = _torn_tail(path)
+    done = _whole_records(path, skip_last_error=torn is not None and not torn.whole)
     for index, record in enumerate(done):
         _check_same_run(record, index, options, run)
+    if torn is not None:
+        _repair(path, torn)
     return done
 
 
-def _repair_torn_tail(path: Path) -> None:
-    """A kill during a write leaves a last line without its newline: cut it off (with a
-    ResumeWarning), or keep it if it is a whole record that only lacks the newline."""
+class _Tail(NamedTuple):
+    start: int   # the offset where the last line starts
+    size: int    # its length in bytes (no newline at its end)
+    whole: bool  # a whole record that only lacks its newline
+
+
+def _torn_tail(path: Path) -> _Tail | None:
+    """The last line if the file does not end with a newline (what a kill during a write
+    leaves), else None."""
     size = path.stat().st_size
     start = _start_of_last_line(path, size)
-    with open(path, "rb+") as stream:
+    with open(path, "rb") as stream:
         stream.seek(start)
         tail = stream.read()
-        if tail.endswith(b"\n"):
-            return
-        if _is_whole_record(tail):
+    if tail.endswith(b"\n"):
+        return None
+    return _Tail(start, len(tail), _is_whole_record(tail))
+
+
+def _whole_records(path: Path, *, skip_last_error: bool) -> list[Record]:
+    """Every record of the file; a bad line raises, except a torn last line when asked."""
+    done: list[Record] = []
+    pending: RecordError | None = None
+    for item in scan_records(path):
+        if pending is not None:
+            raise pending
+        if isinstance(item, RecordError):
+            pending = item
+        else:
+            done.append(item)
+    if pending is not None and not skip_last_error:
+        raise pending
+    return done
+
+
+def _repair(path: Path, tail: _Tail) -> None:
+    with open(path, "rb+") as stream:
+        if tail.whole:
+            stream.seek(0, os.SEEK_END)
             stream.write(b"\n")
             return
-        stream.truncate(start)
-    warnings.warn(f"{path}: the last line was cut off by a stopped run ({len(tail):,} bytes); "
+        stream.truncate(tail.start)
+    warnings.warn(f"{path}: the last line was cut off by a stopped run ({tail.size:,} bytes); "
                   f"removed it and resuming after the whole records before it",
                   ResumeWarning, stacklevel=2)
 
@@ -213,12 +242,12 @@ def _start_of_last_line(path: Path, size: int, chunk: int = 1 << 16) -> int:
     with open(path, "rb") as stream:
         end = size - 1  # the final byte may be the newline that ends the last line
         while end > 0:
-            start = max(0, end - chunk)
-            stream.seek(start)
-            found = stream.read(end - start).rfind(b"\n")
+            begin = max(0, end - chunk)
+            stream.seek(begin)
+            found = stream.read(end - begin).rfind(b"\n")
             if found >= 0:
-                return start + found + 1
-            end = start
+                return begin + found + 1
+            end = begin
     return 0
 
 

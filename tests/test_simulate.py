@@ -119,6 +119,16 @@ def test_resume_refuses_a_file_from_another_run(tmp_path, change, message):
     assert path.read_bytes() == before  # nothing mixed in, nothing lost
 
 
+def test_a_refused_resume_leaves_even_a_torn_file_as_it_was(tmp_path):
+    path = tmp_path / "g.jsonl"
+    simulate("yokai-3x4", 3, seed=4, output=path, progress=False)
+    path.write_bytes(path.read_bytes() + b'{"format": "rules-')
+    before = path.read_bytes()
+    with pytest.raises(RecordError, match="line 1: written by a run with seed 4, not 8"):
+        simulate("yokai-3x4", 6, seed=8, output=path, progress=False, resume=True)
+    assert path.read_bytes() == before
+
+
 def test_resume_refuses_a_file_without_run_parameters_or_with_a_bad_line(tmp_path):
     path = tmp_path / "g.jsonl"
     old = Record.from_actions(rk.load_game("yokai-3x4"), ["b1a2"])
