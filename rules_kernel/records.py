@@ -51,6 +51,8 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 #: the longest line an upload may have (a game of ~50k actions fits)
 MAX_UPLOAD_LINE_BYTES = 1024 * 1024
+#: an upload holding more actions in all is refused before any is replayed (replay time)
+MAX_UPLOAD_ACTIONS = 100_000
 #: arrays and objects nested deeper are refused (a record needs 4; free `meta` gets room)
 MAX_NESTING = 32
 #: a number written with more characters is refused (seeds, indices and counts need far fewer;
@@ -783,6 +785,15 @@ def loads(text: str) -> list[Record]:
 
 # --- uploads from untrusted visitors ---------------------------------------------------------
 
+def _check_upload_size(found: list[Record], label: str) -> None:
+    total = 0
+    for record in found:
+        total += len(record.actions)
+        if total > MAX_UPLOAD_ACTIONS:
+            raise RecordError(f"the file holds more than {MAX_UPLOAD_ACTIONS:,} actions in all; "
+                              "replay fewer games at a time", source=label, line=record.line)
+
+
 def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES,
                 max_line_bytes: int = MAX_UPLOAD_LINE_BYTES) -> list[Record]:
     """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
@@ -792,7 +803,9 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
 
     Raises only RecordError, whose message is one line (name, line, ply, reason), for every
     bad input: too large, a line too long, not UTF-8, too deep, huge numbers, duplicate keys,
-    unknown game or option, an illegal action, a result the replay contradicts, ...
+    unknown game or option, more than MAX_UPLOAD_ACTIONS actions in all (replay time), an
+    illegal action, a result the replay contradicts, ... Every line is read and checked
+    before any record is replayed.
     """
     label = one_line(Path(str(filename)).name or "upload", limit=60)
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -803,7 +816,11 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
     stream = io.BytesIO(bytes(data))
     try:
         if label.lower().endswith(_JSON_SUFFIXES):
-            return list(read_records(stream, replay=True, max_line_bytes=max_line_bytes, name=label))
+            found = list(read_records(stream, max_line_bytes=max_line_bytes, name=label))
+            _check_upload_size(found, label)
+            for record in found:
+                record.replay()
+            return found
         return [read_text_game(stream, max_line_bytes=max_line_bytes, name=label)]
     except RecordError:
         raise

@@ -307,6 +307,18 @@ def test_the_upload_name_is_a_label_never_a_path():
     assert message.startswith("passwd\\x0a<img src=x onerror=alert(1)>.jsonl, line 1:")
 
 
+def test_an_upload_with_too_many_actions_is_refused_before_replaying(monkeypatch):
+    monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 10)
+    replayed = []
+    monkeypatch.setattr(Record, "replay", lambda self: replayed.append(self))
+    data = line() + b"\n" + line() + b"\n" + line() + b"\n"  # 4 actions each
+    with pytest.raises(RecordError) as info:
+        records.read_upload(data, "many.jsonl")
+    assert str(info.value) == ("many.jsonl, line 3: the file holds more than 10 actions in all; "
+                               "replay fewer games at a time")
+    assert replayed == []
+
+
 def test_upload_limits_are_sensible_constants():
     assert records.MAX_UPLOAD_BYTES == 5 * 1024 * 1024
     assert records.MAX_UPLOAD_LINE_BYTES == 1024 * 1024
