@@ -202,3 +202,22 @@ def test_ctrl_c_ends_in_one_line_and_leaves_a_resumable_file(tmp_path, workers):
         simulate("yokai-3x4", more, seed=3, progress=False, output=out, resume=True, workers=int(workers))
     straight = [r.to_json() for r in simulate("yokai-3x4", more, seed=3, progress=False)]
     assert out.read_text().splitlines() == straight
+
+
+def test_resume_warns_in_one_line_when_it_cuts_off_a_torn_line(tmp_path, capsys):
+    out = tmp_path / "run.jsonl"
+    simulate("yokai-3x4", 2, seed=3, output=out, progress=False)
+    out.write_bytes(out.read_bytes() + b'{"format":"rules-exp')
+    assert main(["simulate", "yokai-3x4", "-n", "3", "--seed", "3", "-o", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert f"rules-explorer: warning: {out}: the last line was cut off by a stopped run (20 bytes)" in err
+    assert "Traceback" not in err and "ResumeWarning" not in err
+    assert out.read_text().splitlines() == [r.to_json() for r in simulate("yokai-3x4", 3, seed=3,
+                                                                          progress=False)]
+
+
+def test_resume_of_another_run_is_refused_in_one_line(tmp_path, capsys):
+    out = tmp_path / "run.jsonl"
+    simulate("yokai-3x4", 2, seed=3, output=out, progress=False)
+    assert main(["simulate", "yokai-3x4", "-n", "3", "--seed", "4", "-o", str(out), "--resume"]) == 2
+    assert f"{out}, line 1: written by a run with seed 3, not 4" in one_error_line(capsys)
