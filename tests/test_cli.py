@@ -221,3 +221,16 @@ def test_resume_of_another_run_is_refused_in_one_line(tmp_path, capsys):
     simulate("yokai-3x4", 2, seed=3, output=out, progress=False)
     assert main(["simulate", "yokai-3x4", "-n", "3", "--seed", "4", "-o", str(out), "--resume"]) == 2
     assert f"{out}, line 1: written by a run with seed 3, not 4" in one_error_line(capsys)
+
+
+def test_a_dead_worker_ends_the_command_in_one_line(tmp_path, capsys, monkeypatch):
+    from tests import test_simulate  # its stand-in task kills the worker on game 5
+
+    monkeypatch.setattr("rules_kernel.simulate._play_task", test_simulate._die_on_game_5)
+    out = tmp_path / "run.jsonl"
+    assert main(["simulate", "yokai-3x4", "-n", "40", "--workers", "2", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert "Traceback" not in err and re.fullmatch(
+        rf"rules-explorer: error: stopped at game \d: a worker process died; {re.escape(str(out))} "
+        r"holds the \d games before it \(resume goes on\)", last), err
