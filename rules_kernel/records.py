@@ -36,6 +36,7 @@ import io
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -545,6 +546,9 @@ class _open:
             except OSError as exc:
                 raise RecordError(f"cannot open: {exc.strerror}", source=name) from exc
             self.owned = True
+            if "r" in self.mode and not stat.S_ISREG(os.fstat(self.stream.fileno()).st_mode):
+                self.stream.close()  # a device such as /dev/zero or a pipe might never end
+                raise RecordError("not a regular file", source=name)
             return self.stream, name
         self.stream = self.source
         return self.stream, self.name or str(getattr(self.source, "name", "<stream>"))

@@ -236,6 +236,14 @@ def test_missing_file_and_directory(tmp_path):
         assert found.records == [] and str(found.errors[0]).startswith(f"{target}: cannot open")
 
 
+def test_a_device_is_not_read(tmp_path):
+    for device in ("/dev/zero", "/dev/null"):
+        with pytest.raises(RecordError, match=f"^{device}: not a regular file$"):
+            records.load(device)
+        with pytest.raises(RecordError, match=f"^{device}: not a regular file$"):
+            list(records.read_records(device))
+
+
 def test_errors_must_be_raise_or_collect():
     with pytest.raises(ValueError, match="'raise' or 'collect'"):
         records.read_records(io.StringIO(""), errors="ignore")
