@@ -168,6 +168,8 @@ class Option:
     check: Callable[[Any], Any] | None = None
     #: a list option whose every item is one of these (an army per player): for forms
     items: tuple[Any, ...] | None = None
+    #: the words an option takes besides lists (War Chest's setup: 'random', 'draft', ...)
+    words: tuple[str, ...] | None = None
 
     def validate(self, game_id: str, name: str, value: Any) -> Any:
         where = f"option {name!r} of {game_id}"

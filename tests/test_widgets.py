@@ -224,3 +224,59 @@ def test_replay_of_a_four_player_war_chest_record():
     assert rp.board.scene.layout == "hex" and len(rp.board.scene.cells) == 47
     rp.jump(rp.slider.max)
     assert rp.board.scene.status.startswith("Team ") and "wins" in rp.board.scene.status
+
+
+def test_options_are_real_inputs_with_help_text():
+    """Armies as one dropdown per player, War Chest armies chosen unit by unit, caps as
+    'stop after N', each with its Option's doc as help text."""
+    ex = widgets.Explorer("to-war")
+    armies = ex.form.fields["armies"]
+    assert [d.value for d in armies.inputs] == ["southern", "northern"]
+    armies.inputs[1].value = "western"
+    ex.new_game()
+    assert ex.game.options["armies"] == ["southern", "western"]
+    assert "first and the second player&#x27;s army" in armies.widget.children[-1].value  # escaped
+
+    ex = widgets.Explorer("war-chest")
+    setup = ex.form.fields["setup"]
+    setup.mode.value = setup.CHOOSE
+    for row, army in enumerate((["archer", "berserker", "cavalry", "crossbowman"],
+                                ["ensign", "footman", "knight", "lancer"])):
+        for column, unit in enumerate(army):
+            setup.rows[row][column].value = unit
+    cap = ex.form.fields["max_actions"]
+    cap.enabled.value, cap.number.value = True, 300
+    ex.new_game()
+    assert ex.game.options["setup"][1] == ["ensign", "footman", "knight", "lancer"]
+    assert ex.game.options["max_actions"] == 300
+    setup.rows[1][3].value = None  # an army one unit short: the kernel's words, one line
+    ex.new_game()
+    assert "armies of 4 units" in ex.message.value and ex.game.options["max_actions"] == 300
+
+
+def test_hand_over_curtain_between_two_people_at_one_screen():
+    ex = widgets.Explorer("war-stories", seed=5)
+    assert ex.viewer == 0 and ex.curtain_for is None  # opens in the view of the player to move
+    while ex.state.current_player == 0:
+        ex.play(next(m for m in ex.state.legal_moves()))
+    assert ex.curtain_for == 1 and ex.board.widget.layout.display == "none"
+    assert ex.move_list.options == () and ex.all_moves.options == ()  # nothing of either view
+    ex.curtain_button.click()
+    assert ex.curtain_for is None and ex.viewer == 1 and ex.board.scene.perspective == 1
+
+
+def test_no_text_on_any_board_is_under_11_pixels():
+    import re
+
+    games = (("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {"strategic": True}),
+             ("war-chest", {}), ("war-chest", {"players": 4}))
+    for game_id, options in games:
+        state = rk.load_game(game_id, **options).initial_state()
+        rng = random.Random(1)
+        for _ in range(14):
+            if state.is_terminal():
+                break
+            state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
+                                else rng.choice(state.legal_moves()))
+        sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', state._repr_svg_())]
+        assert sizes and min(sizes) >= 11, game_id

@@ -151,9 +151,47 @@ def read_table(name: str, data: bytes) -> Any:
         raise rk.OptionError(f"{where} is not a readable CSV table ({str(exc)[:80]})") from None
 
 
+class WordOrListsField(Field):
+    """A word ('random', 'draft') or one list of items per player (War Chest armies): a
+    dropdown of the words plus 'choose for each player', which opens one row of item
+    dropdowns per player (rows and items left at '—' are left out)."""
+
+    CHOOSE = "choose for each player"
+    ROWS, PER_ROW = 4, 4
+
+    def __init__(self, name: str, option: rk.Option, value: Any) -> None:
+        lists = value if isinstance(value, (list, tuple)) else []
+        word = value if isinstance(value, str) else self.CHOOSE
+        self.mode = w.Dropdown(options=[*option.words, self.CHOOSE], value=word, description=label_of(name),
+                               style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
+        items = [("—", None)] + [(str(i), i) for i in option.items]
+        self.rows = [[w.Dropdown(options=items, value=_nth(lists, r, c), layout=w.Layout(width="auto"))
+                      for c in range(self.PER_ROW)] for r in range(self.ROWS)]
+        self.lists = w.VBox([w.HBox([w.Label(f"{ORDINALS[r]}:"), *row], layout=w.Layout(flex_flow="row wrap"))
+                             for r, row in enumerate(self.rows)])
+        self.mode.observe(lambda _: self._show_lists(), names="value")
+        self._show_lists()
+        super().__init__(name, option, [self.mode, self.lists])
+
+    def _show_lists(self) -> None:
+        self.lists.layout.display = None if self.mode.value == self.CHOOSE else "none"
+
+    def value(self) -> Any:
+        if self.mode.value != self.CHOOSE:
+            return self.mode.value
+        lists = [[d.value for d in row if d.value is not None] for row in self.rows]
+        return [items for items in lists if items]
+
+
+def _nth(lists: list, row: int, column: int) -> Any:
+    return lists[row][column] if row < len(lists) and column < len(lists[row]) else None
+
+
 def make_field(name: str, option: rk.Option, value: Any) -> Field:
     if option.choices is not None:
         return ChoiceField(name, option, value)
+    if option.words is not None and option.items is not None:
+        return WordOrListsField(name, option, value)
     if option.items is not None:
         return ItemsField(name, option, value)
     if isinstance(option.default, bool):

@@ -190,7 +190,8 @@ class WarChest(Game):
                           choices=(2, 4)),
         "setup": Option("random", "'random' (the basic game: armies dealt), 'draft' (the rulebook's "
                         "pick order), 'first-game' (the suggested 2-player armies) or one list of "
-                        "unit names per player", check=_check_setup),
+                        "unit names per player", check=_check_setup,
+                        words=("random", "draft", "first-game"), items=UNITS),
         "royal_guard": Option("2018", "the Royal Guard card: '2018' (tactic: move one hex) or "
                               "'revised' (up to two hexes to a location you control)",
                               choices=("2018", "revised")),
