@@ -355,6 +355,9 @@ class ToWarState(State):
     def _successor(self, action) -> ToWarState:
         if isinstance(action, Draw):
             return self._draw(action.code)
+        if getattr(action, "code", None) == "?":  # a view's hidden card: nothing to put down
+            raise IllegalMoveError(f"{action}: this card is hidden in this view; play on the full "
+                                   "state or on view.determinize(rng)")
         if isinstance(action, Place):
             after = self._place(action)
         elif isinstance(action, Discard):

@@ -421,6 +421,9 @@ class WarChestState(State):
     def _successor(self, action) -> WarChestState:
         if action.is_chance:
             after = self._chance(str(action))
+        elif getattr(action, "coin", None) == HIDDEN:  # a view's hidden coin: nothing to act with
+            raise IllegalMoveError(f"{action}: this coin is hidden in this view; play on the full "
+                                   "state or on view.determinize(rng)")
         else:
             work = _Work(self)
             work.perform(action, self.current_player)
