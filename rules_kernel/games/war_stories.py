@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import ClassVar
 
@@ -32,12 +32,14 @@ from rules_kernel.core import (
     ChanceNotEnumerableError,
     ChanceOutcome,
     Game,
+    HiddenInformationError,
     IllegalMoveError,
     Move,
     Option,
     Outcome,
     PositionTextError,
     State,
+    check_seat,
 )
 from rules_kernel.scene import Cell, Scene, Token, Zone
 
@@ -83,12 +85,23 @@ def _step(sq: int, df: int, dr: int) -> int | None:
     return r * FILES + f if 0 <= f < FILES and 0 <= r < RANKS else None
 
 
+def _positive_or_none(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise ValueError(f"must be at least 1 (or None for no cap), got {value}")
+    return value
+
+
 def _parse_start(value: str) -> tuple[int, int, int, int]:
     names = value.split()
     if len(names) != 4 or any(n not in SQUARES for n in names) or len(set(names)) != 4:
         raise ValueError("give four different squares: White Daimyo, White Shinobi, Black Daimyo, "
-                         f"Black Shinobi (like 'c1 d1 c7 d7'), not {value!r}")
-    return tuple(SQUARES[n] for n in names)
+                         f"Black Shinobi (like 'c1 d1 c7 d7'), not {value[:40]!r}")
+    squares = tuple(SQUARES[n] for n in names)
+    (wf, wr), (bf, br) = ((sq % FILES, sq // FILES) for sq in (squares[0], squares[2]))
+    if max(abs(wf - bf), abs(wr - br)) == 1:
+        raise ValueError(f"the Daimyos on {names[0]} and {names[2]} would touch (each attacked "
+                         "by the other at the start)")
+    return squares
 
 
 # --- actions -----------------------------------------------------------------------------
@@ -145,7 +158,12 @@ class WarStories(Game):
         "start": Option("c1 d1 c7 d7", "start squares: White Daimyo, White Shinobi, Black Daimyo, "
                         "Black Shinobi", kind=str, check=lambda v: (_parse_start(v), v)[1]),
         "max_plies": Option(None, "stop an endless game after this many actions, as unfinished "
-                            "(None: no cap; the rulebook has no draw rule)", kind=(int, type(None))),
+                            "(None: no cap; the rulebook has no draw rule)", kind=(int, type(None)),
+                            check=_positive_or_none),
+        "self_haisen": Option("loses", "a move that leaves the mover's own Daimyo in Haisen: "
+                              "'loses' (the rulebook: the game ends when either Daimyo stands in "
+                              "Haisen) or 'illegal' (not offered, as in chess)",
+                              choices=("loses", "illegal")),
     }
 
     @property
@@ -194,7 +212,9 @@ class WarStoriesState(State):
     two_ki: tuple[bool, bool] = (False, False)  # the player's last turn turned up two Ki
     removed: tuple[str, ...] = ()  # cards taken off the board (seen by both players)
     lost: int | None = None  # Yonhon no ki: this player lost
-    last: tuple[str, ...] = ()
+    # the cells of the last action, for drawing only: not part of the position (equality,
+    # hash and position text leave it out, so transpositions are one position)
+    last: tuple[str, ...] = field(default=(), compare=False)
 
     # --- protocol ------------------------------------------------------------------------
     @property
@@ -217,7 +237,10 @@ class WarStoriesState(State):
         daimyo = self._daimyo(self.side)
         if self._attacked(daimyo, 1 - self.side):  # Kyousei: only the Daimyo, to safety
             return list(self._daimyo_moves(daimyo))
-        return list(self._daimyo_moves(daimyo)) + self._other_piece_moves() + flips
+        others = self._other_piece_moves()
+        if self.game.options["self_haisen"] == "illegal":
+            others = [m for m in others if not self._leaves_own_haisen(m)]
+        return list(self._daimyo_moves(daimyo)) + others + flips
 
     def _successor(self, action) -> WarStoriesState:
         if isinstance(action, Deal):
@@ -242,12 +265,15 @@ class WarStoriesState(State):
             return Outcome.win(1 - self.lost, "Yonhon no ki: two Ki turned up in two turns running "
                                "(seppuku)")
         cap = self.game.options["max_plies"]
-        if self.flips == 0:
-            daimyo = self._daimyo(self.side)
-            if self._attacked(daimyo, 1 - self.side) and not any(self._daimyo_moves(daimyo)):
-                return Outcome.win(1 - self.side, "Haisen: the Daimyo is attacked and cannot flee")
-            if not self._moves():
-                return Outcome.draw("no legal move (a case the rulebook does not cover)")
+        # NOTES.md: Haisen is checked after every action for both Daimyos; when both stand
+        # in Haisen, the player who just acted loses
+        in_haisen = [player for player in (0, 1) if _haisen(self, self.pieces, player)]
+        if in_haisen:
+            loser = in_haisen[0] if len(in_haisen) == 1 else self._last_actor
+            own = " (by its own player's action)" if loser == self._last_actor else ""
+            return Outcome.win(1 - loser, f"Haisen: the Daimyo is attacked and cannot flee{own}")
+        if self.flips == 0 and not self._moves():
+            return Outcome.draw("no legal move (a case the rulebook does not cover)")
         if cap is not None and self.ply >= cap:
             return Outcome.unfinished(f"stopped after {cap} actions")
         return None
@@ -284,7 +310,11 @@ class WarStoriesState(State):
         return str(action)
 
     def view(self, player: int) -> WarStoriesState:
-        """Every flip is public: a view knows each card ever revealed, and no other."""
+        """Every flip is public: a view knows each card ever revealed, and no other.
+
+        Piece moves and flips of known cards play on a view; flipping a card the view has
+        never seen raises HiddenInformationError (use `determinize` to imagine it)."""
+        check_seat(self.game, player)
         hidden = tuple(code if code is None or sq in self.revealed or sq == self.face_up
                        else UNKNOWN for sq, code in enumerate(self.cards))
         return replace(self, cards=hidden)
@@ -320,6 +350,16 @@ class WarStoriesState(State):
 
     def _daimyo(self, player: int) -> int:
         return self.pieces.index(DAIMYO | player << 3)
+
+    @property
+    def _last_actor(self) -> int:
+        """Who made the last action: the player still flipping, else the one before."""
+        return self.side if self.flips else 1 - self.side
+
+    def _leaves_own_haisen(self, move: PieceMove) -> bool:
+        pieces = list(self.pieces)
+        pieces[move.to], pieces[move.frm] = pieces[move.frm], 0
+        return _haisen(self, tuple(pieces), self.side)
 
     def _flippable(self) -> list[int]:
         return [sq for sq, code in enumerate(self.cards)
@@ -370,14 +410,16 @@ class WarStoriesState(State):
                 return True
         return False
 
-    def _daimyo_moves(self, daimyo: int):
+    def _daimyo_moves(self, daimyo: int, pieces: tuple[int, ...] | None = None):
         """The Daimyo never steps onto an attacked square, nor captures the other Daimyo."""
-        for to in self._targets(daimyo):
-            if self.pieces[to] & 7 == DAIMYO:
+        pieces = pieces or self.pieces
+        owner = pieces[daimyo] >> 3
+        for to in self._targets(daimyo, pieces):
+            if pieces[to] & 7 == DAIMYO:
                 continue
-            after = list(self.pieces)
+            after = list(pieces)
             after[to], after[daimyo] = after[daimyo], 0
-            if not self._attacked(to, 1 - self.side, tuple(after)):
+            if not self._attacked(to, 1 - owner, tuple(after)):
                 yield PieceMove(daimyo, to)
 
     def _other_piece_moves(self) -> list[Move]:
@@ -397,6 +439,10 @@ class WarStoriesState(State):
 
     def _flip(self, sq: int) -> WarStoriesState:
         card = self.cards[sq]
+        if card == UNKNOWN:
+            raise HiddenInformationError(
+                f"flip:{square_name(sq)}: this view has never seen the card on {square_name(sq)}, "
+                "so what the flip does is unknown; flip on the full state or on determinize(rng)")
         state = replace(self, flips=self.flips + 1, revealed=self.revealed | {sq},
                         last=(square_name(sq),))
         if card == HEIYA:
@@ -412,7 +458,7 @@ class WarStoriesState(State):
         two Heiya as the first two cards bring an extra Shinobi)."""
         cards = list(self.cards)
         cards[sq] = None
-        state = replace(self, cards=tuple(cards), removed=self.removed + (HEIYA,))
+        state = replace(self, cards=tuple(cards), removed=_sorted_cards(self.removed + (HEIYA,)))
         if self.game.options["shinobi_wo_tsukau"] and self.flips == 2 and self.all_heiya:
             pieces = list(state.pieces)
             pieces[sq] = SHINOBI | self.side << 3
@@ -428,7 +474,8 @@ class WarStoriesState(State):
             cards, pieces = list(self.cards), list(self.pieces)
             cards[first] = cards[second] = None
             pieces[second] = ARMY_CODES[a[:2]] | self.side << 3
-            state = replace(self, cards=tuple(cards), pieces=tuple(pieces), removed=self.removed + (a, b),
+            state = replace(self, cards=tuple(cards), pieces=tuple(pieces),
+                            removed=_sorted_cards(self.removed + (a, b)),
                             last=(square_name(first), square_name(second)))
             return state._end_turn(flipped_back=(), two_ki=False)
         return self._end_turn(flipped_back=(first, second), two_ki=a == KI and b == KI)
@@ -440,6 +487,19 @@ class WarStoriesState(State):
         nobori = frozenset(flipped_back) if self.game.options["nobori"] else frozenset()
         return replace(self, side=1 - self.side, face_up=None, flips=0,
                        all_heiya=True, nobori=nobori, two_ki=tuple(two), lost=lost)
+
+
+def _haisen(state: WarStoriesState, pieces: tuple[int, ...], player: int) -> bool:
+    """Haisen: `player`'s Daimyo is attacked and has no square to flee to."""
+    daimyo = pieces.index(DAIMYO | player << 3)
+    return (state._attacked(daimyo, 1 - player, pieces)
+            and not any(state._daimyo_moves(daimyo, pieces)))
+
+
+def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The removed cards as a multiset (sorted): the order they left in is history, not
+    position, so two move orders reaching the same table give equal states."""
+    return tuple(sorted(cards))
 
 
 # --- position text -------------------------------------------------------------------------
@@ -473,75 +533,208 @@ def _to_text(state: WarStoriesState) -> str:
     return text + (f" lost:{state.lost}" if state.lost is not None else "")
 
 
-def _from_text(game: WarStories, text: str) -> WarStoriesState:
-    def fail(why: str) -> PositionTextError:
-        return PositionTextError(f"war-stories position {text[:60]!r}: {why}")
+_TURN = re.compile(r"deal|-|([1-9])([hx])")
+_PLY = re.compile(r"[0-9]{1,9}")  # ASCII digits ('²' passes isdigit()), far below int()'s limit
+_CARD_ENTRY = re.compile(r"(-|\?|ki|he|(?:kb|as|kh)[rygb])(\*?)(\^?)")
+DECK_COUNTS = Counter(DECK)
 
-    fields = text.split() if isinstance(text, str) else []
+
+def _from_text(game: WarStories, text: str) -> WarStoriesState:
+    """A position from `to_text`'s form; PositionTextError naming the field for anything
+    that is not a position of this game (rules/NOTES.md: the box, the turn, the markers)."""
+    if not isinstance(text, str):
+        raise PositionTextError(f"war-stories position text must be a string, got {type(text).__name__}")
+
+    def fail(field_name: str, why: str) -> PositionTextError:
+        shown = repr(text[:60]) + ("..." if len(text) > 60 else "")
+        return PositionTextError(f"war-stories position {shown}: {field_name}: {why}")
+
+    fields = text.split()
     if len(fields) not in (8, 9):
-        raise fail("expected 8 fields: pieces cards side turn revealed two-ki ply removed")
+        raise fail("position text", "expected 8 fields: pieces cards side turn revealed two-ki ply "
+                   "removed (and lost:<player> after Yonhon no ki)")
     pieces = _parse_pieces(fields[0], fail)
-    tokens = fields[1].split(".")
-    if len(tokens) != SIZE:
-        raise fail(f"{len(tokens)} card entries, the board has {SIZE} squares")
-    cards, face_up, nobori = [], None, set()
-    for sq, token in enumerate(tokens):
-        m = re.fullmatch(r"(-|\?|ki|he|(?:kb|as|kh)[rygb])(\*?)(\^?)", token)
-        if not m:
-            raise fail(f"card entry {token!r} on {square_name(sq)} is not a card code")
-        cards.append(None if m.group(1) == "-" else m.group(1))
-        if m.group(2):
-            face_up = sq
-        if m.group(3):
-            nobori.add(sq)
-        if cards[-1] is not None and pieces[sq]:
-            raise fail(f"a piece stands on the card on {square_name(sq)}")
+    cards, face_up, nobori = _parse_cards(fields[1], fail)
     if fields[2] not in ("w", "b"):
-        raise fail("side must be 'w' or 'b'")
-    turn = re.fullmatch(r"deal|-|(\d+)([hx])", fields[3])
+        raise fail("side", f"must be 'w' or 'b', not {fields[2][:10]!r}")
+    turn = _TURN.fullmatch(fields[3])
     if not turn:
-        raise fail("turn must be 'deal', '-' or like '1x'")
-    revealed = set() if fields[4] == "-" else set(fields[4].split(","))
-    if not revealed <= set(SQUARES):
-        raise fail("revealed must list squares")
-    if not re.fullmatch(r"[01]{2}", fields[5]) or not fields[6].isdigit():
-        raise fail("two-Ki flags like '01' and a ply number expected")
+        raise fail("turn", "must be 'deal', '-' or a flip count 1-9 and h/x like '1x', "
+                   f"not {fields[3][:10]!r}")
+    revealed = _parse_squares(fields[4], fail)
+    if not re.fullmatch(r"[01]{2}", fields[5]):
+        raise fail("two-Ki flags", f"must be two digits 0/1 like '01', not {fields[5][:10]!r}")
+    if not _PLY.fullmatch(fields[6]):
+        raise fail("ply", f"must be a number of at most 9 digits (0-9), not {fields[6][:20]!r}")
     removed = () if fields[7] == "-" else tuple(fields[7].split(","))
     if not set(removed) <= set(DECK):
-        raise fail("removed must list card codes")
+        raise fail("removed", "must list card codes (like 'he,kbr,kbr') or '-'")
     lost = None
     if len(fields) == 9:
         if fields[8] not in ("lost:0", "lost:1"):
-            raise fail("the last field may only be lost:0 or lost:1")
+            raise fail("lost", "the last field may only be lost:0 or lost:1")
         lost = int(fields[8][-1])
-    for player in (0, 1):
-        if pieces.count(DAIMYO | player << 3) != 1:
-            raise fail(f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
-    return WarStoriesState(game, tuple(pieces), tuple(cards), 0 if fields[2] == "w" else 1,
-                           int(fields[6]), fields[3] != "deal", face_up,
-                           int(turn.group(1) or 0) if turn.group(1) else 0,
-                           turn.group(2) != "x", frozenset(SQUARES[s] for s in revealed),
-                           frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"), removed, lost)
+    state = WarStoriesState(game, tuple(pieces), tuple(cards), 0 if fields[2] == "w" else 1,
+                            int(fields[6]), fields[3] != "deal", face_up,
+                            int(turn.group(1)) if turn.group(1) else 0, turn.group(2) != "x",
+                            revealed, frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"),
+                            _sorted_cards(removed), lost)
+    _check_position(state, fail)
+    return state
 
 
-def _parse_pieces(field: str, fail) -> list[int]:
-    rows = field.split("/")
+def _parse_pieces(text: str, fail) -> list[int]:
+    rows = text.split("/")
     if len(rows) != RANKS:
-        raise fail(f"{len(rows)} ranks, the board has {RANKS}")
+        raise fail("pieces", f"{len(rows)} ranks, the board has {RANKS}")
     pieces = [0] * SIZE
     for i, row in enumerate(rows):
         rank, f = RANKS - 1 - i, 0
         for ch in row:
-            if ch.isdigit():
+            if ch in "123456":
                 f += int(ch)
-            elif ch.upper() in LETTER_PIECES and f < FILES:
+            elif ch in "DSAKHdsakh" and f < FILES:
                 pieces[rank * FILES + f] = LETTER_PIECES[ch.upper()] | (0 if ch.isupper() else 8)
                 f += 1
             else:
-                raise fail(f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H) or too many files")
+                raise fail("pieces", f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H), no "
+                           f"count 1-6 of empty squares, or one file too many")
+            if f > FILES:
+                raise fail("pieces", f"rank {rank + 1} covers more than {FILES} files")
         if f != FILES:
-            raise fail(f"rank {rank + 1} covers {f} files, not {FILES}")
+            raise fail("pieces", f"rank {rank + 1} covers {f} files, not {FILES}")
     return pieces
+
+
+def _parse_cards(text: str, fail) -> tuple[list[str | None], int | None, set[int]]:
+    tokens = text.split(".")
+    if len(tokens) != SIZE:
+        raise fail("cards", f"{len(tokens)} card entries, the board has {SIZE} squares")
+    cards: list[str | None] = []
+    face_up, nobori = None, set()
+    for sq, token in enumerate(tokens):
+        m = _CARD_ENTRY.fullmatch(token)
+        if not m:
+            raise fail("cards", f"entry {token[:10]!r} on {square_name(sq)} is not a card code")
+        card = None if m.group(1) == "-" else m.group(1)
+        cards.append(card)
+        if m.group(2):
+            if face_up is not None:
+                raise fail("cards", f"two face-up cards ({square_name(face_up)}, {square_name(sq)}); "
+                           "a turn has at most one card face up")
+            if card in (None, UNKNOWN):
+                raise fail("cards", f"'*' on {square_name(sq)} marks no face-up card (a face-up "
+                           "card is seen by both players)")
+            face_up = sq
+        if m.group(3):
+            if card in (None, UNKNOWN):
+                raise fail("cards", f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
+                           "card, which both players have seen")
+            nobori.add(sq)
+    return cards, face_up, nobori
+
+
+def _parse_squares(text: str, fail) -> frozenset[int]:
+    names = [] if text == "-" else text.split(",")
+    if not set(names) <= set(SQUARES) or len(set(names)) != len(names):
+        raise fail("revealed", "must list different squares like 'a2,e4', or '-'")
+    return frozenset(SQUARES[name] for name in names)
+
+
+def _check_position(state: WarStoriesState, fail) -> None:
+    """What the box (rules/NOTES.md) and the turn structure make impossible."""
+    game = state.game
+    if not state.dealt:
+        if state != game.initial_state():
+            raise fail("turn", "'deal' (cards not yet dealt) fits only the start position")
+        return
+    for player in (0, 1):
+        if state.pieces.count(DAIMYO | player << 3) != 1:
+            raise fail("pieces", f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
+    _check_cards(state, fail)
+    _check_pieces(state, fail)
+    _check_turn(state, fail)
+
+
+def _check_cards(state: WarStoriesState, fail) -> None:
+    start = set(state.game.start_squares)
+    for sq, card in enumerate(state.cards):
+        if card is not None and sq in start:
+            raise fail("cards", f"{square_name(sq)} is a start square: no card lies there")
+        if card is not None and state.pieces[sq]:
+            raise fail("cards", f"a piece stands on the card on {square_name(sq)}")
+        if card is None and sq not in start and sq not in state.revealed:
+            raise fail("revealed", f"the card on {square_name(sq)} is gone, so it was flipped: "
+                       "list the square as revealed")
+    if not state.revealed.isdisjoint(start):
+        raise fail("revealed", "a start square never held a card")
+    known = Counter(c for c in state.cards if c not in (None, UNKNOWN)) + Counter(state.removed)
+    for code, n in sorted(known.items()):
+        if n > DECK_COUNTS[code]:
+            raise fail("cards", f"{n} x {card_name(code)} on the board and removed; the game has "
+                       f"{DECK_COUNTS[code]}")
+    on_board = sum(1 for c in state.cards if c is not None)
+    if on_board + len(state.removed) != len(DECK):
+        raise fail("cards", f"{on_board} cards on the board and {len(state.removed)} removed; "
+                   f"the {len(DECK)} board cards are always all accounted for")
+    removed = Counter(state.removed)
+    if removed[KI]:
+        raise fail("removed", "a Ki is never removed")
+    odd = [code for code, n in removed.items() if code != HEIYA and n % 2]
+    if odd:
+        raise fail("removed", f"army cards leave in pairs (Engun): one {card_name(odd[0])}")
+
+
+def _check_pieces(state: WarStoriesState, fail) -> None:
+    """A reinforcement enters per Engun pair; an extra Shinobi per two Heiya (the option)."""
+    removed = Counter(state.removed)
+    for code, kind in ARMY_CODES.items():
+        pairs = sum(n for card, n in removed.items() if card.startswith(code)) // 2
+        count = sum(1 for p in state.pieces if p and p & 7 == kind)
+        if count > pairs:
+            raise fail("pieces", f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
+                       "of them among the removed cards")
+    extra = removed[HEIYA] // 2 if state.game.options["shinobi_wo_tsukau"] else 0
+    shinobi = [state.pieces.count(SHINOBI | player << 3) for player in (0, 1)]
+    if max(shinobi) > 1 + extra or sum(shinobi) > 2 + extra:
+        raise fail("pieces", f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
+                   "each (option shinobi_wo_tsukau)")
+    d0, d1 = (square_name(state.pieces.index(DAIMYO | p << 3)) for p in (0, 1))
+    if _step_distance(SQUARES[d0], SQUARES[d1]) == 1:
+        raise fail("pieces", f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
+                   "the other (it would be attacked)")
+
+
+def _check_turn(state: WarStoriesState, fail) -> None:
+    game, flips = state.game, state.flips
+    heiya_removed = Counter(state.removed)[HEIYA]
+    if state.face_up is not None:
+        if not flips or state.all_heiya:
+            raise fail("turn", "a card is face up ('*'), so the turn must count it, like '1x'")
+        if state.cards[state.face_up] == HEIYA or state.face_up not in state.revealed:
+            raise fail("cards", "the face-up card must be a revealed card other than a Heiya "
+                       "(a Heiya leaves the board at once)")
+    elif flips and not state.all_heiya:
+        raise fail("turn", f"'{flips}x' means a card is face up: mark it with '*'")
+    heiyas_this_turn = flips - (state.face_up is not None)
+    if heiyas_this_turn > heiya_removed:
+        raise fail("turn", f"{heiyas_this_turn} Heiya flipped this turn but {heiya_removed} removed")
+    if game.options["shinobi_wo_tsukau"] and state.all_heiya and flips >= 2:
+        raise fail("turn", "two Heiya as the first two cards end the turn (shinobi_wo_tsukau)")
+    if state.nobori:
+        if not game.options["nobori"]:
+            raise fail("cards", "'^' marks a Nobori, but the nobori option is off")
+        if len(state.nobori) > 2 or not state.nobori <= state.revealed or state.face_up in state.nobori:
+            raise fail("cards", "at most 2 Nobori, on revealed face-down cards")
+    if state.lost is not None:
+        loser = state.lost
+        if not state.two_ki[loser] or state.side != 1 - loser or flips:
+            raise fail("lost", f"Yonhon no ki ends {PLAYER_NAMES[loser]}'s turn with two Ki: its "
+                       "two-Ki flag is set and the other player is to move")
+
+
+def _step_distance(a: int, b: int) -> int:
+    return max(abs(a % FILES - b % FILES), abs(a // FILES - b // FILES))
 
 
 # --- explaining an illegal move --------------------------------------------------------------
