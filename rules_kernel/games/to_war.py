@@ -404,6 +404,7 @@ class ToWarState(State):
         """Reserves hold counts only (their order is chance, drawn card by card). In the
         strategic variant the opponent's hand is hidden: its cards go back into that
         reserve's counts (what is known is only hand + reserve together) and show as '?'."""
+        super().view(player)  # the base view checks the seat: SeatError for a bad one
         if not self.game.options["strategic"]:
             return self
         other = 1 - player

@@ -727,6 +727,7 @@ class WarChestState(State):
     def view(self, player: int) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
         pooled into that player's bag counts, which is what counting tells you."""
+        super().view(player)  # the base view checks the seat: SeatError for a bad one
         bags, hands, facedown = list(self.bags), list(self.hands), list(self.facedown)
         for other in range(self.game.num_players):
             if other == player:
