@@ -195,6 +195,15 @@ def test_a_user_table_from_csv_json_or_dataframe(tmp_path):
     ({"army": "eastern"}, "row 1, column 'army': 'eastern' is not one of"),
     ({"sideways": "maybe"}, "row 1, column 'sideways'"),
     ({"count": 4}, "the western army has 18 cards"),
+    ({"count": 0}, "row 1, column 'count': 0 is outside 1..17"),         # no non-positive counts
+    ({"count": -3}, "row 1, column 'count': -3 is outside 1..17"),
+    ({"count": "-3"}, "row 1, column 'count': -3 is outside 1..17"),
+    ({"steps": 0}, "row 1, column 'steps': 0 is outside 1..2"),
+    ({"attack": -1}, "row 1, column 'attack': -1 is outside 0..20"),
+    ({"defence": 10 ** 5000}, "row 1, column 'defence': a huge number is outside 0..20"),
+    ({"defence": "9" * 5000}, "row 1, column 'defence': '99999999999999999999' is not a whole number"),
+    ({"attack": "²"}, "row 1, column 'attack': '²' is not a whole number"),
+    ({"count": True}, "row 1, column 'count': 'True' is not a whole number"),
 ])
 def test_a_bad_table_says_where(change, message):
     rows = load_units()
@@ -260,3 +269,84 @@ def test_records_round_trip_and_views_hide_hands(seed, strategic):
             assert view.hands[player] == state.hands[player]
             if state.current_player == player:
                 assert set(map(str, view.legal_moves())) == set(map(str, state.legal_moves()))
+
+
+# --- the rulings of NOTES.md (issue #14), on positions given as text --------------------------
+
+def position_text(units: dict[str, str], *, left: tuple[dict[str, int], dict[str, int]] = ({}, {}),
+                  hands: tuple[str, str] = ("-", "-"), side: str = "w", game=GAME) -> str:
+    """A position after the set-up as text: `left` is each reserve; every other card of the army
+    that is not on the field or in the hand is in the discard pile (17 cards an army)."""
+    grid = ["-"] * 12
+    for square, unit in units.items():
+        grid[SQUARES[square]] = unit
+    reserves, discards = [], []
+    for p in (0, 1):
+        rest = Counter({code: game.units[code].count for code in game.army_codes(p)})
+        rest -= Counter(u.split(":")[1] for u in units.values() if u.startswith(f"{p}:"))
+        rest -= Counter([] if hands[p] == "-" else hands[p].split(",")) + Counter(left[p])
+        reserves.append(",".join(f"{c}={left[p].get(c, 0)}" for c in game.army_codes(p)))
+        discards.append(",".join(sorted(rest.elements())) or "-")
+    return (f"{'.'.join(grid)} {'/'.join(reserves)} {'/'.join(hands)} {'/'.join(discards)} {side} 6,6 - - 0")
+
+
+def test_ruling_the_elite_units_are_the_crowned_names_of_the_card_overview():
+    """NOTES To War!: "exactly the names that carried one keep a trailing space in the text:
+    Ritter, Feldweibel (Western); Berserker, König (Northern); Hatamoto, Gokenin (Far-Eastern);
+    Mamluk, Beduine (Southern). Ruling: these eight are the elite units of the default table"."""
+    elite = {u.name for u in GAME.units.values() if u.elite}
+    assert elite == {"Ritter", "Feldweibel", "Berserker", "König", "Hatamoto", "Gokenin", "Mamluk", "Beduine"}
+    assert not GAME.units["SAR"].elite
+
+
+@pytest.mark.parametrize("southern, northern, winner", [
+    ("MAM", "KRI", 0),      # a crowned Mamluk against an uncrowned Krieger
+    ("BED", "KRI", 0),
+    ("SAR", "KRI", None),   # the Sarbaz carries no crown: a draw
+    ("MAM", "BER", None),   # crown against crown
+    ("SAQ", "KOE", 1),
+])
+def test_ruling_elite_units_break_a_tie_at_the_end(southern, northern, winner):
+    """"Herrscht Gleichstand, gewinnt, wer mehr Elite-Einheiten (👑) auf dem Feld hat"; with
+    NOTES' elite units (Mamluk and Beduine for the Southern army, not Sarbaz)."""
+    state = GAME.from_text(position_text({"b1": f"0:{southern}", "b4": f"1:{northern}"}))
+    outcome = state.outcome()
+    assert state.is_terminal() and outcome.winner == winner
+    assert ("elite" in outcome.reason) if winner is not None else outcome.is_draw
+
+
+def test_ruling_the_same_army_twice_is_refused():
+    """NOTES To War!: "Both players may not pick the same army (the box holds one deck per army)"."""
+    with pytest.raises(rk.OptionError, match="the two armies must differ"):
+        rk.load_game("to-war", armies=["northern", "northern"])
+    assert rk.load_game("to-war", armies=("northern", "western")).options["armies"] == ["northern", "western"]
+
+
+def test_ruling_the_strategic_game_ends_when_the_hands_are_played_out():
+    """NOTES To War!: "Strategic variant (option): a hand of three, draw back to three after each
+    turn; the game ends when both reserves AND both hands are empty (the hands are played out)"."""
+    game = rk.load_game("to-war", strategic=True)
+    state = game.from_text(position_text({"a1": "0:MAM", "b2": "0:SAQ", "b3": "1:KRI", "c4": "1:BOG"},
+                                         hands=("BED,MAM", "BER,KRI"), game=game))
+    rng = random.Random(4)
+    turns = 0
+    while not state.is_terminal():
+        assert any(state.hands) or state.active is not None  # cards left to play: not over
+        state = state.apply(rng.choice(state.legal_moves()))
+        turns += state.active is None
+    assert state.hands == ((), ()) and turns >= 4 and "both reserves spent" in state.outcome().reason
+
+
+def test_ruling_no_card_is_placed_on_an_enemy_unit_else_it_is_discarded():
+    """NOTES To War!: "A card may not be placed on a square of one's own back rank that holds an
+    ENEMY unit (a push moves one's own units only); if no placement is legal, the drawn card is
+    discarded and the turn passes"."""
+    left = ({"BED": 3}, {"BOG": 4})
+    state = GAME.from_text(position_text({"a1": "1:KRI", "b1": "0:MAM", "c4": "1:KRI"}, left=left,
+                                         hands=("SAQ", "-")))
+    assert {str(m) for m in state.legal_moves()} == {"SAQ@b1", "SAQ@c1"}  # a1 holds an enemy
+    blocked = GAME.from_text(position_text({"a1": "1:KRI", "b1": "1:KRI", "c1": "1:REI"},
+                                           left=({"BED": 3}, {"BOG": 4}), hands=("SAQ", "-")))
+    assert [str(m) for m in blocked.legal_moves()] == ["discard:SAQ"]
+    after = blocked.apply("discard:SAQ")
+    assert after.discards[0].count("SAQ") == 4 and after.side == 1 and after.current_player == rk.CHANCE

@@ -679,3 +679,22 @@ def test_a_deadlock_with_only_royal_coins_left_is_a_draw():
     assert state.is_terminal() and state.outcome().is_draw and "deadlock" in state.outcome().reason
     alive = position("3,3:0:swordsman:4;3,5:1:archer:4", ("royal", "-"), bags=("swordsman", "royal"))
     assert not alive.is_terminal()
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"max_actions": 0}, "positive whole number of actions; got 0"),
+    ({"max_actions": -5}, "positive whole number of actions; got -5"),
+    ({"max_actions": True}, "positive whole number of actions; got True"),
+    ({"max_actions": 2.5}, "positive whole number of actions; got 2.5"),
+    ({"max_actions": "60"}, "positive whole number of actions; got '60'"),
+    ({"players": 0}, "one of 2, 4"),
+    ({"players": -2}, "one of 2, 4"),
+    ({"setup": [[], []]}, "2 armies of 4 units"),
+    ({"setup": "draft", "royal_guard": "2020"}, "'2018', 'revised'"),
+])
+def test_options_refuse_non_positive_and_malformed_counts(options, message):
+    """Issue #14, item 5: `max_actions` of 0 or less is refused with OptionError, as is every
+    count an option holds that is not a positive whole number."""
+    with pytest.raises(rk.OptionError, match=message.replace("(", r"\(")):
+        rk.load_game("war-chest", **options)
+    assert rk.load_game("war-chest", max_actions=1).options["max_actions"] == 1

@@ -59,6 +59,7 @@ ARMY_NAMES = {"western": "Westliche Armee", "northern": "Nordische Armee",
 SETUP_CARDS = 6
 TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "to-war-units.csv"
 COLUMNS = ("army", "unit", "code", "count", "attack", "defence", "sideways", "steps", "elite")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
 
 
 # --- the unit table ------------------------------------------------------------------------
@@ -145,13 +146,16 @@ def _convert(column: str, value: Any) -> Any:
         if text not in ("true", "false", "1", "0", "yes", "no"):
             raise ValueError(f"{value!r} is not true or false")
         return text in ("true", "1", "yes")
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"{value!r} is not a whole number") from None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value  # a huge int is refused by the range below, never turned into text
+    else:
+        text = str(value).strip()
+        if not _INTEGER.fullmatch(text):  # ASCII digits, few of them (not '²', not 4,300 digits)
+            raise ValueError(f"{text[:20]!r} is not a whole number")
+        number = int(text)
     low, high = {"count": (1, 17), "attack": (0, 20), "defence": (0, 20), "steps": (1, 2)}[column]
     if not low <= number <= high:
-        raise ValueError(f"{number} is outside {low}..{high}")
+        raise ValueError(f"{number if abs(number) < 10**9 else 'a huge number'} is outside {low}..{high}")
     return number
 
 
