@@ -238,3 +238,26 @@ def test_phone_every_control_inside_the_viewport(browser, server, title):
             (control.evaluate("el => el.outerHTML.slice(0, 80)"), box)
     page.screenshot(path=str(ARTIFACTS / f"phone-{title.split()[0].lower()}.png"), full_page=True)
     page.close()
+
+
+def test_a_hostile_record_uploaded_to_the_replay_dashboard_is_one_escaped_line(browser):
+    """A visitor uploads a record whose game name is markup: the page shows one line of text
+    saying so, no element is injected, and the game on show stays."""
+    hostile = ('{"format": "rules-explorer/1", "game": "<img src=x onerror=\\"document.title=\'pwned\'\\">", '
+               '"options": {}, "actions": ["b2b3"]}\n')
+    with voila("replay.ipynb") as url:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(url, timeout=90_000)
+        page.wait_for_selector(".re-board [data-cell]", timeout=90_000)
+        before = page.locator(".re-board .re-scene").inner_html()
+        with page.expect_file_chooser() as chooser:  # the upload button opens the file picker
+            page.get_by_role("button", name=re.compile("Load record")).click()
+        chooser.value.set_files(files=[{"name": "evil.jsonl", "mimeType": "application/json",
+                                        "buffer": hostile.encode()}])
+        alert = page.locator("[role=alert]")
+        alert.wait_for(timeout=15_000)
+        assert "unknown game" in alert.inner_text() and "<img" in alert.inner_text()  # shown as text
+        assert page.locator("img[src=x]").count() == 0 and page.title() != "pwned"
+        assert page.locator(".re-board .re-scene").inner_html() == before
+        page.screenshot(path=str(ARTIFACTS / "replay-hostile-upload.png"))
+        page.close()

@@ -50,8 +50,8 @@ class Replay(w.VBox):
         top = [loader] if upload else []
         side = w.VBox([self.info, w.HTML("<b>Actions</b>"), self.moves],
                       layout=w.Layout(flex="0 1 330px", min_width="260px"))
-        board = w.VBox([self.board.widget], layout=w.Layout(flex="1 1 480px", min_width="280px",
-                                                            max_width="820px", margin="0 16px 8px 0"))
+        board = self.board_column = w.VBox([self.board.widget], layout=w.Layout(
+            flex="1 1 480px", min_width="280px", max_width="820px", margin="0 16px 8px 0"))
         super().__init__(top + [w.HBox([self.player, self.slider], layout=w.Layout(flex_flow="row wrap")),
                                 w.HBox([board, side], layout=w.Layout(flex_flow="row wrap", width="100%"))])
         self.states: list = []
@@ -102,6 +102,8 @@ class Replay(w.VBox):
         ply = max(0, min(ply, len(self.scenes) - 1))
         scene = self.scenes[ply]
         self.board.show(scene, last=scene.last_cells)
+        width = f"{self.board.natural_width:.0f}px"  # the board column fits its drawing
+        self.board_column.layout.max_width, self.board_column.layout.flex = width, f"1 1 {width}"
         if self.moves.index != ply:
             self.moves.index = ply
         if self.slider.value != ply:
