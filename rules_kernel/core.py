@@ -321,6 +321,7 @@ class State:
         """Hook: the reason `text` names no legal move (the default lists the legal ones)."""
         moves = sorted(str(m) for m in self.legal_moves())
         shown = ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
+        text = text if len(text) <= 60 else text[:60] + "..."  # never echo a huge text
         return f"{text!r} is not a legal move here; legal moves: {shown or 'none'}"
 
     # --- shared behaviour ------------------------------------------------------------

@@ -364,3 +364,120 @@ def test_scene_describes_the_board():
     drop = next(m for m in s.apply("c4b3").legal_moves() if str(m) == "C@a2")
     assert drop.cells == ("hand-0:C", "a2")
     assert s.view(1) is s  # no secrets in Yōkai no Mori
+
+
+# --- position text: what the box and the rules make impossible (issue 14) ----------------------
+
+@pytest.mark.parametrize("game, text, field, reason", [
+    # the box: 2 Kodama in 3x4 (NOTES.md: "first player: ... Kodama b2"), 6 in 5x6
+    (G3, "ccc/ccc/ccc/L1l[] w - - 0 1", "board and hands", "9 Kodama"),
+    (G3, "gle/1c1/1C1/ELG[CCCCCCccccc] w - - 0 1", "board and hands", "has 2"),
+    (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[PPPPPPpppppp] w - - 0 1", "board and hands", "18 Kodama"),
+    # one Koropokkuru each
+    (G3, "gll/1c1/1C1/E1G[] w - - 0 1", "board", "has 2 Koropokkuru"),
+    (G3, "gle/1c1/1C1/E1G[] w - - 0 1", "board", "has no Koropokkuru"),
+    (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "board and hands", "3 Koropokkuru"),
+    (G5, "sg1gs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "hand", "never captured in the 5x6"),
+    # 3x4: a captured Koropokkuru ended the game; the loser is to move
+    (G3, "g1e/1c1/1C1/ELG[L] w - - 0 1", "hand", "ended with that capture"),
+    # 5x6, royal: the side that just moved cannot have left its Koropokkuru attacked
+    (G5, "2k2/2P2/5/5/5/2K2[] w - - 0 1", "side to move", "is not to move but its Koropokkuru is attacked"),
+    # 5x6 "Spezifische Regeln" 1. and 2.: no unpromoted Kodama on the last rank
+    (G5, "1Pk2/5/5/5/5/2K2[] w - - 0 1", "board", "last rank"),
+    (G5, "2k2/5/5/5/5/1pK2[] w - - 0 1", "board", "last rank"),
+    # 5x6 "Spezifische Regeln" 3.: "Zwei Kodama eines Spielers können sich nicht auf der
+    # gleichen Spalte befinden"
+    (G5, "2k2/5/1P3/1P3/5/2K2[] w - - 0 1", "board", "two unpromoted Kodama"),
+    # numbers: ASCII digits, bounded (int() refuses more than 4,300 digits with a ValueError)
+    (G3, "gle/1c1/1C1/ELG[] w - - 0 " + "9" * 5000, "move number", "at most 9 digits"),
+    (G3, "gle/1c1/1C1/ELG[] w - - 0 ²", "move number", "at most 9 digits"),
+    (G3, "gle/1c1/1C1/ELG[] w - - 0 0", "move number", "at least 1"),
+    (G3, "gle/1" + "0" * 5000 + "1c1/1C1/ELG[] w", "board", "no count of empty squares"),
+    (G3, "gle/1c1/1C1/ELG[] w K - 0 1", "castling", "has none"),
+    (G3, "gle/1c1/1C1/ELG[] w - - 0", "position text", "5 fields"),
+    (G3, None, "position text", "must be a string"),
+])
+def test_impossible_positions_are_refused_naming_the_field(game, text, field, reason):
+    with pytest.raises(rk.PositionTextError) as info:
+        game.from_text(text)
+    message = str(info.value)
+    assert f": {field}: " in message and reason in message
+    assert len(message) < 400  # a huge text is cut in the message
+
+
+def test_possible_positions_are_accepted():
+    """Problem positions with fewer pieces (the scenarios above), a 3x4 game ended by a
+    capture (the Koropokkuru in the captor's hand), Fairy-Stockfish's short start FEN, a
+    Kodama dropped on the last rank in 3x4 (NOTES.md: "a Kodama even on the far rank")."""
+    ended = G3.initial_state().play("b1a2", "a4a3", "a2a3", "b4a3")
+    assert G3.from_text(ended.to_text()) == ended and ended.is_terminal()
+    assert G3.from_text("gle/1c1/1C1/ELG[-] w 0 1") == G3.initial_state()
+    assert G3.from_text("gCe/1l1/3/ELG[c] b - - 0 3").piece_at("b4") == ("Kodama", 0)
+    assert G5.from_text("2k2/5/5/5/1P3/1+PK2[] w - - 0 1").piece_at("b1") == ("Kodama Samurai", 0)
+
+
+# --- equality and repetition (issue 14) ---------------------------------------------------------
+
+def test_states_are_equal_by_position_and_round_trip():
+    """Two move orders to one position: one position (transpositions, caching)."""
+    a = G3.initial_state().play("c1c2", "a4a3", "b1a2")
+    b = G3.initial_state().play("b1a2", "a4a3", "c1c2")
+    assert a == b and hash(a) == hash(b) and a.last_move != b.last_move
+    assert G3.from_text(a.to_text()) == a and hash(G3.from_text(a.to_text())) == hash(a)
+    assert a != G3.initial_state() and a != G5.initial_state()
+
+
+CAPTURE_AND_BACK = ["b2b3", "b4a3", "C@a2", "a3a2", "b1b2", "C@b1", "b2b1", "a2a3"]
+
+
+def test_captures_and_drops_do_not_cut_the_repetition_history():
+    """Why the counts keep every position (rules_kernel/persistent.py): after b2b3 b4a3 the
+    same position comes back although captures and drops happened in between (found by a
+    random search), so a window cut at captures or drops would miss this repetition."""
+    game = rk.load_game("yokai-3x4", repetitions=100)
+    states = [game.initial_state()]
+    for move in CAPTURE_AND_BACK:
+        states.append(states[-1].apply(move))
+    assert states[8] == states[2] and states[8].repetition_count() == 2
+    in_hand = [sum(map(sum, s.hands)) for s in states[2:]]
+    assert in_hand != sorted(in_hand) and len(set(in_hand)) > 1  # captured, then dropped
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), game_id=st.sampled_from(["yokai-3x4", "yokai-5x6"]))
+def test_repetition_counts_equal_a_count_over_the_whole_history(seed, game_id):
+    game = rk.load_game(game_id, repetitions=4)
+    states, _ = random_line(game, seed, 300)
+    seen: dict = {}
+    for state in states:
+        key = (state.board, state.hands, state.side)
+        seen[key] = seen.get(key, 0) + 1
+        assert state.repetition_count() == seen[key]
+    assert states[-1].is_terminal() == (states[-1].outcome() is not None)
+
+
+def reachable_objects(root) -> int:
+    """How many objects the state keeps alive beyond what the game itself holds (ints
+    aside: a count of 200 is an object, a count of 5 is Python's shared small int)."""
+    import gc
+
+    stop = {id(root.game)}
+    seen, todo = set(), [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or id(obj) in stop or isinstance(obj, (type, rk.Game, int)):
+            continue
+        seen.add(id(obj))
+        todo.extend(gc.get_referents(obj))
+    return len(seen)
+
+
+def test_memory_does_not_grow_with_a_repeating_history():
+    """Issue 14: every state kept its parent chain alive (4 MB at ply 10,000). Shuffling
+    back and forth adds plies but no new positions: what a state keeps stays the same."""
+    game = rk.load_game("yokai-3x4", repetitions=10**6)
+    shuffle = ["c1c2", "a4a3", "c2c1", "a3a4"]
+    short = game.initial_state().play(*shuffle * 5)
+    long = game.initial_state().play(*shuffle * 200)
+    assert long.ply == 800 and long.repetition_count() == 201
+    assert reachable_objects(long) == reachable_objects(short)

@@ -741,6 +741,7 @@ def _step_distance(a: int, b: int) -> int:
 
 def _why_illegal(state: WarStoriesState, text: str) -> str:
     who = PLAYER_NAMES[state.side]
+    text = text if len(text) <= 20 else text[:20] + "..."  # never echo a huge text
     m = re.fullmatch(r"flip:([a-f][1-7])|([a-f][1-7])([a-f][1-7])", text)
     if not m:
         return f"{text!r} is not War Stories notation: a piece move like 'c1c2' or a flip like 'flip:e4'"

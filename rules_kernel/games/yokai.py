@@ -280,7 +280,7 @@ def _parse_fen(game: YokaiGame, text: str):
     hands = _parse_hand(game, m.group(2), text)
     named = dict(zip(_FIELDS[len(fields)], fields[1:], strict=True))
     if named["side to move"] not in ("w", "b"):
-        raise _fail(text, "side to move", f"must be 'w' or 'b', not {named['side to move']!r}")
+        raise _fail(text, "side to move", f"must be 'w' or 'b', not {named['side to move'][:10]!r}")
     side = 0 if named["side to move"] == "w" else 1
     for field in ("castling", "en passant"):
         if named.get(field, "-") != "-":
@@ -314,7 +314,7 @@ def _parse_board(game: YokaiGame, placement: str, text: str) -> list[int]:
                 continue
             code = _code_of_letter(game, token, text, "board")
             if file >= t.files:
-                raise _fail(text, "board", f"rank {rank + 1} ({row!r}) has more than {t.files} files")
+                raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}) has more than {t.files} files")
             board[rank * t.files + file] = code
             file += 1
         if file != t.files:
@@ -374,9 +374,11 @@ def _check_koropokkuru(game: YokaiGame, board, hands, side: int, text: str) -> N
     names = game.player_names
     for player in (0, 1):
         on_board = board.count(piece(KOROPOKKURU, player))
-        held = hands[player][KOROPOKKURU]
         if on_board > 1:
             raise _fail(text, "board", f"{names[player]} has {on_board} Koropokkuru")
+    for player in (0, 1):
+        on_board = board.count(piece(KOROPOKKURU, player))
+        held = hands[player][KOROPOKKURU]
         if held and game.ROYAL:
             raise _fail(text, "hand", "a Koropokkuru is never captured in the 5x6 game")
         if held and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
@@ -690,6 +692,8 @@ def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
 def _why_illegal(state: YokaiState, text: str) -> str:
     t, game = state.tables, state.game
     who = game.player_names[state.side]
+    if len(text) > 12:  # no move is that long; do not echo a huge text
+        return f"{text[:20]!r}...: not {game.title} notation (a step like 'b2b3', a drop like 'C@a2')"
     m, d = _MOVE_RE.match(text), _DROP_RE.match(text)
     if not m and not d:
         return (f"{text!r} is not {game.title} notation: write a step like 'b2b3' "
