@@ -375,3 +375,19 @@ def test_war_chest_markers_and_phases_follow_the_rules():
     refused(WAR_CHEST_CAPPED, war_chest_text().replace(" - 0", " - 151"), "ply", "past the cap of 150")
     refused(WAR_CHEST, war_chest_text().replace("play swordsman,pikeman", "play swordsman,archer"),
             "armies", "archer appears twice")
+
+
+def test_war_chest_follow_ups_in_the_order_play_leaves_them():
+    """A Warrior Priest attacks a Royal Guard whose owner has a Royal Guard coin in supply
+    (NOTES: Royal Guard, Warrior Priest): the guard's choice first, then the Priest's draw.
+    That stack round-trips; the same follow-ups in the other order cannot arise."""
+    from rules_kernel.games.war_chest import compose
+
+    armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,royal-guard"
+    state = compose(WAR_CHEST, "3,3:0:warrior-priest:1;3,4:1:royal-guard:1", ("warrior-priest", "-"),
+                    armies=armies, supply=("-", "royal-guard")).apply("attack warrior-priest 3,3 3,4")
+    text = state.to_text()
+    assert "priest-draw:0:-|guard:1:3,4" in text and WAR_CHEST.from_text(text) == state
+    refused(WAR_CHEST, text.replace("priest-draw:0:-|guard:1:3,4", "guard:1:3,4|priest-draw:0:-"),
+            "pending", "happens at once")
+    refused(WAR_CHEST, text.replace("guard:1:3,4", "guard:1:3,3"), "pending", "an attacked Royal Guard")

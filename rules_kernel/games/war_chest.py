@@ -1300,8 +1300,12 @@ def _check_pending(state: WarChestState) -> None:
                               f"{hex_name(detail)} and a Royal Guard coin is in their supply")
         if kind == "priest-use" and detail not in state.hands[player] and HIDDEN not in state.hands[player]:
             raise _FieldError("pending", f"{where}: the coin to use ({detail}) is in that player's hand")
-        if kind == "priest-draw" and state.pending[-1] != (kind, player, detail):
-            raise _FieldError("pending", f"{where}: the Warrior Priest's draw happens at once (last)")
+    # an attacked Royal Guard's choice comes first; right after it, the attacker's draw
+    for depth, (kind, player, _) in enumerate(reversed(state.pending)):
+        if (kind == "guard" and depth > 0) or (kind == "priest-draw" and depth > 1) or \
+                (kind == "priest-draw" and depth == 1 and state.pending[-1][0] != "guard"):
+            raise _FieldError("pending", f"{kind}:{player}: happens at once (the last follow-up, or a "
+                              "Warrior Priest's draw right under the Royal Guard's choice)")
 
 
 def _check_markers(state: WarChestState) -> None:
