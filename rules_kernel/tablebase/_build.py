@@ -123,7 +123,21 @@ def _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers)
     return decided
 
 
-def _reachability(ix, material, size: int, progress: bool, threads: int) -> np.ndarray:
+def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
+                     progress: bool = True) -> dict:
+    """Positions reached from the start and those expanded (not decided on the spot), without
+    solving. far_rank_kodama_drops=False forbids Kodama drops on the far rank (not the
+    kernel's rule; for comparing with other solvers' counts: docs/tablebase.md)."""
+    ix = engine.index_tables(FULL_MATERIAL)
+    flags = _reachability(ix, FULL_MATERIAL, engine.table_size(ix), progress, threads,
+                          far_rank_kodama_drops)
+    reached = sum(int(np.count_nonzero(flags[a:b] & engine.REACHED)) for a, b in _chunks(flags.size))
+    expanded = sum(int(np.count_nonzero(flags[a:b] & engine.EXPANDED)) for a, b in _chunks(flags.size))
+    return {"positions": reached, "non_terminal": expanded}
+
+
+def _reachability(ix, material, size: int, progress: bool, threads: int,
+                  far_rank_kodama_drops: bool = True) -> np.ndarray:
     """Which positions the table solves. The whole game: the positions reached from the
     start in the graph where a game ends as soon as a Koropokkuru can be taken or a try is
     made (docs/tablebase.md). A sub-game (no start position): every position."""
@@ -141,7 +155,8 @@ def _reachability(ix, material, size: int, progress: bool, threads: int) -> np.n
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         while True:
             taken = 0
-            for found in pool.map(lambda chunk: engine.reach_sweep(ix, flags, *chunk), chunks):
+            for found in pool.map(lambda chunk: engine.reach_sweep(
+                    ix, flags, *chunk, far_rank_kodama_drops), chunks):
                 bar.update(found)
                 taken += found
             if taken == 0:

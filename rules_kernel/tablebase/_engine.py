@@ -347,10 +347,12 @@ def _normalise_into(src_board, src_hands, board, hands):
 
 @jit
 def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, child_hands,
-             skip_lion_capture):
+             skip_lion_capture, far_rank_kodama_drops=True):
     """Indices of the positions after each legal move (in the opponent's frame) into out;
     returns their number, or -1 if a move captures the other Koropokkuru (a win in 1) and
-    skip_lion_capture is false (if true, such moves are left out: they end the game)."""
+    skip_lion_capture is false (if true, such moves are left out: they end the game).
+    far_rank_kodama_drops=False leaves out Kodama drops on the far rank (not a kernel rule:
+    only for comparing counts with solvers that forbid them)."""
     count = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -384,7 +386,7 @@ def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, c
             continue
         kind = C if k == 0 else (E if k == 1 else G)
         for to in range(SQUARES):
-            if board[to] != 0:
+            if board[to] != 0 or (kind == C and to >= 9 and not far_rank_kodama_drops):
                 continue
             for sq in range(SQUARES):
                 scratch_board[sq] = board[sq]
@@ -595,7 +597,7 @@ REACHED, PENDING, EXPANDED = 1, 2, 4
 
 
 @jit
-def reach_sweep(ix, flags, start, stop):
+def reach_sweep(ix, flags, start, stop, far_rank_kodama_drops=True):
     """One sweep of the forward search from the start: expand every pending position that
     is not decided on the spot (no try, no Koropokkuru to take: see docs/tablebase.md) and
     mark its children reached. Returns the number of positions taken off the pending list."""
@@ -617,7 +619,7 @@ def reach_sweep(ix, flags, start, stop):
             flags[index] = flag & ~PENDING
             continue
         flags[index] = (flag & ~PENDING) | EXPANDED
-        n = children(board, hands, ix, out, b1, h1, b2, h2, True)
+        n = children(board, hands, ix, out, b1, h1, b2, h2, True, far_rank_kodama_drops)
         for i in range(n):
             child = out[i]
             if flags[child] & REACHED == 0:
