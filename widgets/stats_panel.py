@@ -1,0 +1,623 @@
+"""Statistics a reader can trust, as widgets: tables whose captions name the number of games,
+every share with its 95% interval, plots with labelled axes. No frame reprs on the page.
+
+    from rules_kernel import stats
+    from widgets.stats_panel import StatsDashboard, seat_panel
+    games = stats.read_games("data/games.parquet")
+    seat_panel(games)                      # first-player advantage per game, table and plot
+    StatsDashboard(games)                  # one game at a time, with "Run more games"
+
+Every text that reaches HTML goes through `widgets.safe.html` (escaped); every callback
+through `widgets.safe.guarded` (errors become one line on the page).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import ipywidgets as w
+import pandas as pd
+
+from rules_kernel import make_data, stats
+from widgets.safe import error_line, guarded, html
+
+BLUE, ORANGE, GREY = "#0072B2", "#E69F00", "#999999"  # Okabe-Ito: readable for colour-blind readers
+GAME_NAMES = {
+    "yokai-3x4": "Yōkai no Mori 3x4",
+    "yokai-5x6": "Yōkai no Mori 5x6",
+    "war-stories": "War Stories (Sengokuki)",
+    "to-war": "To War!",
+    "war-chest": "War Chest",
+}
+
+
+# --- numbers as text ------------------------------------------------------------------------
+
+
+def percent(value: float) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:.1f}%"
+
+
+def share_text(share: float, low: float, high: float) -> str:
+    """ "53.1% (95% CI 51.0–55.2%)", or a dash when there is nothing to share."""
+    if share is None or math.isnan(share):
+        return "–"
+    return f"{percent(share)} ({100 * low:.1f}–{100 * high:.1f}%)"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its header, and how to make the cell's text from a row."""
+
+    header: str
+    text: Callable[[pd.Series], str]
+    numeric: bool = True
+
+
+def count(name: str, header: str) -> Column:
+    return Column(header, lambda row: f"{int(row[name]):,}")
+
+
+def label(name: str, header: str, names: dict[str, str] | None = None) -> Column:
+    return Column(header, lambda row: (names or {}).get(str(row[name]), str(row[name])), numeric=False)
+
+
+def share(name: str, header: str) -> Column:
+    return Column(header, lambda row: share_text(row[name], row["ci_low"], row["ci_high"]))
+
+
+def table_html(frame: pd.DataFrame, columns: Sequence[Column], caption: str) -> str:
+    """An HTML table (every cell escaped) with a caption; the caption must say how many
+    games the numbers stand on."""
+    head = "".join(
+        html(
+            '<th scope="col" style="text-align:{align}">{h}</th>',
+            h=c.header,
+            align="right" if c.numeric else "left",
+        )
+        for c in columns
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(
+            html(
+                '<td style="text-align:{align}">{t}</td>',
+                t=c.text(row),
+                align="right" if c.numeric else "left",
+            )
+            for c in columns
+        )
+        + "</tr>"
+        for _, row in frame.iterrows()
+    )
+    return (
+        html(
+            '<table class="stats-table" style="border-collapse:collapse;margin:4px 0 12px">'
+            '<caption style="caption-side:top;text-align:left;font-weight:600;padding:4px 0">'
+            "{caption}</caption>",
+            caption=caption,
+        )
+        + f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        + _TABLE_STYLE
+    )
+
+
+_TABLE_STYLE = (
+    "<style>.stats-table th,.stats-table td{padding:3px 10px;border-bottom:1px solid #ddd;"
+    "font-variant-numeric:tabular-nums}.stats-table thead th{border-bottom:2px solid #555}</style>"
+)
+
+
+def table(frame: pd.DataFrame, columns: Sequence[Column], caption: str) -> w.HTML:
+    return w.HTML(table_html(frame, columns, caption), layout=w.Layout(overflow_x="auto", max_width="100%"))
+
+
+def figure(fig, caption: str) -> w.HTML:
+    """A matplotlib figure as a picture with a caption (the figure is closed: nothing else
+    of it reaches the page)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode()
+    return w.HTML(
+        html(
+            '<figure style="margin:4px 0 16px"><img alt="{caption}" style="max-width:100%" '
+            'src="data:image/png;base64,{data}"><figcaption style="font-size:90%;color:#333">'
+            "{caption}</figcaption></figure>",
+            caption=caption,
+            data=data,
+        ),
+        layout=w.Layout(max_width="100%"),
+    )
+
+
+def prose(text: str) -> w.HTML:
+    """A paragraph whose numbers come from the data (escaped; **bold** is not parsed)."""
+    return w.HTML(html('<p style="max-width:46em;line-height:1.45">{text}</p>', text=text))
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# --- the panels -----------------------------------------------------------------------------
+
+
+def seat_table(games: pd.DataFrame) -> w.HTML:
+    """First-player advantage per game from the random-vs-random games."""
+    seats = stats.first_player_advantage(games)
+    caption = (
+        f"First-player advantage, random against random: n = {int(seats['games'].sum()):,} games "
+        f"({', '.join(f'{int(g):,}' for g in seats['games'])} per game); share of decided games "
+        "won by the first player, with 95% Wilson interval"
+    )
+    return table(
+        seats,
+        [
+            label("game", "Game", GAME_NAMES),
+            count("games", "Games (n)"),
+            count("first_wins", "First wins"),
+            count("second_wins", "Second wins"),
+            count("draws", "Draws"),
+            count("unfinished", "Unfinished"),
+            share("first_share", "First player's share (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def _per_game(games: pd.Series, counts: pd.Series) -> str:
+    return ", ".join(f"{GAME_NAMES.get(str(g), g)} {int(n):,}" for g, n in zip(games, counts, strict=True))
+
+
+def seat_plot(games: pd.DataFrame) -> w.HTML:
+    plt = _plt()
+    seats = stats.first_player_advantage(games)
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.45 * len(seats)))
+    names = [GAME_NAMES.get(str(g), str(g)) for g in seats["game"]]
+    ax.errorbar(
+        100 * seats["first_share"],
+        names,
+        xerr=[
+            100 * (seats["first_share"] - seats["ci_low"]),
+            100 * (seats["ci_high"] - seats["first_share"]),
+        ],
+        fmt="o",
+        color=BLUE,
+        capsize=4,
+    )
+    ax.axvline(50, color=GREY, linestyle="--", linewidth=1)
+    ax.set_xlabel("first player's share of decided games (%)")
+    ax.set_xlim(0, 100)
+    ax.invert_yaxis()
+    caption = (
+        f"Dots: the first player's share of decided games, bars: 95% Wilson interval; "
+        f"n = {_per_game(seats['game'], seats['decided'])} decided games. "
+        "Dashed line: no advantage."
+    )
+    return figure(fig, caption)
+
+
+def agent_table(games: pd.DataFrame) -> w.HTML:
+    """Greedy against random in both seatings: the agent effect apart from the seat."""
+    rows = []
+    for game, group in games.groupby("game", observed=True):
+        finished = group[group["finished"]]
+        greedy_won = sum(
+            int(a0 == "greedy" and win == 0 or a1 == "greedy" and win == 1)
+            for a0, a1, win in zip(finished["agent_0"], finished["agent_1"], finished["winner"], strict=True)
+            if not pd.isna(win)
+        )
+        first_greedy = group[group["agent_0"] == "greedy"]
+        rows.append(
+            {
+                "game": game,
+                "games": len(group),
+                "decided": int(finished["winner"].notna().sum()),
+                "greedy_wins": greedy_won,
+                "greedy_first": len(first_greedy),
+            }
+        )
+    frame = pd.DataFrame(rows)
+    frame = stats._with_interval(frame, "greedy_wins", "decided", "greedy_share")
+    caption = (
+        f"Agent effect, greedy against random with each seating half the time: n = "
+        f"{int(frame['games'].sum()):,} games; greedy's share of decided games, 95% Wilson interval"
+    )
+    return table(
+        frame,
+        [
+            label("game", "Game", GAME_NAMES),
+            count("games", "Games (n)"),
+            count("greedy_first", "Greedy sat first"),
+            count("decided", "Decided"),
+            count("greedy_wins", "Greedy won"),
+            share("greedy_share", "Greedy's share (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def army_pair_plot(games: pd.DataFrame) -> w.HTML:
+    """To War!: the first seat's share for each army pair as seated, as a heat map."""
+    plt = _plt()
+    pairs = stats.army_pairs(games)
+    armies = sorted({*map(str, pairs["army_0"]), *map(str, pairs["army_1"])})
+    grid = pairs.pivot_table(index="army_0", columns="army_1", values="first_share", observed=True)
+    grid = grid.reindex(index=armies, columns=armies)
+    fig, ax = plt.subplots(figsize=(5.6, 4.4))
+    image = ax.imshow(100 * grid.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=100)
+    for _, row in pairs.iterrows():
+        i, j = armies.index(str(row["army_0"])), armies.index(str(row["army_1"]))
+        ax.text(
+            j,
+            i,
+            f"{percent(row['first_share'])}\nn={int(row['decided'])}",
+            ha="center",
+            va="center",
+            fontsize=8,
+        )
+    ax.set_xticks(range(len(armies)), armies, rotation=20)
+    ax.set_yticks(range(len(armies)), armies)
+    ax.set_xlabel("second player's army")
+    ax.set_ylabel("first player's army")
+    fig.colorbar(image, ax=ax, label="first player's share of decided games (%)")
+    caption = (
+        f"To War!, random against random: n = {int(pairs['games'].sum()):,} games, "
+        f"{int(pairs['games'].min())}–{int(pairs['games'].max())} per army pair. Each square: the first "
+        "player's share of the decided games and their number n; the 95% intervals are in the table below."
+    )
+    return figure(fig, caption)
+
+
+def army_pair_table(games: pd.DataFrame) -> w.HTML:
+    pairs = stats.army_pairs(games)
+    caption = (
+        f"To War! by army pair, random against random: n = {int(pairs['games'].sum()):,} games; "
+        "first player's share of decided games with 95% Wilson interval"
+    )
+    return table(
+        pairs,
+        [
+            label("army_0", "First player's army"),
+            label("army_1", "Second player's army"),
+            count("games", "Games (n)"),
+            count("draws", "Draws"),
+            share("first_share", "First player's share (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def army_table(games: pd.DataFrame) -> w.HTML:
+    armies = stats.win_rates(games, "army").sort_values("win_rate", ascending=False)
+    caption = (
+        f"To War! army win rates over both seats: n = {int(armies['seats'].sum()) // 2:,} "
+        "games (each counts once for each side); share of seats won, 95% Wilson interval"
+    )
+    return table(
+        armies,
+        [
+            label("army", "Army"),
+            count("seats", "Seats (n)"),
+            count("wins", "Won"),
+            count("draws", "Drawn"),
+            share("win_rate", "Win rate (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def unit_rates(games: pd.DataFrame) -> pd.DataFrame:
+    return stats.win_rates(games, "unit").sort_values("win_rate")
+
+
+def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
+    plt = _plt()
+    units = unit_rates(games)
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.3 * len(units)))
+    ax.errorbar(
+        100 * units["win_rate"],
+        units["unit"].astype(str),
+        xerr=[100 * (units["win_rate"] - units["ci_low"]), 100 * (units["ci_high"] - units["win_rate"])],
+        fmt="o",
+        color=BLUE,
+        capsize=3,
+    )
+    ax.set_xlabel("win rate of the seats holding the unit (%)")
+    ax.set_xlim(0, 100)
+    finished = int(games["finished"].sum())
+    caption = (
+        f"War Chest, {title}: win rate by unit over n = {finished:,} finished games "
+        f"({int(units['seats'].min())}–{int(units['seats'].max())} seats per unit); "
+        "bars: 95% Wilson interval. "
+        "A draw (deadlock) counts as a seat that did not win."
+    )
+    return figure(fig, caption)
+
+
+def unit_table(games: pd.DataFrame, title: str) -> w.HTML:
+    units = unit_rates(games).sort_values("win_rate", ascending=False)
+    caption = (
+        f"War Chest, {title}: n = {int(games['finished'].sum()):,} finished games; win rate of the "
+        "seats holding each unit, 95% Wilson interval"
+    )
+    return table(
+        units,
+        [
+            label("unit", "Unit"),
+            count("seats", "Seats (n)"),
+            count("wins", "Won"),
+            count("draws", "Drawn"),
+            share("win_rate", "Win rate (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def endings_table(games: pd.DataFrame, title: str) -> w.HTML:
+    endings = stats.termination_reasons(games)
+    caption = (
+        f"How games end, {title}: n = {len(games):,} games; share of each game's games, 95% Wilson interval"
+    )
+    return table(
+        endings,
+        [
+            label("game", "Game", GAME_NAMES),
+            label("ending", "Ending"),
+            count("games", "Games"),
+            share("share", "Share (95% CI)"),
+        ],
+        caption,
+    )
+
+
+def length_table(games: pd.DataFrame, title: str) -> w.HTML:
+    length = stats.game_length(games).reset_index()
+    caption = f"Game length in actions (moves and chance draws), {title}: n = {len(games):,} games"
+    return table(
+        length,
+        [
+            label("game", "Game", GAME_NAMES),
+            count("count", "Games (n)"),
+            Column("Median", lambda r: f"{r['50%']:.0f}"),
+            Column("Middle half", lambda r: f"{r['25%']:.0f}–{r['75%']:.0f}"),
+            Column("Longest", lambda r: f"{r['max']:.0f}"),
+        ],
+        caption,
+    )
+
+
+def length_plot(games: pd.DataFrame, title: str) -> w.HTML:
+    plt = _plt()
+    order = [g for g in GAME_NAMES if g in set(map(str, games["game"]))]
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.5 * len(order)))
+    ax.boxplot(
+        [games.loc[games["game"] == g, "actions"] for g in order],
+        vert=False,
+        showfliers=False,
+        tick_labels=[GAME_NAMES[g] for g in order],
+    )
+    ax.set_xlabel("actions per game (moves and chance draws)")
+    ax.invert_yaxis()
+    counts = ", ".join(f"{GAME_NAMES[g]} {int((games['game'] == g).sum()):,}" for g in order)
+    caption = (
+        f"Game length, {title}: boxes hold the middle half of the games, whiskers 1.5 box "
+        f"lengths; n = {counts} games."
+    )
+    return figure(fig, caption)
+
+
+def branching_plot(actions: pd.DataFrame, max_ply: int = 200) -> w.HTML:
+    plt = _plt()
+    branching = stats.branching_by_ply(actions)
+    branching = branching[(branching["ply"] < max_ply) & (branching["count"] >= 10)]
+    games = actions.groupby("game", observed=True)["record"].nunique()
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    for game, group in branching.groupby("game", observed=True):
+        ax.plot(group["ply"], group["mean"], label=f"{GAME_NAMES.get(str(game), game)} (n={games[game]})")
+    ax.set_xlabel("ply (actions since the start)")
+    ax.set_ylabel("legal moves (mean)")
+    ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    caption = (
+        f"Branching factor: the mean number of legal moves at each ply, over n = {int(games.sum())} "
+        "random-vs-random games (n per game in the legend); plies reached by fewer than 10 games "
+        "are left out."
+    )
+    return figure(fig, caption)
+
+
+# --- the dashboard ---------------------------------------------------------------------------
+
+EXPERIMENT_NAMES = {
+    "seats": "random against random (seat effect)",
+    "agents": "greedy against random, both seatings (agent effect)",
+}
+
+
+class StatsDashboard(w.VBox):
+    """One game's statistics from the precomputed games, and a "Run more games" control
+    that plays the next games of the same experiment (same seeds as make_data would use)
+    into the tables, with one progress bar."""
+
+    def __init__(
+        self,
+        games: pd.DataFrame,
+        *,
+        game: str = "to-war",
+        experiment: str = "seats",
+        seed: int = make_data.DEFAULT_SEED,
+    ) -> None:
+        self.games, self.seed = games, seed
+        present = [g for g in make_data.GAMES if g in set(map(str, games["game"]))]
+        self.game = w.Dropdown(options=[(GAME_NAMES[g], g) for g in present], value=game, description="Game")
+        self.experiment = w.Dropdown(
+            options=[(v, k) for k, v in EXPERIMENT_NAMES.items()],
+            value=experiment,
+            description="Games",
+            layout=w.Layout(width="420px"),
+        )
+        self.more = w.BoundedIntText(
+            value=20, min=1, max=500, description="How many", layout=w.Layout(width="170px")
+        )
+        self.run = w.Button(description="Run more games", icon="play", button_style="primary")
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="", layout=w.Layout(width="300px"))
+        self.progress_label = w.HTML()
+        self.message = w.HTML()
+        self.panels = w.VBox()
+        self._wire()
+        controls = w.HBox(
+            [self.more, self.run, self.progress, self.progress_label],
+            layout=w.Layout(flex_flow="row wrap", align_items="center"),
+        )
+        super().__init__(
+            [
+                w.HBox([self.game, self.experiment], layout=w.Layout(flex_flow="row wrap")),
+                controls,
+                self.message,
+                self.panels,
+            ]
+        )
+        self.show()
+
+    def _wire(self) -> None:
+        show = error_line(self.message)
+        self.game.observe(guarded(show)(lambda _: self.show()), names="value")
+        self.experiment.observe(guarded(show)(lambda _: self.show()), names="value")
+        self.run.on_click(guarded(show)(lambda _: self.run_more(self.more.value)))
+
+    def selected(self) -> pd.DataFrame:
+        g = self.games
+        return g[(g["game"] == self.game.value) & (g["experiment"] == self.experiment.value)]
+
+    def show(self, figures: bool = True) -> None:
+        """Draw the panels of the chosen game and experiment (tables only while games stream)."""
+        self.message.value = ""
+        games, game, title = self.selected(), self.game.value, EXPERIMENT_NAMES[self.experiment.value]
+        panels: list[w.Widget] = []
+        if games.empty:
+            self.panels.children = (prose("No games of this kind yet: press Run more games."),)
+            return
+        if self.experiment.value == "seats":
+            panels.append(seat_table(games))
+        else:
+            panels.append(agent_table(games))
+        panels += [endings_table(games, title), length_table(games, title)]
+        if game == "to-war" and self.experiment.value == "seats":
+            panels.append(army_pair_table(games))
+            if figures:
+                panels.insert(1, army_pair_plot(games))
+        if game == "war-chest":
+            panels.append(unit_table(games, title))
+            if figures:
+                panels.insert(1, unit_plot(games, title))
+        self.panels.children = tuple(panels)
+
+    def run_more(self, how_many: int) -> None:
+        """Play `how_many` more games of the chosen kind, streaming them into the tables."""
+        game, experiment = self.game.value, self.experiment.value
+        done = self.selected()
+        start = int(done["index"].max()) + 1 if len(done) and done["index"].notna().any() else 0
+        self.run.disabled = True
+        self.progress.max, self.progress.value = how_many, 0
+        last_shown = time.monotonic()
+        batch = []
+        try:
+            for i in range(start, start + how_many):
+                batch.append(make_data.play(make_data.task(game, experiment, i, self.seed)))
+                self.progress.value += 1
+                self.progress_label.value = html(
+                    "{n} of {total} games", n=self.progress.value, total=how_many
+                )
+                if time.monotonic() - last_shown > 2:  # stream into the tables every few seconds
+                    self._add(batch)
+                    batch, last_shown = [], time.monotonic()
+                    self.show(figures=False)
+            self._add(batch)
+        finally:
+            self.run.disabled = False
+            self.show()
+
+    def _add(self, records: list) -> None:
+        if not records:
+            return
+        new = make_data.games_table(records)
+        new["record"] = new["record"] + (int(self.games["record"].max()) + 1 if len(self.games) else 0)
+        self.games = stats.typed_games(pd.concat([self.games, new], ignore_index=True))
+
+
+# --- sentences whose numbers come from the data ---------------------------------------------------
+
+
+def seat_summary(games: pd.DataFrame) -> w.HTML:
+    """One sentence per game on the seat effect: an advantage only where the interval leaves
+    out 50%."""
+    seats = stats.first_player_advantage(games)
+    parts = []
+    for _, row in seats.iterrows():
+        name = GAME_NAMES.get(str(row["game"]), str(row["game"]))
+        share = share_text(row["first_share"], row["ci_low"], row["ci_high"])
+        if row["ci_low"] > 0.5:
+            verdict = "the first player has the edge"
+        elif row["ci_high"] < 0.5:
+            verdict = "the second player has the edge"
+        else:
+            verdict = "no seat advantage can be told apart from chance"
+        parts.append(
+            f"{name}: the first player won {share} of {int(row['decided']):,} decided games — {verdict}."
+        )
+    return prose(" ".join(parts))
+
+
+def deadlock_summary(games: pd.DataFrame) -> w.HTML:
+    """War Chest's deadlock share per experiment, with its interval."""
+    war_chest = games[games["game"] == "war-chest"]
+    parts = []
+    for experiment, group in war_chest.groupby("experiment", observed=True):
+        deadlocks = int((group["ending"] == "deadlock").sum())
+        low, high = stats.proportion_ci(deadlocks, len(group))
+        share = share_text(deadlocks / len(group) if len(group) else math.nan, low, high)
+        parts.append(
+            f"{EXPERIMENT_NAMES.get(str(experiment), experiment)}: {deadlocks:,} of {len(group):,} "
+            f"games ended in deadlock, {share}."
+        )
+    return prose(" ".join(parts))
+
+
+def _rate(row: pd.Series) -> str:
+    return share_text(row["win_rate"], row["ci_low"], row["ci_high"])
+
+
+def army_summary(games: pd.DataFrame) -> w.HTML:
+    """The seat effect pooled over the To War! army pairs (every pair is played from both
+    seats), then the strongest and the weakest army over both seats; whether the armies
+    differ more than the seats is read off the intervals, not assumed."""
+    armies = stats.win_rates(games[games["game"] == "to-war"], "army").sort_values("win_rate")
+    seat = stats.first_player_advantage(games[games["game"] == "to-war"]).iloc[0]
+    best, worst = armies.iloc[-1], armies.iloc[0]
+    apart = best["ci_low"] > worst["ci_high"]
+    seat_text = share_text(seat["first_share"], seat["ci_low"], seat["ci_high"])
+    verdict = (
+        "The armies differ: their intervals do not overlap."
+        if apart
+        else "Their intervals overlap: these games do not tell the armies apart."
+    )
+    return prose(
+        f"Over the twelve army pairs, each played from both seats, the first player won {seat_text} of "
+        f"{int(seat['decided']):,} decided games. By army over both seats, {best['army']} won "
+        f"{_rate(best)} of its {int(best['seats']):,} seats and {worst['army']} {_rate(worst)} of "
+        f"{int(worst['seats']):,}. {verdict}"
+    )
