@@ -377,3 +377,20 @@ def test_cli_solve_refuses_games_without_a_table(capsys):
     from rules_kernel.cli import main
     assert main(["solve", "yokai-5x6"]) == 2
     assert "only 'yokai-3x4' is solved" in capsys.readouterr().err
+
+
+def test_rank_flip_normalisation_is_the_mirror_image_of_the_half_turn():
+    """The counting option flip_ranks (other solvers' convention) gives the file-mirrored
+    children of the kernel's half-turn normalisation (the rules are mirror-symmetric)."""
+    from rules_kernel.tablebase import mirrored
+    ix = engine.index_tables(FULL)
+    out = np.zeros(128, np.int64)
+    for index in _random_indices(100, seed=3):
+        board, hands = _position(index, ix)
+        n = engine.children(board, hands, ix, out, *_buffers(), True, True, False)
+        turned = set()
+        for child in out[:n].tolist():
+            child_board, child_hands = _position(child, ix)
+            turned.add(int(engine.rank(mirrored(child_board), child_hands, ix)))
+        m = engine.children(board, hands, ix, out, *_buffers(), True, True, True)
+        assert set(out[:m].tolist()) == turned

@@ -123,21 +123,36 @@ def _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers)
     return decided
 
 
-def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
-                     progress: bool = True) -> dict:
+def reachable_counts(far_rank_kodama_drops: bool = True, flip_ranks: bool = False,
+                     tablebase=None, threads: int = 2, progress: bool = True) -> dict:
     """Positions reached from the start and those expanded (not decided on the spot), without
-    solving. far_rank_kodama_drops=False forbids Kodama drops on the far rank (not the
-    kernel's rule; for comparing with other solvers' counts: docs/tablebase.md)."""
+    solving; with a solved `tablebase`, also the win/draw/loss split of the expanded ones.
+    The options are not the kernel's rules; they reproduce other solvers' conventions for
+    comparing counts (docs/tablebase.md): far_rank_kodama_drops=False forbids Kodama drops
+    on the far rank; flip_ranks=True normalises the side to move by flipping the ranks
+    instead of turning the board."""
     ix = engine.index_tables(FULL_MATERIAL)
     flags = _reachability(ix, FULL_MATERIAL, engine.table_size(ix), progress, threads,
-                          far_rank_kodama_drops)
-    reached = sum(int(np.count_nonzero(flags[a:b] & engine.REACHED)) for a, b in _chunks(flags.size))
-    expanded = sum(int(np.count_nonzero(flags[a:b] & engine.EXPANDED)) for a, b in _chunks(flags.size))
-    return {"positions": reached, "non_terminal": expanded}
+                          far_rank_kodama_drops, flip_ranks)
+    chunks = _chunks(flags.size)
+    counts = {
+        "positions": sum(int(np.count_nonzero(flags[a:b] & engine.REACHED)) for a, b in chunks),
+        "non_terminal": sum(int(np.count_nonzero(flags[a:b] & engine.EXPANDED)) for a, b in chunks),
+    }
+    if tablebase is not None:
+        out = np.zeros(4, np.int64)
+        stored = tablebase._values
+        draw_from = 254 if stored.dtype == np.uint8 else engine.DRAW
+        for a, b in chunks:
+            engine.tally_stored(ix, flags, engine.EXPANDED, stored, tablebase._slot, draw_from,
+                                a, b, out)
+        counts.update(zip(("wins", "draws", "losses", "unsolved"), (int(n) for n in out),
+                          strict=True))
+    return counts
 
 
 def _reachability(ix, material, size: int, progress: bool, threads: int,
-                  far_rank_kodama_drops: bool = True) -> np.ndarray:
+                  far_rank_kodama_drops: bool = True, flip_ranks: bool = False) -> np.ndarray:
     """Which positions the table solves. The whole game: the positions reached from the
     start in the graph where a game ends as soon as a Koropokkuru can be taken or a try is
     made (docs/tablebase.md). A sub-game (no start position): every position."""
@@ -156,7 +171,7 @@ def _reachability(ix, material, size: int, progress: bool, threads: int,
         while True:
             taken = 0
             for found in pool.map(lambda chunk: engine.reach_sweep(
-                    ix, flags, *chunk, far_rank_kodama_drops), chunks):
+                    ix, flags, *chunk, far_rank_kodama_drops, flip_ranks), chunks):
                 bar.update(found)
                 taken += found
             if taken == 0:

@@ -346,13 +346,26 @@ def _normalise_into(src_board, src_hands, board, hands):
 
 
 @jit
+def _flip_into(src_board, src_hands, board, hands):
+    """Like _normalise_into but flipping the ranks only (files kept), the convention of
+    some other solvers; the rules are symmetric under a file mirror, so values agree."""
+    for sq in range(SQUARES):
+        code = src_board[sq]
+        board[(3 - sq // FILES) * FILES + sq % FILES] = code ^ THEM if code != 0 else 0
+    for k in range(3):
+        hands[k] = src_hands[k + 3]
+        hands[k + 3] = src_hands[k]
+
+
+@jit
 def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, child_hands,
-             skip_lion_capture, far_rank_kodama_drops=True):
+             skip_lion_capture, far_rank_kodama_drops=True, flip_ranks=False):
     """Indices of the positions after each legal move (in the opponent's frame) into out;
     returns their number, or -1 if a move captures the other Koropokkuru (a win in 1) and
     skip_lion_capture is false (if true, such moves are left out: they end the game).
     far_rank_kodama_drops=False leaves out Kodama drops on the far rank (not a kernel rule:
-    only for comparing counts with solvers that forbid them)."""
+    only for comparing counts with solvers that forbid them); flip_ranks=True normalises the
+    children by a rank flip instead of a half turn (also only for comparing counts)."""
     count = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -378,7 +391,10 @@ def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, c
                 if kind == H:
                     kind = C
                 scratch_hands[0 if kind == C else (1 if kind == E else 2)] += 1
-            _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
+            if flip_ranks:
+                _flip_into(scratch_board, scratch_hands, child_board, child_hands)
+            else:
+                _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
             out[count] = rank(child_board, child_hands, ix)
             count += 1
     for k in range(3):
@@ -394,7 +410,10 @@ def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, c
                 scratch_hands[j] = hands[j]
             scratch_board[to] = kind
             scratch_hands[k] -= 1
-            _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
+            if flip_ranks:
+                _flip_into(scratch_board, scratch_hands, child_board, child_hands)
+            else:
+                _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
             out[count] = rank(child_board, child_hands, ix)
             count += 1
     return count
@@ -597,7 +616,7 @@ REACHED, PENDING, EXPANDED = 1, 2, 4
 
 
 @jit
-def reach_sweep(ix, flags, start, stop, far_rank_kodama_drops=True):
+def reach_sweep(ix, flags, start, stop, far_rank_kodama_drops=True, flip_ranks=False):
     """One sweep of the forward search from the start: expand every pending position that
     is not decided on the spot (no try, no Koropokkuru to take: see docs/tablebase.md) and
     mark its children reached. Returns the number of positions taken off the pending list."""
@@ -619,7 +638,7 @@ def reach_sweep(ix, flags, start, stop, far_rank_kodama_drops=True):
             flags[index] = flag & ~PENDING
             continue
         flags[index] = (flag & ~PENDING) | EXPANDED
-        n = children(board, hands, ix, out, b1, h1, b2, h2, True, far_rank_kodama_drops)
+        n = children(board, hands, ix, out, b1, h1, b2, h2, True, far_rank_kodama_drops, flip_ranks)
         for i in range(n):
             child = out[i]
             if flags[child] & REACHED == 0:
@@ -715,3 +734,34 @@ def apply_predecessors(values, counters, buffer, count, level):
                 values[p] = 2 * level + 4 if (level >= 1 or counter == 0) else 6
                 decided += 1
     return decided
+
+
+@jit
+def tally_stored(ix, flags, mask, stored, slots, draw_from, start, stop, out):
+    """Wins, draws and losses (out[0..2], out[3] missing) of the positions whose flags
+    include `mask`, read from a stored table (one slab per kept Koropokkuru pair; a pair
+    not kept is read through its mirror image)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    mirror = np.zeros(SQUARES, np.int64)
+    rest = ix[IX_REST]
+    for index in range(start, stop):
+        if flags[index] & mask == 0:
+            continue
+        pair = index // rest
+        where = index
+        if slots[pair] < 0:
+            unrank(index, ix, board, hands)
+            for sq in range(SQUARES):
+                mirror[sq] = board[sq - sq % FILES + FILES - 1 - sq % FILES]
+            where = rank(mirror, hands, ix)
+            pair = where // rest
+        value = stored[slots[pair] * rest + where % rest]
+        if value == 0:
+            out[3] += 1
+        elif value >= draw_from:
+            out[1] += 1
+        elif value & 1:
+            out[0] += 1
+        else:
+            out[2] += 1
