@@ -280,3 +280,38 @@ def test_no_text_on_any_board_is_under_11_pixels():
                                 else rng.choice(state.legal_moves()))
         sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', state._repr_svg_())]
         assert sizes and min(sizes) >= 11, game_id
+
+
+@pytest.fixture(scope="module")
+def small_tablebase(tmp_path_factory):
+    """A real table of a closed sub-game (the Koropokkuru and one Tanuki), built here."""
+    from rules_kernel.tablebase import Tablebase
+
+    return Tablebase.build(material=(0, 0, 1), directory=tmp_path_factory.mktemp("tb"), progress=False)
+
+
+def test_perfect_play_colours_targets_by_value(small_tablebase):
+    """Yokai 3x4 is solved: each target of the selected piece shows its move's value for the
+    mover (W/D/L and plies), the status names who wins in how many plies."""
+    ex = widgets.Explorer("yokai-3x4", position="1l1/3/1G1/1L1[] w - - 0 1")
+    ex.tablebase = small_tablebase
+    ex.perfect.value = True
+    best = small_tablebase.best_moves(ex.state)
+    assert f"First player wins in {best[0].value.plies} plies" in ex.status.value
+    click(ex, "b2")  # the Tanuki
+    marks = ex.board.highlight["marks"]
+    for rated in best:
+        if rated.move.cells[0] == "b2":
+            colour, label = marks[rated.move.cells[1]]
+            assert label == f"{rated.value.result[0].upper()} {rated.value.plies}"
+    assert "perfect" in [value for _, value in ex.agent_kind.options]
+    ex.perfect.value = False
+    click(ex, "b2")
+    assert ex.board.highlight["marks"] == {}
+
+
+def test_perfect_play_without_a_table_names_the_build_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
+    ex = widgets.Explorer("yokai-3x4")
+    ex.perfect.value = True
+    assert "rules-explorer solve yokai-3x4" in ex.message.value and not ex.perfect.value

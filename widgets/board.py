@@ -59,7 +59,7 @@ class Board:
         self.widget.layout.width = "100%"
         self.layout: Layout | None = None
         self.scene: Scene | None = None
-        self.highlight: dict[str, tuple[str, ...]] = {}
+        self.highlight: dict = {}
         self._click_handlers: list[Callable[[str], None]] = []
         self._escape_handlers: list[Callable[[], None]] = []
         self.widget.on_msg(self._on_message)
@@ -75,8 +75,7 @@ class Board:
     def on_escape(self, handler: Callable[[], None]) -> None:
         self._escape_handlers.append(handler)
 
-    def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "",
-             **highlight: tuple[str, ...]) -> None:
+    def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "", **highlight) -> None:
         self.scene, self.highlight, self.flip, self.cursor = scene, highlight, flip, cursor
         natural = layout_scene(scene, flip=flip)
         self.natural_width = natural.width
@@ -97,7 +96,7 @@ class Board:
         if self.scene is not None:
             self.show(self.scene, flip=self.flip, cursor=self.cursor, **self.highlight)
 
-    def set_highlight(self, **highlight: tuple[str, ...]) -> None:
+    def set_highlight(self, **highlight) -> None:
         self.highlight = highlight
         if self.layout is not None:
             self.widget.highlight_svg = highlight_body(self.layout, **highlight)

@@ -211,12 +211,16 @@ def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> N
 
 
 def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),
-                    selected: tuple[str, ...] = (), targets: tuple[str, ...] = ()) -> None:
-    """The highlight layer: last move (yellow), chosen cells (blue ring), targets (green)."""
+                    selected: tuple[str, ...] = (), targets: tuple[str, ...] = (),
+                    marks: dict[str, tuple[str, str]] | None = None) -> None:
+    """The highlight layer: last move (a filled yellow tint), chosen cells (blue ring),
+    targets (green); `marks` gives a target its own colour and label (perfect play:
+    "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour."""
     for cell in last:
         box = layout.cells.get(cell)
         if box is not None:
             inset = _inset(box.polygon, box.cx, box.cy, 3)
+            p.polygon(inset, fill=LAST, alpha=0.22)
             p.polygon(inset, stroke=LAST, width=4)
     for cell in selected:
         centre = layout.center_of(cell)
@@ -224,9 +228,17 @@ def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),
             p.circle(*centre, _radius(layout, cell), stroke=SELECTED, width=4)
     for cell in targets:
         centre = layout.center_of(cell)
-        if centre:
-            p.circle(*centre, _radius(layout, cell) * 0.3, fill=TARGET, alpha=0.85)
-            p.circle(*centre, _radius(layout, cell), stroke=TARGET, width=3)
+        if not centre:
+            continue
+        colour, label = (marks or {}).get(cell, (TARGET, ""))
+        radius = _radius(layout, cell)
+        p.circle(*centre, radius, stroke=colour, width=3)
+        if label:
+            x, y = centre
+            p.rect(x - radius * 0.62, y - 11, radius * 1.24, 22, fill="#FFFFFF", stroke=colour, width=2)
+            p.text(x, y + 5, label, size=13, color=INK, bold=True)
+        else:
+            p.circle(*centre, radius * 0.3, fill=colour, alpha=0.85)
 
 
 def _inset(points, cx: float, cy: float, by: float):

@@ -32,6 +32,9 @@ ALL_SEEING = "all"
 FOLLOW_TURN = "turn"
 NOBODY = -1
 AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
+PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
+#: perfect play's words on the board: a target's value for the player who moves there
+VALUE_MARKS = {"win": ("#009E73", "W"), "draw": ("#0072B2", "D"), "loss": ("#D55E00", "L")}
 
 PAGE_CSS = """<style>
 .re-explorer { width: 100%; max-width: 1240px; }
@@ -108,6 +111,9 @@ class Explorer(w.VBox):
                                    layout=wide)
         self.agent_kind = w.Dropdown(options=AGENTS, value="random", description="Agent",
                                      style={"description_width": "initial"}, layout=wide)
+        self.perfect = w.Checkbox(value=False, indent=False, description="Perfect play (solved table)",
+                                  tooltip="Colour each target by its value: win, draw or loss, in plies")
+        self.tablebase = None  # opened on first use (rules_kernel.tablebase)
         self.manual_chance = w.Checkbox(value=False, indent=False,
                                         description="Resolve chance by hand (teaching)")
         self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
@@ -135,7 +141,7 @@ class Explorer(w.VBox):
                                    layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px",
                                                    margin="0 16px 8px 0"))
         board_column = self.board_column
-        side = [self.status, self.message, self.choices, w.HTML("<b>Moves</b>"), self.move_list,
+        side = [self.status, self.message, self.choices, self.perfect, w.HTML("<b>Moves</b>"), self.move_list,
                 w.HBox([self.undo_button, self.redo_button, self.reset_button],
                        layout=w.Layout(flex_flow="row wrap"))]
         if not self.compact:
@@ -164,6 +170,7 @@ class Explorer(w.VBox):
         self.perspective.observe(on(lambda _: self._view_changed()), names="value")
         self.opponent.observe(on(lambda _: self._after_change()), names="value")
         self.manual_chance.observe(on(lambda _: self._after_change()), names="value")
+        self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.play_button.on_click(on(lambda _: self._play_selected()))
@@ -205,6 +212,11 @@ class Explorer(w.VBox):
             self.perspective.value = views[0][1]
         finally:
             self._quiet = False
+        solvable = self.game.id == "yokai-3x4"
+        self.perfect.layout.display = None if solvable else "none"
+        if not solvable:
+            self.perfect.value = False
+        self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if solvable else ())
         self.opponent.options = [("nobody", NOBODY)] + [(p, i) for i, p in enumerate(players)]
         self.opponent.value = NOBODY
         self._say("")
@@ -401,7 +413,7 @@ class Explorer(w.VBox):
         self.controller = _Controller(view.moves)
         self._show_curtain(curtain)
         self._show_players(view)
-        status = "" if curtain else view.status
+        status = "" if curtain else view.status + self._perfect_status()
         self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
         if not curtain:
             self._shown_viewer = view.viewer
@@ -469,15 +481,57 @@ class Explorer(w.VBox):
         except rk.ChanceNotEnumerableError:
             return []
 
-    def _highlight_cells(self, view: Presentation) -> dict[str, tuple[str, ...]]:
+    def _highlight_cells(self, view: Presentation) -> dict:
         prefix = self.controller.prefix if self.controller else ()
         targets = self.controller.next_cells() if prefix else ()
-        return {"last": view.scene.last_cells, "selected": prefix, "targets": targets}
+        return {"last": view.scene.last_cells, "selected": prefix, "targets": targets,
+                "marks": self._value_marks()}
 
     def _show_highlight(self) -> None:
         prefix = self.controller.prefix
         self.board.set_highlight(last=self.board.highlight.get("last", ()), selected=prefix,
-                                 targets=self.controller.next_cells() if prefix else ())
+                                 targets=self.controller.next_cells() if prefix else (),
+                                 marks=self._value_marks())
+
+    # --- perfect play (Yokai 3x4, solved) ------------------------------------------------
+    def _perfect_switched(self) -> None:
+        if self.perfect.value and self.tablebase is None:
+            from rules_kernel.tablebase import Tablebase
+
+            try:
+                self.tablebase = Tablebase.open(self.game.id)
+            except rk.RulesError as exc:
+                self._say(str(exc), error=True)
+                self.perfect.value = False
+                return
+        self.refresh()
+
+    def _perfect_on(self) -> bool:
+        return self.perfect.value and self.tablebase is not None and self.game.id == "yokai-3x4"
+
+    def _perfect_status(self) -> str:
+        if not self._perfect_on() or self.state.is_terminal():
+            return ""
+        value = self.tablebase.value(self.state)
+        name = self.game.player_names[self.state.current_player]
+        if value.result == "draw":
+            return " — perfect play: a draw"
+        winner = name if value.result == "win" else self.game.player_names[1 - self.state.current_player]
+        return f" — perfect play: {winner} wins in {value.plies} plies"
+
+    def _value_marks(self) -> dict[str, tuple[str, str]]:
+        """Each target of the selected piece labelled with its move's value, for the mover."""
+        if not self._perfect_on() or not self.controller or not self.controller.prefix:
+            return {}
+        n = len(self.controller.prefix)
+        values = {str(mv.move): mv.value for mv in self.tablebase.best_moves(self.state)}
+        marks = {}
+        for move in self.controller.candidates():
+            if len(move.cells) == n + 1 and str(move) in values:
+                value = values[str(move)]
+                colour, letter = VALUE_MARKS[value.result]
+                marks[move.cells[n]] = (colour, letter if value.plies is None else f"{letter} {value.plies}")
+        return marks
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = message_html(text, error=error)
