@@ -325,3 +325,204 @@ def test_determinize_deals_only_the_unseen_cards():
         assert UNKNOWN not in world.cards
         assert Counter(c for c in world.cards if c) + Counter(world.removed) == Counter(DECK)
         assert all(world.cards[sq] == code for sq, code in enumerate(view.cards) if code != UNKNOWN)
+
+
+# --- position text: only positions of the game (issue 14) ---------------------------------------
+
+DEALT = GAME.initial_state().apply(GAME.initial_state().sample_chance(random.Random(3)))
+DEALT_TEXT = DEALT.to_text()  # a1 holds an Ashigaru red (asr), b1 a Heiya, ...
+FACE_UP_TEXT = DEALT.apply("flip:a1").to_text()  # 'asr*' on a1, turn '1x'
+
+
+def with_field(text: str, index: int, value: str) -> str:
+    fields = text.split()
+    fields[index] = value
+    return " ".join(fields)
+
+
+def with_card(text: str, square: str, entry: str) -> str:
+    cards = text.split()[1].split(".")
+    cards[SQUARES[square]] = entry
+    return with_field(text, 1, ".".join(cards))
+
+
+@pytest.mark.parametrize("text, field, reason", [
+    (None, "position text", "must be a string"),
+    (with_field(DEALT_TEXT, 6, "²"), "ply", "at most 9 digits"),  # '²'.isdigit() is True
+    (with_field(DEALT_TEXT, 6, "9" * 5000), "ply", "at most 9 digits"),  # int() limit: 4,300
+    # NOTES.md: 38 board cards = 24 army (3 kinds x 4 kamon x 2), 8 Heiya, 6 Ki
+    (with_card(DEALT_TEXT, "a1", "ki"), "cards", "7 x Ki"),
+    (with_card(DEALT_TEXT, "a1", "kbg"), "cards", "3 x Kibatai green"),
+    (with_field(DEALT_TEXT, 7, "he"), "cards", "9 x Heiya"),
+    (with_card(with_card(DEALT_TEXT, "a1", "-"), "b1", "-"), "revealed", "the card on a1 is gone"),
+    (with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), "cards", "37 cards on the board and 0"),
+    (with_card(FACE_UP_TEXT, "e1", "kbg*"), "cards", "two face-up cards"),
+    (with_card(DEALT_TEXT, "c1", "-*"), "cards", "marks no face-up card"),
+    (with_card(DEALT_TEXT, "e1", "?*"), "cards", "marks no face-up card"),
+    (with_card(DEALT_TEXT, "c1", "-^"), "cards", "a Nobori lies on a flipped-back card"),
+    (with_field(DEALT_TEXT, 3, "5x"), "turn", "means a card is face up"),
+    (with_field(DEALT_TEXT, 3, "1h"), "turn", "1 Heiya flipped this turn but 0 removed"),
+    (with_field(DEALT_TEXT, 3, "12x"), "turn", "flip count 1-9"),
+    (with_field(FACE_UP_TEXT, 3, "-"), "turn", "must count it"),
+    (with_card(with_field(DEALT_TEXT, 4, "e1"), "e1", "kbg^"), "cards", "nobori option is off"),
+    (with_card(DEALT_TEXT, "c1", "ki"), "cards", "c1 is a start square"),
+    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DA2"), "pieces", "1 Ashigaru on the board but only 0 Engun"),
+    (with_field(DEALT_TEXT, 0, "2dS2/6/6/6/6/6/2DS2"), "pieces", "2 Shinobi"),
+    (with_field(DEALT_TEXT, 0, "2dd2/6/6/6/6/6/2DS2"), "pieces", "exactly one Daimyo"),
+    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS²"), "pieces", "is no piece"),
+    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS9"), "pieces", "is no piece"),
+    (DEALT_TEXT + " lost:0", "lost", "Yonhon no ki ends"),
+    (with_field(DEALT_TEXT, 3, "deal"), "turn", "fits only the start position"),
+    (with_field(DEALT_TEXT, 7, "ki"), "cards", "7 x Ki"),
+    (with_field(DEALT_TEXT, 2, "x"), "side", "must be 'w' or 'b'"),
+])
+def test_impossible_positions_are_refused_naming_the_field(text, field, reason):
+    """Issue 14's holes: each refused with PositionTextError naming the field."""
+    with pytest.raises(rk.PositionTextError) as info:
+        GAME.from_text(text)
+    message = str(info.value)
+    assert f": {field}: " in message and reason in message, message
+    assert len(message) < 400
+
+
+def test_removed_cards_come_in_engun_pairs_and_never_include_a_ki():
+    """NOTES.md: Engun removes both cards of a pair; Ki "blijven ... tot het eind van het spel
+    op tafel liggen"."""
+    text = with_field(with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), 7, "asr")
+    with pytest.raises(rk.PositionTextError, match="removed: army cards leave in pairs"):
+        GAME.from_text(text)
+
+
+def test_views_and_positions_from_random_games_round_trip_equal_with_equal_hashes():
+    for seed in range(6):
+        states, _ = random_game_with_actions(seed, rk.load_game("war-stories", nobori=seed % 2 == 1))
+        game = states[0].game
+        for state in states[:: max(1, len(states) // 30)] + [states[-1]]:
+            for shown in [state] + ([state.view(0), state.view(1)] if state.dealt else []):
+                again = game.from_text(shown.to_text())
+                assert again == shown and hash(again) == hash(shown)
+                assert again.to_text() == shown.to_text()
+
+
+# --- equality by position, not by the last-move highlight (issue 14) ---------------------------
+
+def test_two_move_orders_reach_one_position():
+    """The last move is drawn (`last`) but is no part of the position: equal states, equal
+    hashes; removed cards are a multiset, whatever order they left in."""
+    start = position({"a1": "D", "c3": "S", "a7": "d"}, {"f1": "ki"})
+    one = start.play("a1a2", "a7b7", "c3c4")
+    other = start.play("c3c4", "a7b7", "a1a2")
+    assert one.last != other.last
+    assert one == other and hash(one) == hash(other) and one.to_text() == other.to_text()
+    heiyas = position(KINGS, {"b2": "he", "b3": "he", "b4": "ki", "b5": "asg", "e5": "kbr"})
+    first = heiyas.play("flip:b2", "flip:b3", "flip:b4", "flip:b5")
+    second = heiyas.play("flip:b3", "flip:b2", "flip:b4", "flip:b5")
+    assert first == second and hash(first) == hash(second)
+
+
+# --- playing on a view (issue 14) ----------------------------------------------------------------
+
+def test_a_view_plays_what_it_knows_and_refuses_what_it_does_not():
+    """A view knows every card ever revealed (NOTES.md: "perfect memory") and no other:
+    flipping a known card or moving a piece works; flipping an unseen card raises
+    HiddenInformationError (a RulesError), not a KeyError."""
+    s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki", "f2": "ki"}).play("flip:c3", "flip:e5")
+    view = s.view(1)
+    assert view.apply("flip:c3").cards[SQUARES["c3"]] == "kbr"
+    assert view.apply("a7a6").pieces[SQUARES["a6"]] == 1 | 8
+    with pytest.raises(rk.core.HiddenInformationError, match="never seen the card on f1"):
+        view.apply("flip:f1")
+    with pytest.raises(rk.RulesError):
+        view.apply("flip:c3").apply("flip:f2")
+    dealt_view = DEALT.view(0)
+    with pytest.raises(rk.RulesError):
+        dealt_view.apply("flip:a1")
+
+
+@pytest.mark.parametrize("seat", [7, -1, 2, "a", None, 1.0, True])
+def test_a_view_of_no_seat_is_refused(seat):
+    with pytest.raises(rk.core.SeatError, match="its seats are 0, 1"):
+        DEALT.view(seat)
+
+
+# --- Haisen for both Daimyos after every action; option self_haisen (issue 14) -----------------
+
+# White's Shinobi on d2 shields the Daimyo on a2 from the black Ashigaru on f2 (rank 2);
+# a1, a3, b1 and b3 hold cards, so once rank 2 opens the Daimyo has nowhere to flee. Black's
+# Daimyo on f7 has Ki on e7 and f6: only e6 is a way out.
+SHIELD = {"a2": "D", "d2": "S", "f2": "a", "f7": "d"}
+SHIELD_CARDS = {"a1": "ki", "a3": "ki", "b1": "ki", "b3": "ki", "e7": "ki", "f6": "ki"}
+
+
+def test_a_move_into_own_haisen_loses_at_once():
+    """NOTES.md: "Haisen is checked after every action, for BOTH Daimyos ... A move that leaves
+    the mover's own Daimyo in Haisen (for example by ... moving a shielding piece away) loses
+    at once"; the rulebook: "Het spel is afgelopen, als een van de Daimyo's Haisen staat"."""
+    s = position(SHIELD, SHIELD_CARDS)
+    assert not s.is_terminal() and "d2d3" in {str(m) for m in s.legal_moves()}  # "loses": offered
+    after = s.apply("d2d3")
+    assert after.is_terminal() and after.current_player == 1
+    assert after.outcome().winner == 1 and "Haisen" in after.outcome().reason
+    assert "own" in after.outcome().reason
+
+
+def test_own_haisen_loses_even_when_the_other_daimyo_is_in_haisen_too():
+    """NOTES.md: "... loses at once, even if it also puts the other Daimyo in Haisen". The
+    Shinobi leaves d2 for d5: rank 2 opens on White's Daimyo, and from d5 the Shinobi covers
+    e6 and f7, so Black's Daimyo is trapped as well."""
+    after = position(SHIELD, SHIELD_CARDS).apply("d2d5")
+    assert after.outcome().winner == 1 and "own" in after.outcome().reason
+    only_black = position({**SHIELD, "c2": "A"}, SHIELD_CARDS).apply("d2d5")  # c2 still shields
+    assert only_black.outcome().winner == 0 and "own" not in only_black.outcome().reason
+
+
+def test_self_haisen_illegal_is_an_option():
+    """NOTES.md: option `self_haisen`: "illegal" (such a move is not offered, as in chess)."""
+    game = rk.load_game("war-stories", self_haisen="illegal")
+    s = position(SHIELD, SHIELD_CARDS, game=game)
+    moves = {str(m) for m in s.legal_moves()}
+    assert not {"d2d3", "d2d5", "d2e3", "d2c1"} & moves
+    assert {"d2c2", "d2b2", "d2e2", "d2f2"} <= moves  # along rank 2 the shield stays
+    with pytest.raises(rk.IllegalMoveError):
+        s.apply("d2d3")
+    with pytest.raises(rk.OptionError, match="'loses', 'illegal'"):
+        rk.load_game("war-stories", self_haisen="maybe")
+
+
+def test_a_heiya_that_opens_a_line_ends_the_game_mid_turn():
+    """Haisen is checked after every action, a flip included: a Heiya on a3 leaves the board
+    and opens the a-file on White's own Daimyo. The card was unknown before the flip, so even
+    with self_haisen="illegal" the flip is offered (and loses)."""
+    cards = {"b1": "ki", "b2": "ki", "a3": "he", "a2": "ki", "e7": "ki", "f6": "ki"}
+    pieces = {"a1": "D", "a5": "a", "f7": "d"}
+    for rule in ("loses", "illegal"):
+        game = rk.load_game("war-stories", self_haisen=rule)
+        s = position(pieces, cards, game=game)
+        with_ki_gone = position(pieces, {**cards, "a2": "he"}, game=game)
+        assert "flip:a3" in {str(m) for m in s.legal_moves()}
+        after = with_ki_gone.play("flip:a2", "flip:a3")  # two Heiya in a row: still White's turn
+        assert after.flips == 2 and after.is_terminal()
+        assert after.outcome().winner == 1 and "own" in after.outcome().reason
+
+
+def test_a_daimyo_merely_attacked_by_its_own_move_is_kyousei_next_turn():
+    """NOTES.md: "A move that leaves the own Daimyo merely attacked (it can still flee) is
+    legal; that player is in Kyousei on their next turn"."""
+    cards = {k: v for k, v in SHIELD_CARDS.items() if k != "b1"}  # b1 free: a way out
+    s = position(SHIELD, cards).apply("d2d3")
+    assert not s.is_terminal()
+    s = s.apply("f7e6")
+    assert {str(m) for m in s.legal_moves()} == {"a2b1"}  # Kyousei: the Daimyo, to safety
+
+
+def test_max_plies_counts_at_least_one_action():
+    for bad in (0, -5):
+        with pytest.raises(rk.OptionError, match="at least 1"):
+            rk.load_game("war-stories", max_plies=bad)
+    assert rk.load_game("war-stories", max_plies=1).options["max_plies"] == 1
+
+
+def test_start_daimyos_may_not_touch():
+    """A Daimyo never stands next to the other (it would be attacked by it)."""
+    with pytest.raises(rk.OptionError, match="would touch"):
+        rk.load_game("war-stories", start="c1 d1 c2 d7")

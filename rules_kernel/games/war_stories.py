@@ -543,7 +543,8 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
     """A position from `to_text`'s form; PositionTextError naming the field for anything
     that is not a position of this game (rules/NOTES.md: the box, the turn, the markers)."""
     if not isinstance(text, str):
-        raise PositionTextError(f"war-stories position text must be a string, got {type(text).__name__}")
+        raise PositionTextError(f"war-stories position {text!r:.60}: position text: must be a string, "
+                                f"got {type(text).__name__}")
 
     def fail(field_name: str, why: str) -> PositionTextError:
         shown = repr(text[:60]) + ("..." if len(text) > 60 else "")
