@@ -765,3 +765,34 @@ def tally_stored(ix, flags, mask, stored, slots, draw_from, start, stop, out):
             out[0] += 1
         else:
             out[2] += 1
+
+
+@jit
+def tally_folded(ix, flags, mask, stored, slots, draw_from, start, stop, out):
+    """Like tally_stored, but a position and its file mirror count once (out[4] is the
+    number of such pairs, or single positions, in the set): the convention of Tanaka's
+    figures."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    mirror = np.zeros(SQUARES, np.int64)
+    rest = ix[IX_REST]
+    for index in range(start, stop):
+        if flags[index] & mask == 0:
+            continue
+        unrank(index, ix, board, hands)
+        for sq in range(SQUARES):
+            mirror[sq] = board[sq - sq % FILES + FILES - 1 - sq % FILES]
+        other = rank(mirror, hands, ix)
+        if other < index and flags[other] & mask != 0:
+            continue  # counted with its mirror image
+        out[4] += 1
+        where = index if slots[index // rest] >= 0 else other
+        value = stored[slots[where // rest] * rest + where % rest]
+        if value == 0:
+            out[3] += 1
+        elif value >= draw_from:
+            out[1] += 1
+        elif value & 1:
+            out[0] += 1
+        else:
+            out[2] += 1
