@@ -115,3 +115,42 @@ def test_perft_counts_the_legal_moves(game_id):
         state = state.apply(state.sample_chance(rng))
     assert rk.perft(state, 1) == len(state.legal_moves())
     assert rk.perft(state, 0) == 1
+
+
+# --- issue 14: positions equal by content, seats checked, non-actions refused -----------------
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_position_text_round_trips_to_an_equal_state_with_an_equal_hash(game_id, seed):
+    """`from_text(s.to_text()) == s` with equal hashes at every state of a random game: the
+    position is what the rules depend on, not a display hint such as the last move."""
+    states, _ = random_game(game_id, seed, cap=200)
+    game = states[0].game
+    for state in states:
+        again = game.from_text(state.to_text())
+        assert again == state, f"{game_id}: {state.to_text()!r} reads back unequal"
+        assert hash(again) == hash(state)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("seat", [7, -1, "a", None, 1.5, True])
+def test_a_view_of_no_seat_is_refused_naming_the_seats(game_id, seat):
+    state = rk.load_game(game_id).initial_state()
+    seats = ", ".join(str(p) for p in range(state.game.num_players))
+    with pytest.raises(rk.RulesError, match=f"its seats are {seats}") as info:
+        state.view(seat)
+    assert isinstance(info.value, rk.core.SeatError)
+    for player in range(state.game.num_players):
+        state.view(player)  # every real seat has a view
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("not_an_action", [["b2b3"], None, 3, {"move": "b2b3"}, b"b2b3", 2.5])
+def test_apply_of_a_non_action_is_an_illegal_move(game_id, not_an_action):
+    states, _ = random_game(game_id, seed=1, cap=3)
+    for state in states:
+        if state.is_terminal():
+            continue
+        with pytest.raises(rk.IllegalMoveError, match="is not an action"):
+            state.apply(not_an_action)
