@@ -315,14 +315,13 @@ class State:
         for outcome, _ in self.chance_outcomes():
             if str(outcome) == text:
                 return outcome
-        raise IllegalMoveError(f"{text!r} is not a possible chance outcome here")
+        raise IllegalMoveError(f"{_cut(text)!r} is not a possible chance outcome here")
 
     def why_illegal(self, text: str) -> str:
         """Hook: the reason `text` names no legal move (the default lists the legal ones)."""
         moves = sorted(str(m) for m in self.legal_moves())
         shown = ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
-        text = text if len(text) <= 60 else text[:60] + "..."  # never echo a huge text
-        return f"{text!r} is not a legal move here; legal moves: {shown or 'none'}"
+        return f"{_cut(text)!r} is not a legal move here; legal moves: {shown or 'none'}"
 
     # --- shared behaviour ------------------------------------------------------------
     def apply(self, action: Action | str) -> State:
@@ -334,7 +333,7 @@ class State:
                                    "outcome or the notation of either")
         if self.is_terminal():
             raise IllegalMoveError(f"the game is over ({self.outcome().reason}); "
-                                   f"no move {str(action)!r} can be played")
+                                   f"no move {_cut(str(action))!r} can be played")
         if self.current_player == CHANCE:
             return self._successor(self._resolve_chance(action))
         if isinstance(action, str):
@@ -373,6 +372,11 @@ class State:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_text()!r})"
+
+
+def _cut(text: str, most: int = 60) -> str:
+    """`text` for an error message: never echo a huge input in full."""
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _describe(value: object) -> str:
