@@ -21,6 +21,7 @@ from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import PositionTextError
+from rules_kernel.core import HiddenInformationError
 
 TO_WAR = rk.load_game("to-war")
 TO_WAR_STRATEGIC = rk.load_game("to-war", armies=["western", "far-eastern"], strategic=True)
@@ -147,7 +148,7 @@ def play_on(state, steps: int = 3) -> None:
             assert moves, f"not over, but no legal move: {state.to_text()}"
             hidden = [m for m in moves if "?" in (getattr(m, "code", ""), getattr(m, "coin", ""))]
             for move in hidden[:1]:  # a view's hidden card or coin cannot be played: an error, no crash
-                with pytest.raises(rk.IllegalMoveError, match="hidden in this view"):
+                with pytest.raises(HiddenInformationError, match="hidden in this view"):
                     state.apply(move)
             moves = [m for m in moves if m not in hidden]
             if not moves:
@@ -391,3 +392,20 @@ def test_war_chest_follow_ups_in_the_order_play_leaves_them():
     refused(WAR_CHEST, text.replace("priest-draw:0:-|guard:1:3,4", "guard:1:3,4|priest-draw:0:-"),
             "pending", "happens at once")
     refused(WAR_CHEST, text.replace("guard:1:3,4", "guard:1:3,3"), "pending", "an attacked Royal Guard")
+
+
+def test_a_views_hidden_card_or_coin_cannot_be_played():
+    """Issue #14: acting on a view either works or raises a RulesError subclass. The opponent's
+    hidden hand (`?`) offers moves in the view, but playing one is HiddenInformationError
+    (before, a `?` card went onto the field and a later fight crashed with KeyError)."""
+    states, _ = random_game(TO_WAR_STRATEGIC, 2)
+    state = next(s for s in states if s.setup_done and s.current_player == 1 and s.active is None)
+    view = state.view(0)
+    assert set(view.hands[1]) == {"?"}
+    with pytest.raises(HiddenInformationError, match="hidden in this view"):
+        view.apply(view.legal_moves()[0])
+    assert view.determinize(random.Random(1)).apply(view.determinize(random.Random(1)).legal_moves()[0])
+    states, _ = random_game(WAR_CHEST, 2, cap=80)
+    state = next(s for s in states if s.phase == "play" and s.current_player == 1 and not s.pending)
+    with pytest.raises(HiddenInformationError, match="'pass \\?'|pass \\?"):
+        state.view(0).apply("pass ?")

@@ -42,6 +42,7 @@ from rules_kernel.core import (
     CHANCE,
     ChanceOutcome,
     Game,
+    HiddenInformationError,
     IllegalMoveError,
     Move,
     Option,
@@ -360,7 +361,7 @@ class ToWarState(State):
         if isinstance(action, Draw):
             return self._draw(action.code)
         if getattr(action, "code", None) == "?":  # a view's hidden card: nothing to put down
-            raise IllegalMoveError(f"{action}: this card is hidden in this view; play on the full "
+            raise HiddenInformationError(f"{action}: this card is hidden in this view; play on the full "
                                    "state or on view.determinize(rng)")
         if isinstance(action, Place):
             after = self._place(action)

@@ -48,6 +48,7 @@ from rules_kernel.core import (
     CHANCE,
     ChanceNotEnumerableError,
     Game,
+    HiddenInformationError,
     IllegalMoveError,
     Move,
     Option,
@@ -422,7 +423,7 @@ class WarChestState(State):
         if action.is_chance:
             after = self._chance(str(action))
         elif getattr(action, "coin", None) == HIDDEN:  # a view's hidden coin: nothing to act with
-            raise IllegalMoveError(f"{action}: this coin is hidden in this view; play on the full "
+            raise HiddenInformationError(f"{action}: this coin is hidden in this view; play on the full "
                                    "state or on view.determinize(rng)")
         else:
             work = _Work(self)
