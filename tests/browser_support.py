@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,3 +74,86 @@ PIXEL_JS = """([index, x, y]) => {
     const d = c.getContext('2d').getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
     return [d[0], d[1], d[2], d[3]];
 }"""
+
+
+class PublishedSite:
+    """A running `python -m publish` server: its URL and the kernels it has started."""
+
+    def __init__(self, url: str, proc: subprocess.Popen, log_path: Path):
+        self.url, self.proc, self.log_path = url, proc, log_path
+
+    def kernel_pids(self) -> list[int]:
+        """Process ids of the server's live kernels (ipykernel children of the server)."""
+        import psutil
+
+        pids = []
+        for child in psutil.Process(self.proc.pid).children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if any("ipykernel" in part for part in child.cmdline()) and child.status() != "zombie":
+                    pids.append(child.pid)
+        return pids
+
+    def wait_for_kernels(self, at_most: int, timeout: float) -> float:
+        """Seconds until at most `at_most` kernels are alive; TimeoutError after `timeout`."""
+        start = time.monotonic()
+        while len(self.kernel_pids()) > at_most:
+            if time.monotonic() - start > timeout:
+                raise TimeoutError(f"{len(self.kernel_pids())} kernels still alive after {timeout} s "
+                                   f"(wanted at most {at_most}); see {self.log_path}")
+            time.sleep(0.5)
+        return time.monotonic() - start
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, text: str, timeout: float, count: int = 1) -> None:
+        """Wait until the server's log holds `text` `count` times (e.g. a kernel pool filled)."""
+        deadline = time.monotonic() + timeout
+        while self.log().count(text) < count:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{text!r} not logged {count} times within {timeout} s; "
+                                   f"see {self.log_path}")
+            time.sleep(0.5)
+
+
+@contextlib.contextmanager
+def published(*options: str, notebooks: Path | None = None, timeout: float = 120,
+              ready: str = "voila/tree") -> Iterator[PublishedSite]:
+    """Start the publishing mode (`python -m publish`) on a free loopback port with `options`;
+    wait until `ready` answers (the file list: it starts no kernel); stop the server after."""
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"publish-{port}.log"
+    log = open(log_path, "w")  # noqa: SIM115
+    args = [sys.executable, "-m", "publish", "--ip", "127.0.0.1", "--port", str(port), *options]
+    if notebooks is not None:
+        args += ["--notebooks", str(notebooks)]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    site = PublishedSite(f"http://127.0.0.1:{port}/", proc, log_path)
+    try:
+        _wait_until_answering(site.url + ready, proc, log_path, timeout)
+        yield site
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+
+
+def _wait_until_answering(url: str, proc: subprocess.Popen, log_path: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}; see {log_path}")
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers (a 404 or 503 is an answer)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no answer on {url} within {timeout} s") from None
+            time.sleep(0.5)
