@@ -125,6 +125,16 @@ def games_table(records: list[Record]) -> pd.DataFrame:
     return stats.typed_games(frame)
 
 
+def _games_for(pairs: list[str]) -> dict[str, int]:
+    counts = {}
+    for pair in pairs:
+        game, _, number = pair.partition("=")
+        if game not in GAMES or not number.isdigit():
+            raise rk.OptionError(f"--games-for {pair!r}: give GAME=N with GAME one of {', '.join(GAMES)}")
+        counts[game] = int(number)
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m rules_kernel.make_data", description=__doc__.split("\n")[0]
@@ -142,15 +152,23 @@ def main(argv: list[str] | None = None) -> int:
         default=20,
         help="games per game whose every action goes into actions.parquet",
     )
+    parser.add_argument(
+        "--games-for",
+        action="append",
+        default=[],
+        metavar="GAME=N",
+        help="a different --games for one game (repeatable), e.g. war-chest=600",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--workers", type=int, default=0, help="processes (0: all cores)")
     parser.add_argument("--out", default="data", help="directory for games.parquet and actions.parquet")
     args = parser.parse_args(argv)
     workers = (os.cpu_count() or 1) if args.workers == 0 else args.workers
+    seats = {game: args.games for game in GAMES} | _games_for(args.games_for)
     tasks = [
         task(g, e, i, args.seed)
         for g in GAMES
-        for e, n in (("seats", args.games), ("agents", args.agent_games))
+        for e, n in (("seats", seats[g]), ("agents", args.agent_games))
         for i in range(n)
     ]
     with tqdm(total=len(tasks), unit="game", desc="make_data") as bar:
@@ -160,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": command.strip(),
         "seed": args.seed,
         "made": datetime.now(UTC).isoformat(timespec="seconds"),
-        "games_per_game": {"seats": args.games, "agents": args.agent_games},
+        "games_per_game": {"seats": seats, "agents": args.agent_games},
         "max_plies": MAX_PLIES,
         "rules_explorer_format": "rules-explorer/1",
     }

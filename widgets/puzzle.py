@@ -90,7 +90,8 @@ def live_board(
 
 def _side_text(title: str, text: str, source: str) -> w.HTML:
     return w.HTML(
-        f'<div style="max-width:30em;line-height:1.45"><h3 style="margin:0 0 6px">{rich(title)}</h3>'
+        '<div style="max-width:30em;line-height:1.45;margin:0 16px 8px 0">'
+        f'<h3 style="margin:0 0 6px">{rich(title)}</h3>'
         f"<p>{rich(text)}</p>"
         f'<p style="font-size:88%;color:#444">Rulebook: {rich(source)}</p></div>'
     )
@@ -135,6 +136,7 @@ class RuleBoard(w.Box):
                 display="flex", flex_flow="row wrap", align_items="flex-start", margin="8px 0 24px"
             ),
         )
+        self.add_class("re-rule")
 
 
 def _feedback(right: bool, text: str) -> str:
@@ -179,7 +181,7 @@ class MovePuzzle(w.Box):
         side = w.VBox(
             [
                 w.HTML(
-                    f'<div style="max-width:30em"><h3 style="margin:0 0 6px">Puzzle</h3>'
+                    f'<div style="max-width:30em;margin-right:16px"><h3 style="margin:0 0 6px">Puzzle</h3>'
                     f"<p>{rich(question)}</p></div>"
                 ),
                 self.feedback,
@@ -197,6 +199,7 @@ class MovePuzzle(w.Box):
                 border="1px solid #ccc",
             ),
         )
+        self.add_class("re-puzzle")
 
     def check(self) -> bool | None:
         """Judge the reader's turn once it is over; clear the verdict when they go back."""
@@ -245,7 +248,7 @@ class ChoicePuzzle(w.Box):
         side = w.VBox(
             [
                 w.HTML(
-                    f'<div style="max-width:30em"><h3 style="margin:0 0 6px">Puzzle</h3>'
+                    f'<div style="max-width:30em;margin-right:16px"><h3 style="margin:0 0 6px">Puzzle</h3>'
                     f"<p>{rich(question)}</p></div>"
                 ),
                 w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
@@ -263,6 +266,7 @@ class ChoicePuzzle(w.Box):
                 border="1px solid #ccc",
             ),
         )
+        self.add_class("re-puzzle")
 
     def choose(self, choice: str) -> bool:
         self.chosen = choice

@@ -114,7 +114,7 @@ _TABLE_STYLE = (
 
 
 def table(frame: pd.DataFrame, columns: Sequence[Column], caption: str) -> w.HTML:
-    return w.HTML(table_html(frame, columns, caption), layout=w.Layout(overflow_x="auto", max_width="100%"))
+    return w.HTML(table_html(frame, columns, caption), layout=w.Layout(overflow="auto", max_width="100%"))
 
 
 def figure(fig, caption: str) -> w.HTML:

@@ -1,0 +1,137 @@
+"""The published pages as a reader opens them: Voilà serves each statistics dashboard and rule
+explainer, Debian's Chromium (Playwright) loads it. Each page must render within its budget
+(issue 15: statistics under 5 s, explainers under 8 s, from the request to the last widget),
+show no Python repr and no NaN, and name the number of games in every table and figure
+caption. One puzzle is solved by clicking the board. Screenshots at 1280x800 and 390x844 go
+to test-artifacts/."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from browser_support import ARTIFACTS, ROOT, chromium_path, free_port, launch
+
+pytestmark = pytest.mark.skipif(chromium_path() is None,
+                                reason="Debian's chromium is not installed (./run tests installs it)")
+
+STATISTICS = ["statistics.ipynb", "statistics-dashboard.ipynb"]
+EXPLAINERS = ["rules-yokai-3x4.ipynb", "rules-yokai-5x6.ipynb", "rules-war-stories.ipynb",
+              "rules-to-war.ipynb", "rules-war-chest.ipynb"]
+BUDGET = {**dict.fromkeys(STATISTICS, 5.0), **dict.fromkeys(EXPLAINERS, 8.0)}
+#: Python reprs that must never reach a published page
+REPR = re.compile(r"Text\(|Token\(|Outcome\(|dtype|<widgets\.|Traceback|^\s*(True|False|None)\s*$", re.M)
+CAPTION_N = re.compile(r"\bn\s*=\s*[\d,]+")
+
+# the page is there when its last kind of widget has arrived and drawn
+READY = {
+    "statistics.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 8 && "
+                        "document.querySelectorAll('figure img').length >= 5 && "
+                        "[...document.querySelectorAll('figure img')].every(i => i.complete)",
+    "statistics-dashboard.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 3 && "
+                                  "document.querySelectorAll('figure img').length >= 1",
+}
+EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 && "
+                   "document.querySelectorAll('.re-rule').length >= 2 && "
+                   "[...document.querySelectorAll('.re-board')].length >= 5 && "
+                   "[...document.querySelectorAll('.re-board svg')].every(s => s.childElementCount > 0)")
+
+
+@contextlib.contextmanager
+def voila(notebook: str, timeout: float = 60) -> Iterator[str]:
+    """Voilà on a free loopback port, ready when it accepts connections. (Asking for the page
+    itself would execute the notebook: the first request is the reader's, and it is timed.)"""
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"voila-pages-{notebook}.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
+             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+            cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"voila did not listen on port {port} within {timeout} s")
+                time.sleep(0.2)
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def open_page(p, url: str, notebook: str, viewport: dict) -> tuple[object, float]:
+    browser = launch(p)
+    page = browser.new_page(viewport=viewport)
+    start = time.monotonic()
+    page.goto(url, timeout=120_000)
+    page.wait_for_function(READY.get(notebook, EXPLAINER_READY), timeout=120_000)
+    return browser, page, time.monotonic() - start
+
+
+def visible_text(page) -> str:
+    return page.inner_text("body")
+
+
+@pytest.mark.parametrize("notebook", STATISTICS + EXPLAINERS)
+def test_page_renders_in_time_and_reads_like_a_page(notebook):
+    from playwright.sync_api import sync_playwright
+
+    name = notebook.removesuffix(".ipynb")
+    with voila(notebook) as url, sync_playwright() as p:
+        browser, page, elapsed = open_page(p, url, notebook, {"width": 1280, "height": 800})
+        page.screenshot(path=str(ARTIFACTS / f"{name}-1280x800.png"), full_page=True)
+        text = visible_text(page)
+        reprs = [m.group(0) for m in REPR.finditer(text)]
+        assert not reprs, f"{notebook} shows Python output: {reprs[:5]}"
+        assert "NaN" not in text and "nan%" not in text
+        captions = page.locator("caption, figcaption").all_inner_texts()
+        assert all(CAPTION_N.search(c) for c in captions), [c for c in captions if not CAPTION_N.search(c)]
+        if notebook in STATISTICS:
+            assert captions, "no table or figure caption"
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-390x844.png"), full_page=True)
+        browser.close()
+    print(f"{notebook}: rendered in {elapsed:.1f} s (budget {BUDGET[notebook]:.0f} s)")
+    assert elapsed < BUDGET[notebook], f"{notebook} took {elapsed:.1f} s to render"
+
+
+def test_solve_a_puzzle_by_clicking():
+    """Yōkai 3x4, the first puzzle: a wrong move is called wrong; Undo; the Kitsune takes the
+    Koropokkuru (b3 to c4, 'Sieger des Spiels' 1.) and the page says so."""
+    from playwright.sync_api import sync_playwright
+
+    with voila("rules-yokai-3x4.ipynb") as url, sync_playwright() as p:
+        browser, page, _ = open_page(p, url, "rules-yokai-3x4.ipynb", {"width": 1280, "height": 800})
+        puzzle = page.locator(".re-puzzle").first
+        puzzle.scroll_into_view_if_needed()
+
+        def click(cell: str) -> None:
+            puzzle.locator(f'.re-hits [data-cell="{cell}"]').first.click(force=True)
+
+        click("b3")
+        click("a4")  # takes the Tanuki: not the win
+        puzzle.get_by_text("Not quite.").wait_for(timeout=15_000)
+        puzzle.get_by_role("button", name="Undo").click()
+        page.wait_for_function("() => !document.querySelector('.re-puzzle').innerText.includes('Not quite.')",
+                               timeout=15_000)
+        click("b3")
+        click("c4")
+        puzzle.get_by_text("Right!").wait_for(timeout=15_000)
+        assert "Sieger des Spiels" in puzzle.inner_text()
+        puzzle.screenshot(path=str(ARTIFACTS / "puzzle-solved.png"))
+        browser.close()
