@@ -44,7 +44,7 @@ EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 &&
 
 
 @contextlib.contextmanager
-def voila(notebook: str, timeout: float = 60) -> Iterator[str]:
+def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
     """Voilà on a free loopback port, ready when it accepts connections. (Asking for the page
     itself would execute the notebook: the first request is the reader's, and it is timed.)"""
     port = free_port()

@@ -1,0 +1,82 @@
+"""The statistics widgets, headless: captions name n, shares carry intervals, text is escaped,
+and "Run more games" streams new games into the tables with one progress bar."""
+
+from __future__ import annotations
+
+import re
+
+import ipywidgets as w
+import pandas as pd
+import pytest
+
+from rules_kernel import make_data, stats
+from widgets import stats_panel as sp
+
+
+@pytest.fixture(scope="module")
+def games() -> pd.DataFrame:
+    """Six quick games of Yōkai 3x4 from make_data's own tasks (random and greedy)."""
+    tasks = [make_data.task("yokai-3x4", e, i) for e in ("seats", "agents") for i in range(3)]
+    return make_data.games_table([make_data.play(t) for t in tasks])
+
+
+def widgets_in(widget: w.Widget) -> list[w.Widget]:
+    found = [widget]
+    for child in getattr(widget, "children", ()):
+        found += widgets_in(child)
+    return found
+
+
+def test_tasks_are_reproducible_and_seat_the_agents_both_ways():
+    # 12 pairs as seated, in order: game 13 plays the second pair again
+    assert make_data.task("to-war", "seats", 13).options == (("armies", ("western", "far-eastern")),)
+    again = make_data.task("yokai-5x6", "seats", 2)
+    assert make_data.play(again) == make_data.play(again)
+    assert make_data.task("war-chest", "agents", 0).agents == ("greedy", "random")
+    assert make_data.task("war-chest", "agents", 1).agents == ("random", "greedy")
+    with pytest.raises(make_data.rk.OptionError, match="unknown game"):
+        make_data.task("chess", "seats", 0)
+
+
+def test_the_command_writes_both_tables_with_how_they_were_made(tmp_path):
+    argv = ["--games", "1", "--agent-games", "0", "--action-games", "1", "--workers", "1",
+            "--games-for", "yokai-3x4=3", "--out", str(tmp_path)]
+    assert make_data.main(argv) == 0
+    games = stats.read_games(tmp_path / "games.parquet")
+    assert games.groupby("game", observed=True).size().to_dict() == {
+        "yokai-3x4": 3, "yokai-5x6": 1, "war-stories": 1, "to-war": 1, "war-chest": 1}
+    made = stats.table_metadata(tmp_path / "games.parquet")
+    assert made["command"] == "python -m rules_kernel.make_data " + " ".join(argv)
+    assert made["seed"] == make_data.DEFAULT_SEED and made["games_per_game"]["seats"]["yokai-3x4"] == 3
+    actions = pd.read_parquet(tmp_path / "actions.parquet")
+    assert set(actions["game"]) == set(make_data.GAMES) and actions["record"].nunique() == 5
+
+
+def test_table_captions_name_n_and_shares_have_intervals(games):
+    table = sp.seat_table(games[games["experiment"] == "seats"])
+    caption = re.search(r"<caption[^>]*>(.*?)</caption>", table.value).group(1)
+    assert "n = 3 games" in caption
+    assert re.search(r"\d+\.\d% \(\d+\.\d–\d+\.\d%\)", table.value)  # share (95% CI)
+    assert "NaN" not in table.value and "nan" not in table.value
+
+
+def test_cells_are_escaped():
+    frame = pd.DataFrame({"army": ["<script>alert(1)</script>"], "seats": [4], "wins": [1], "draws": [0],
+                          "win_rate": [0.25], "ci_low": [0.05], "ci_high": [0.7]})
+    html = sp.table_html(frame, [sp.label("army", "Army"), sp.share("win_rate", "Win rate")], "n = 4 <b>")
+    assert "<script>" not in html and "&lt;script&gt;" in html and "n = 4 &lt;b&gt;" in html
+
+
+def test_run_more_games_streams_into_the_tables_with_one_bar(games):
+    dashboard = sp.StatsDashboard(games, game="yokai-3x4")
+    bars = [x for x in widgets_in(dashboard) if isinstance(x, (w.IntProgress, w.FloatProgress))]
+    assert len(bars) == 1
+    assert "n = 3 games" in dashboard.panels.children[0].value
+    dashboard.more.value = 4
+    dashboard.run.click()
+    assert (dashboard.progress.value, dashboard.progress.max) == (4, 4)
+    assert "n = 7 games" in dashboard.panels.children[0].value
+    new = dashboard.selected()
+    assert sorted(new["index"].tolist()) == list(range(7))  # the next seeds of the same run
+    dashboard.experiment.value = "agents"
+    assert "greedy" in dashboard.panels.children[0].value.lower()
