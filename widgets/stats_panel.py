@@ -13,8 +13,6 @@ through `widgets.safe.guarded` (errors become one line on the page).
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -24,9 +22,9 @@ import ipywidgets as w
 import pandas as pd
 
 from rules_kernel import make_data, stats
+from widgets import charts
 from widgets.safe import error_line, guarded, html
 
-BLUE, ORANGE, GREY = "#0072B2", "#E69F00", "#999999"  # Okabe-Ito: readable for colour-blind readers
 GAME_NAMES = {
     "yokai-3x4": "Yōkai no Mori 3x4",
     "yokai-5x6": "Yōkai no Mori 5x6",
@@ -117,39 +115,23 @@ def table(frame: pd.DataFrame, columns: Sequence[Column], caption: str) -> w.HTM
     return w.HTML(table_html(frame, columns, caption), layout=w.Layout(overflow="auto", max_width="100%"))
 
 
-def figure(fig, caption: str) -> w.HTML:
-    """A matplotlib figure as a picture with a caption (the figure is closed: nothing else
-    of it reaches the page)."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode()
+def figure(svg: str, caption: str) -> w.HTML:
+    """A chart (SVG text from `widgets.charts`, labels escaped there) with its caption."""
     return w.HTML(
-        html(
-            '<figure style="margin:4px 0 16px"><img alt="{caption}" style="max-width:100%" '
-            'src="data:image/png;base64,{data}"><figcaption style="font-size:90%;color:#333">'
-            "{caption}</figcaption></figure>",
+        '<figure style="margin:4px 0 16px;max-width:100%">'
+        + svg
+        + html(
+            '<figcaption style="font-size:90%;color:#333;max-width:46em">{caption}</figcaption>',
             caption=caption,
-            data=data,
-        ),
-        layout=w.Layout(max_width="100%"),
+        )
+        + "</figure>",
+        layout=w.Layout(max_width="100%", overflow="auto"),
     )
 
 
 def prose(text: str) -> w.HTML:
     """A paragraph whose numbers come from the data (escaped; **bold** is not parsed)."""
     return w.HTML(html('<p style="max-width:46em;line-height:1.45">{text}</p>', text=text))
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 # --- the panels -----------------------------------------------------------------------------
@@ -183,31 +165,22 @@ def _per_game(games: pd.Series, counts: pd.Series) -> str:
 
 
 def seat_plot(games: pd.DataFrame) -> w.HTML:
-    plt = _plt()
     seats = stats.first_player_advantage(games)
-    fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.45 * len(seats)))
-    names = [GAME_NAMES.get(str(g), str(g)) for g in seats["game"]]
-    ax.errorbar(
-        100 * seats["first_share"],
-        names,
-        xerr=[
-            100 * (seats["first_share"] - seats["ci_low"]),
-            100 * (seats["ci_high"] - seats["first_share"]),
-        ],
-        fmt="o",
-        color=BLUE,
-        capsize=4,
+    svg = charts.interval_plot(
+        [GAME_NAMES.get(str(g), str(g)) for g in seats["game"]],
+        list(100 * seats["first_share"]),
+        list(100 * seats["ci_low"]),
+        list(100 * seats["ci_high"]),
+        xlabel="first player's share of decided games (%)",
+        reference=50,
+        title="First-player advantage per game",
     )
-    ax.axvline(50, color=GREY, linestyle="--", linewidth=1)
-    ax.set_xlabel("first player's share of decided games (%)")
-    ax.set_xlim(0, 100)
-    ax.invert_yaxis()
     caption = (
         f"Dots: the first player's share of decided games, bars: 95% Wilson interval; "
         f"n = {_per_game(seats['game'], seats['decided'])} decided games. "
         "Dashed line: no advantage."
     )
-    return figure(fig, caption)
+    return figure(svg, caption)
 
 
 def agent_table(games: pd.DataFrame) -> w.HTML:
@@ -252,34 +225,30 @@ def agent_table(games: pd.DataFrame) -> w.HTML:
 
 def army_pair_plot(games: pd.DataFrame) -> w.HTML:
     """To War!: the first seat's share for each army pair as seated, as a heat map."""
-    plt = _plt()
     pairs = stats.army_pairs(games)
     armies = sorted({*map(str, pairs["army_0"]), *map(str, pairs["army_1"])})
-    grid = pairs.pivot_table(index="army_0", columns="army_1", values="first_share", observed=True)
-    grid = grid.reindex(index=armies, columns=armies)
-    fig, ax = plt.subplots(figsize=(5.6, 4.4))
-    image = ax.imshow(100 * grid.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=100)
-    for _, row in pairs.iterrows():
-        i, j = armies.index(str(row["army_0"])), armies.index(str(row["army_1"]))
-        ax.text(
-            j,
-            i,
-            f"{percent(row['first_share'])}\nn={int(row['decided'])}",
-            ha="center",
-            va="center",
-            fontsize=8,
+    cells = {
+        (str(r["army_0"]), str(r["army_1"])): (
+            r["first_share"],
+            f"{percent(r['first_share'])}\nn={int(r['decided'])}",
         )
-    ax.set_xticks(range(len(armies)), armies, rotation=20)
-    ax.set_yticks(range(len(armies)), armies)
-    ax.set_xlabel("second player's army")
-    ax.set_ylabel("first player's army")
-    fig.colorbar(image, ax=ax, label="first player's share of decided games (%)")
+        for _, r in pairs.iterrows()
+    }
+    svg = charts.heat_map(
+        armies,
+        armies,
+        cells,
+        xlabel="second player's army",
+        ylabel="first player's army",
+        title="To War! by army pair",
+    )
     caption = (
         f"To War!, random against random: n = {int(pairs['games'].sum()):,} games, "
         f"{int(pairs['games'].min())}–{int(pairs['games'].max())} per army pair. Each square: the first "
-        "player's share of the decided games and their number n; the 95% intervals are in the table below."
+        "player's share of the decided games (blue: the first player wins more, orange: fewer) and their "
+        "number n; the 95% intervals are in the table below."
     )
-    return figure(fig, caption)
+    return figure(svg, caption)
 
 
 def army_pair_table(games: pd.DataFrame) -> w.HTML:
@@ -325,19 +294,15 @@ def unit_rates(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
-    plt = _plt()
-    units = unit_rates(games)
-    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.3 * len(units)))
-    ax.errorbar(
-        100 * units["win_rate"],
-        units["unit"].astype(str),
-        xerr=[100 * (units["win_rate"] - units["ci_low"]), 100 * (units["ci_high"] - units["win_rate"])],
-        fmt="o",
-        color=BLUE,
-        capsize=3,
+    units = unit_rates(games).sort_values("win_rate", ascending=False)
+    svg = charts.interval_plot(
+        list(units["unit"].astype(str)),
+        list(100 * units["win_rate"]),
+        list(100 * units["ci_low"]),
+        list(100 * units["ci_high"]),
+        xlabel="win rate of the seats holding the unit (%)",
+        title="War Chest win rate by unit",
     )
-    ax.set_xlabel("win rate of the seats holding the unit (%)")
-    ax.set_xlim(0, 100)
     finished = int(games["finished"].sum())
     caption = (
         f"War Chest, {title}: win rate by unit over n = {finished:,} finished games "
@@ -345,7 +310,7 @@ def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
         "bars: 95% Wilson interval. "
         "A draw (deadlock) counts as a seat that did not win."
     )
-    return figure(fig, caption)
+    return figure(svg, caption)
 
 
 def unit_table(games: pd.DataFrame, title: str) -> w.HTML:
@@ -401,43 +366,45 @@ def length_table(games: pd.DataFrame, title: str) -> w.HTML:
 
 
 def length_plot(games: pd.DataFrame, title: str) -> w.HTML:
-    plt = _plt()
     order = [g for g in GAME_NAMES if g in set(map(str, games["game"]))]
-    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.5 * len(order)))
-    ax.boxplot(
-        [games.loc[games["game"] == g, "actions"] for g in order],
-        vert=False,
-        showfliers=False,
-        tick_labels=[GAME_NAMES[g] for g in order],
+    quantiles = [
+        tuple(games.loc[games["game"] == g, "actions"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])) for g in order
+    ]
+    svg = charts.box_plot(
+        [GAME_NAMES[g] for g in order],
+        quantiles,
+        xlabel="actions per game (moves and chance draws)",
+        title="Game length",
     )
-    ax.set_xlabel("actions per game (moves and chance draws)")
-    ax.invert_yaxis()
     counts = ", ".join(f"{GAME_NAMES[g]} {int((games['game'] == g).sum()):,}" for g in order)
     caption = (
-        f"Game length, {title}: boxes hold the middle half of the games, whiskers 1.5 box "
-        f"lengths; n = {counts} games."
+        f"Game length, {title}: boxes hold the middle half of the games, the orange line is the "
+        f"median, whiskers reach from the 5th to the 95th percentile; n = {counts} games."
     )
-    return figure(fig, caption)
+    return figure(svg, caption)
 
 
 def branching_plot(actions: pd.DataFrame, max_ply: int = 200) -> w.HTML:
-    plt = _plt()
     branching = stats.branching_by_ply(actions)
     branching = branching[(branching["ply"] < max_ply) & (branching["count"] >= 10)]
     games = actions.groupby("game", observed=True)["record"].nunique()
-    fig, ax = plt.subplots(figsize=(6.4, 3.2))
-    for game, group in branching.groupby("game", observed=True):
-        ax.plot(group["ply"], group["mean"], label=f"{GAME_NAMES.get(str(game), game)} (n={games[game]})")
-    ax.set_xlabel("ply (actions since the start)")
-    ax.set_ylabel("legal moves (mean)")
-    ax.set_yscale("log")
-    ax.legend(fontsize=8)
-    caption = (
-        f"Branching factor: the mean number of legal moves at each ply, over n = {int(games.sum())} "
-        "random-vs-random games (n per game in the legend); plies reached by fewer than 10 games "
-        "are left out."
+    series = {
+        f"{GAME_NAMES.get(str(game), game)} (n={games[game]})": (list(group["ply"]), list(group["mean"]))
+        for game, group in branching.groupby("game", observed=True)
+    }
+    svg = charts.line_plot(
+        series,
+        xlabel="ply (actions since the start)",
+        ylabel="legal moves (mean)",
+        log_y=True,
+        title="Branching factor by ply",
     )
-    return figure(fig, caption)
+    caption = (
+        f"Branching factor: the mean number of legal moves at each ply (log scale), over n = "
+        f"{int(games.sum())} random-vs-random games (n per game in the legend); plies reached by fewer "
+        "than 10 games are left out."
+    )
+    return figure(svg, caption)
 
 
 # --- the dashboard ---------------------------------------------------------------------------
