@@ -20,6 +20,7 @@ from rules_kernel.core import (
     ChanceNotEnumerableError,
     ChanceOutcome,
     Game,
+    HiddenInformationError,
     IllegalMoveError,
     Move,
     Option,
@@ -27,15 +28,16 @@ from rules_kernel.core import (
     Outcome,
     PositionTextError,
     RulesError,
+    SeatError,
     State,
     perft,
     playout,
 )
 
 __all__ = [
-    "CHANCE", "Action", "ChanceNotEnumerableError", "ChanceOutcome", "Game",
+    "CHANCE", "Action", "ChanceNotEnumerableError", "ChanceOutcome", "Game", "HiddenInformationError",
     "IllegalMoveError", "Move", "Option", "OptionError", "Outcome", "PositionTextError",
-    "RulesError", "State", "game_class", "list_games", "load_game", "perft", "playout",
+    "RulesError", "SeatError", "State", "game_class", "list_games", "load_game", "perft", "playout",
 ]
 
 _REGISTRY: dict[str, type[Game]] = {}
