@@ -105,15 +105,16 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--gets", type=int, default=50)
     parser.add_argument("--max-kernels", type=int, default=24)
-    parser.add_argument("--cull-idle-timeout", type=int, default=30)
+    parser.add_argument("--cull-idle-timeout", type=int, default=10)
     parser.add_argument("--cull-interval", type=int, default=2)
+    parser.add_argument("--connect-timeout", type=int, default=60)
     parser.add_argument("--page-timeout", type=float, default=300, help="seconds for all boards to appear")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     options = ["--max-kernels", str(args.max_kernels), "--cull-idle-timeout", str(args.cull_idle_timeout),
-               "--cull-interval", str(args.cull_interval)]
-    cull_deadline = args.cull_idle_timeout + 2 * args.cull_interval + 60
+               "--cull-interval", str(args.cull_interval), "--connect-timeout", str(args.connect_timeout)]
+    cull_deadline = max(args.cull_idle_timeout, args.connect_timeout) + 2 * args.cull_interval + 60
     with published(*options) as site, sync_playwright() as p:
         site.wait_for_log("is filled with 1 kernel(s)", timeout=180, count=2)
         preheated = len(site.kernel_pids())
@@ -156,7 +157,8 @@ def main() -> None:
           f"(configured: {args.cull_idle_timeout} s idle + up to 2 x {args.cull_interval} s)")
     answers = ", ".join(f"{n} x HTTP {code}" for code, n in sorted(codes.items()))
     print(f"  {args.gets} plain GETs: {answers}; at most {most} kernels alive at once; "
-          f"culled back to {preheated} in {gets_culled_after:.0f} s")
+          f"culled back to {preheated} in {gets_culled_after:.0f} s (configured: never-connected kernels "
+          f"after {args.connect_timeout} s)")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ class PublishSettings:
     max_kernels: int = 24              # kernels alive at once, preheated ones included
     cull_idle_timeout: int = 120       # seconds idle (and without connection) before a kernel goes
     cull_interval: int = 30            # seconds between two culler passes
+    connect_timeout: int = 120         # seconds a kernel whose page never connected may live
     preheat: tuple[str, ...] = (LANDING_PAGE, "explorer.ipynb")
     pool_size: int = 1                 # preheated kernels kept ready per preheated notebook
     extra_voila_args: list[str] = field(default_factory=list)
@@ -67,6 +68,7 @@ class PublishSettings:
         c.VoilaConfiguration.multi_kernel_manager_class = PublishingKernelManager
         c.MappingKernelManager.cull_idle_timeout = self.cull_idle_timeout
         c.MappingKernelManager.cull_interval = self.cull_interval
+        c.PublishingKernelManager.connect_timeout = self.connect_timeout
         c.MappingKernelManager.cull_connected = False
         c.MappingKernelManager.cull_busy = False
         pools = {"default": {"pool_size": 0}}
@@ -78,24 +80,34 @@ class PublishSettings:
 
 
 class PublishingKernelManager(AsyncMappingKernelManager):
-    """jupyter_server's kernel manager with a culler that gives a browser time to connect.
+    """jupyter_server's kernel manager with a culler that tells closed tabs from slow pages.
 
     jupyter_server culls a kernel without connections once it has been idle for
-    `cull_idle_timeout`. A preheated kernel has been idle since it was warmed, often for longer
-    than that, and when a visitor takes it the browser connects only seconds later: a culler
-    pass in that gap would shut the visitor's kernel down. So a kernel is culled only when it
-    has also been *without connections* for `cull_idle_timeout`, counted from the culler pass
-    that first saw it so (the pool's own kernels are never culled: Voilà skips them). A closed
-    tab's kernel therefore goes between `cull_idle_timeout` and `cull_idle_timeout +
-    2 * cull_interval` seconds after the tab closed.
+    `cull_idle_timeout`. That is right for a tab that was closed, but not for a page still
+    loading: a preheated kernel has been idle since it was warmed, and a browser connects only
+    after Voilà's JavaScript has loaded (over ten seconds for many pages at once on a busy
+    machine). So a kernel without connections is culled only when it has been without them,
+    counted from the culler pass that first saw it so, for `cull_idle_timeout` seconds if a
+    browser was connected before (a closed tab) or `connect_timeout` seconds if none ever was
+    (a page that never loaded, a plain GET, a bot). Voilà never culls its pool's own kernels.
     """
+
+    connect_timeout = Integer(120, config=True,
+                              help="seconds a kernel whose page never connected may live")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._unconnected_since: dict[str, float] = {}
+        self._ever_connected: set[str] = set()
+
+    def notify_connect(self, kernel_id):
+        super().notify_connect(kernel_id)
+        self._ever_connected.add(kernel_id)
 
     async def cull_kernels(self):
-        for gone in set(self._unconnected_since) - set(self.list_kernel_ids()):
+        alive = set(self.list_kernel_ids())
+        self._ever_connected &= alive
+        for gone in set(self._unconnected_since) - alive:
             del self._unconnected_since[gone]
         await super().cull_kernels()
 
@@ -105,7 +117,8 @@ class PublishingKernelManager(AsyncMappingKernelManager):
                 self._unconnected_since.pop(kernel_id, None)
                 return  # a browser is connected: never culled (cull_connected=False)
             since = self._unconnected_since.setdefault(kernel_id, time.monotonic())
-            if time.monotonic() - since < self.cull_idle_timeout:
+            patience = self.cull_idle_timeout if kernel_id in self._ever_connected else self.connect_timeout
+            if time.monotonic() - since < patience:
                 return
         await super().cull_kernel_if_idle(kernel_id)
 
@@ -154,6 +167,7 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         if not quota.admit(self.kernel_manager):
             self.log.warning("Busy page: %d kernels reached", quota.max_kernels)
             return self.write_busy_page(quota)
+        self.requested_notebook = self.notebook_path or path
         reserved = True
         try:
             async for snippet in self.get_generator(path=path):
@@ -165,6 +179,15 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         finally:
             if reserved:
                 quota.release()
+
+    def should_use_rendered_notebook(self, *args, **kwargs) -> bool:
+        """Take a preheated kernel only when one is warm. Voilà would otherwise queue the
+        visitor behind the kernel still warming up in the pool, so a burst of visitors got
+        their kernels one at a time; now the rest start kernels side by side."""
+        if not super().should_use_rendered_notebook(*args, **kwargs):
+            return False
+        pool = getattr(self.kernel_manager, "_pools", {}).get(self.requested_notebook, [])
+        return bool(pool) and pool[0].done() and not pool[0].cancelled() and pool[0].exception() is None
 
     def write_busy_page(self, quota: KernelQuota) -> None:
         self.set_status(503)
@@ -219,6 +242,8 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
                         help="seconds a kernel without connection may stay idle (default %(default)s)")
     parser.add_argument("--cull-interval", type=_positive, default=defaults.cull_interval,
                         help="seconds between culler passes (default %(default)s)")
+    parser.add_argument("--connect-timeout", type=_positive, default=defaults.connect_timeout,
+                        help="seconds a kernel whose page never connected may live (default %(default)s)")
     parser.add_argument("--preheat", action="append", metavar="NOTEBOOK",
                         help="notebook to keep preheated kernels for; repeatable "
                              f"(default: {', '.join(defaults.preheat)})")
@@ -235,6 +260,7 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
     return PublishSettings(ip=args.ip, port=args.port, base_url=base_url,
                            notebooks=args.notebooks.resolve(), max_kernels=args.max_kernels,
                            cull_idle_timeout=args.cull_idle_timeout, cull_interval=args.cull_interval,
+                           connect_timeout=args.connect_timeout,
                            preheat=tuple(args.preheat) if args.preheat else defaults.preheat,
                            pool_size=args.pool_size, extra_voila_args=extra)
 

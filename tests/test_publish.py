@@ -21,12 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 needs_chromium = pytest.mark.skipif(chromium_path() is None,
                                     reason="Debian's chromium is not installed (./run tests installs it)")
-CULL = ["--cull-idle-timeout", "5", "--cull-interval", "1"]
+# Kernels that never had a browser connection (plain GETs) go after --connect-timeout, kernels
+# whose tab closed after --cull-idle-timeout; both within timeout + two culler passes.
+CULL = ["--cull-idle-timeout", "5", "--connect-timeout", "5", "--cull-interval", "1"]
 CULL_DEADLINE = 5 + 2 * 1 + 15  # timeout + two culler passes (see PublishingKernelManager) + slack
-# A browser page connects to its kernel only once Voilà's JavaScript (several MB) has loaded:
-# on a busy 2-core machine that took over 10 s, so the browser test culls after 30 s.
-BROWSER_CULL = ["--cull-idle-timeout", "30", "--cull-interval", "2"]
-BROWSER_CULL_DEADLINE = 30 + 2 * 2 + 15
+# A browser page connects to its kernel only once Voilà's JavaScript (several MB) has loaded,
+# which took over 10 s for several pages on a busy 2-core machine: pages get 120 s to connect.
+BROWSER_CULL = ["--cull-idle-timeout", "5", "--connect-timeout", "120", "--cull-interval", "1"]
+BROWSER_CULL_DEADLINE = CULL_DEADLINE
 
 
 # --- the landing page, without a server ---------------------------------------------------
@@ -87,6 +89,7 @@ def test_landing_page_escapes_every_text(tmp_path):
 def test_publish_options():
     settings = serve.parse_args(["--ip", "0.0.0.0", "--port", "9000", "--max-kernels", "3",
                                  "--cull-idle-timeout", "60", "--cull-interval", "10", "--pool-size", "0",
+                                 "--connect-timeout", "90",
                                  "--base-url", "games", "--Voila.theme=dark"])
     config = settings.voila_config()
     assert (config.Voila.ip, config.Voila.port, config.Voila.base_url) == ("0.0.0.0", 9000, "/games/")
@@ -94,6 +97,7 @@ def test_publish_options():
     assert config.MappingKernelManager.cull_idle_timeout == 60
     assert config.MappingKernelManager.cull_interval == 10
     assert config.MappingKernelManager.cull_connected is False
+    assert config.PublishingKernelManager.connect_timeout == 90
     assert config.VoilaConfiguration.preheat_kernel is False  # pool size 0
     assert config.VoilaConfiguration.template == "rules-explorer"
     assert settings.extra_voila_args == ["--Voila.theme=dark"]
