@@ -130,6 +130,7 @@ class RuleBoard(w.Box):
     ) -> None:
         self.board = live_board(game, position, perspective=perspective, seed=seed)
         self.text = _side_text(title, text, source)
+        _beside(self.text, self.board)
         super().__init__(
             [self.text, self.board],
             layout=w.Layout(
@@ -137,6 +138,14 @@ class RuleBoard(w.Box):
             ),
         )
         self.add_class("re-rule")
+
+
+def _beside(text: w.Widget, board: w.Widget | None) -> None:
+    """Text and board share a row on a wide screen (the text narrow, the board the rest) and
+    stack on a phone."""
+    text.layout.flex, text.layout.min_width = "0 1 340px", "240px"
+    if board is not None:
+        board.layout.flex, board.layout.min_width = "1 1 560px", "280px"
 
 
 def _feedback(right: bool, text: str) -> str:
@@ -188,6 +197,7 @@ class MovePuzzle(w.Box):
                 self.answer_button,
             ]
         )
+        _beside(side, self.board)
         super().__init__(
             [side, self.board],
             layout=w.Layout(
@@ -255,6 +265,7 @@ class ChoicePuzzle(w.Box):
                 self.feedback,
             ]
         )
+        _beside(side, board)
         super().__init__(
             [side] + ([board] if board is not None else []),
             layout=w.Layout(

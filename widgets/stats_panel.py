@@ -14,9 +14,11 @@ through `widgets.safe.guarded` (errors become one line on the page).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import ipywidgets as w
 import pandas as pd
@@ -587,4 +589,22 @@ def army_summary(games: pd.DataFrame) -> w.HTML:
         f"{int(seat['decided']):,} decided games. By army over both seats, {best['army']} won "
         f"{_rate(best)} of its {int(best['seats']):,} seats and {worst['army']} {_rate(worst)} of "
         f"{int(worst['seats']):,}. {verdict}"
+    )
+
+
+def provenance(data: str | os.PathLike) -> w.HTML:
+    """Where the numbers come from: the command, seed and time recorded in the Parquet files
+    of make_data, and how many games of each kind."""
+    made = stats.table_metadata(Path(data) / "games.parquet")
+    replayed = stats.table_metadata(Path(data) / "actions.parquet").get("action_games_per_game", "some")
+    seats = made["games_per_game"]["seats"]
+    per_game = (
+        ", ".join(f"{GAME_NAMES.get(g, g)} {n:,}" for g, n in seats.items())
+        if isinstance(seats, dict)
+        else f"{seats:,} per game"
+    )
+    return prose(
+        f"Made by the command {made['command']} (seed {made['seed']}, {made['made']}): random against "
+        f"random {per_game}; greedy against random {made['games_per_game']['agents']:,} per game; the first "
+        f"{replayed} random games of each game replayed action by action for the branching factor."
     )
