@@ -56,13 +56,23 @@ def kernel_memory(site) -> list[tuple[float, float]]:
     return sizes
 
 
+def only_local(route) -> None:
+    if route.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
 def open_sessions(browser, url: str, count: int, timeout_s: float):
-    """Open `count` explorer pages at once; return (context, times-to-board in s, failures)."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.add_init_script(RECORD_BOARD_TIME)
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")) else route.abort())
-    pages = [context.new_page() for _ in range(count)]
+    """Open `count` explorer pages at once, each in its own browser context (a visitor of its
+    own: one context would share Chromium's six connections per host among all pages); return
+    (contexts, times-to-board in s, failures)."""
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(count)]
+    pages = []
+    for context in contexts:
+        context.add_init_script(RECORD_BOARD_TIME)
+        context.route("**/*", only_local)
+        pages.append(context.new_page())
     for page in pages:
         page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
     deadline = time.monotonic() + timeout_s
@@ -74,7 +84,12 @@ def open_sessions(browser, url: str, count: int, timeout_s: float):
             times.append(page.evaluate("window.__boardAt") / 1000)
         except Exception:  # noqa: BLE001 - a page that never drew its board is counted, not fatal
             failures += 1
-    return context, times, failures
+    return contexts, times, failures
+
+
+def close_all(contexts) -> None:
+    for context in contexts:
+        context.close()
 
 
 def plain_get(url: str) -> int:
@@ -122,14 +137,14 @@ def main() -> None:
         browser = launch(p)
 
         alone, alone_times, _ = open_sessions(browser, explorer, 1, args.page_timeout)
-        alone.close()
+        close_all(alone)
         site.wait_for_kernels(at_most=preheated, timeout=cull_deadline)
         site.wait_for_log("is filled with 1 kernel(s)", timeout=180, count=3)  # pool refilled
 
-        context, times, failures = open_sessions(browser, explorer, args.sessions, args.page_timeout)
+        contexts, times, failures = open_sessions(browser, explorer, args.sessions, args.page_timeout)
         memory = kernel_memory(site)
         alive = len(site.kernel_pids())
-        context.close()
+        close_all(contexts)
         culled_after = site.wait_for_kernels(at_most=preheated, timeout=cull_deadline)
         browser.close()
 
