@@ -80,3 +80,22 @@ def test_run_more_games_streams_into_the_tables_with_one_bar(games):
     assert sorted(new["index"].tolist()) == list(range(7))  # the next seeds of the same run
     dashboard.experiment.value = "agents"
     assert "greedy" in dashboard.panels.children[0].value.lower()
+
+
+def test_the_shipped_tables_are_what_their_metadata_says():
+    """data/games.parquet holds the games its recorded command makes: the counts per game and
+    experiment, To War!'s 12 army pairs in both seatings, greedy on each seat half the time."""
+    from pathlib import Path
+
+    data = Path(__file__).parent.parent / "data"
+    made = stats.table_metadata(data / "games.parquet")
+    assert made["command"].startswith("python -m rules_kernel.make_data") and made["seed"] == 2026
+    games = stats.read_games(data / "games.parquet")
+    seats = games[games["experiment"] == "seats"]
+    assert seats.groupby("game", observed=True).size().to_dict() == made["games_per_game"]["seats"]
+    pairs = stats.army_pairs(seats)
+    assert len(pairs) == 12 and pairs["games"].min() >= len(seats[seats["game"] == "to-war"]) // 12
+    agents = games[games["experiment"] == "agents"]
+    seating = agents.groupby(["game", "agent_0"], observed=True).size()
+    assert set(seating) == {made["games_per_game"]["agents"] // 2}
+    assert stats.table_metadata(data / "actions.parquet")["action_games_per_game"] >= 10
