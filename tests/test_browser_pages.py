@@ -32,10 +32,9 @@ CAPTION_N = re.compile(r"\bn\s*=\s*[\d,]+")
 # the page is there when its last kind of widget has arrived and drawn
 READY = {
     "statistics.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 8 && "
-                        "document.querySelectorAll('figure img').length >= 5 && "
-                        "[...document.querySelectorAll('figure img')].every(i => i.complete)",
+                        "document.querySelectorAll('figure svg').length >= 5",
     "statistics-dashboard.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 3 && "
-                                  "document.querySelectorAll('figure img').length >= 1",
+                                  "document.querySelectorAll('figure svg').length >= 1",
 }
 EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 && "
                    "document.querySelectorAll('.re-rule').length >= 2 && "
