@@ -31,7 +31,7 @@ GAMES = [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {
 #: pointer-down on a cell, resolved with the milliseconds until the highlight layer changed
 #: and a frame was painted (null if nothing changed within 5 s)
 CLICK_JS = """(cell) => new Promise(resolve => {
-    const layer = document.querySelector('.re-board .re-highlight');
+    const layer = document.querySelector('.re-board svg');  // highlight or, for a move, the scene
     const t0 = performance.now();
     const done = (v) => { observer.disconnect(); resolve(v); };
     const observer = new MutationObserver(() => requestAnimationFrame(() => done(performance.now() - t0)));
@@ -63,35 +63,41 @@ def pick_game(page, game_id: str, options: dict[str, str]) -> None:
     page.wait_for_timeout(2000)
 
 
-def clickable_cells(page, game_id: str, options: dict[str, str]) -> tuple[str, ...]:
-    """The cells a click selects now, from the position text of the all-seeing view."""
-    page.locator(".re-side select").filter(has_text="Whole board").or_(
-        page.locator(".re-side select").filter(has_text="All-seeing")).first.select_option(index=0)
+def show_all(page) -> None:
+    """The all-seeing view (its position text is what the benchmark reads the position from)."""
     views = page.locator(".re-side select").filter(has_text="All-seeing")
     if views.count():
         views.first.select_option(label="All-seeing (analysis)")
-    page.wait_for_timeout(800)
+        page.wait_for_timeout(800)
+
+
+def clickable_cells(page, game_id: str, options: dict[str, str]) -> tuple[tuple[str, ...], bool]:
+    """The cells to click now: those that select (their moves go on) if any, else cells
+    whose click plays a move (War Stories' flips); and which of the two it is."""
     text = page.locator("input[placeholder='paste a position text here']").input_value()
     kernel_options = {"players": 4} if options.get("Players") == "4" else {}
     if options.get("Strategic"):
         kernel_options["strategic"] = True
     state = rk.load_game(game_id, **kernel_options).from_text(text)
-    moves = ClickController(state).moves  # cells that select (their moves go on), not play
-    return tuple(sorted({m.cells[0] for m in moves if len(m.cells) > 1}))
+    moves = ClickController(state).moves
+    selecting = tuple(sorted({m.cells[0] for m in moves if len(m.cells) > 1}))
+    return (selecting, False) if selecting else (tuple(sorted({m.cells[0] for m in moves})), True)
 
 
 def board_latencies(page, game_id: str, options: dict[str, str], clicks: int) -> list[float]:
     pick_game(page, game_id, options)
-    cells = clickable_cells(page, game_id, options)
-    pair = (cells[0], cells[-1]) if len(cells) > 1 else (cells[0], "")
-    times = []
+    show_all(page)
+    times: list[float] = []
+    cells, plays = clickable_cells(page, game_id, options)
     for i in range(clicks):
-        cell = pair[i % 2] or cells[0]
-        if not pair[i % 2]:
-            page.keyboard.press("Escape")
-        ms = page.evaluate(CLICK_JS, cell)
+        if not cells:
+            break
+        ms = page.evaluate(CLICK_JS, cells[i % len(cells)] if not plays else cells[0])
         if ms is not None:
             times.append(ms / 1000)
+        if plays or i % 2:  # after a move, or every other click: ask the position again
+            page.wait_for_timeout(300)
+            cells, plays = clickable_cells(page, game_id, options)
     return times
 
 
