@@ -394,3 +394,22 @@ def test_rank_flip_normalisation_is_the_mirror_image_of_the_half_turn():
             turned.add(int(engine.rank(mirrored(child_board), child_hands, ix)))
         m = engine.children(board, hands, ix, out, *_buffers(), True, True, True)
         assert set(out[:m].tolist()) == turned
+
+
+def test_mirror_folded_tally_counts_each_mirror_pair_once(tmp_path):
+    from rules_kernel.tablebase import mirrored
+    material = (1, 0, 1)
+    tb = Tablebase.build(material=material, directory=tmp_path, progress=False)
+    ix = engine.index_tables(material)
+    size = engine.table_size(ix)
+    flags = np.full(size, engine.REACHED, np.uint8)
+    orbits = set()
+    for index in range(size):
+        board, hands = _position(index, ix)
+        orbits.add(min(index, int(engine.rank(mirrored(board), hands, ix))))
+    out = np.zeros(5, np.int64)
+    engine.tally_folded(ix, flags, engine.REACHED, tb._values, tb._slot, 254, 0, size, out)
+    assert out[4] == len(orbits) and out[3] == 0
+    plain = np.zeros(4, np.int64)
+    engine.tally_stored(ix, flags, engine.REACHED, tb._values, tb._slot, 254, 0, size, plain)
+    assert plain.sum() == size and plain[0] > out[0] > 0
