@@ -31,7 +31,7 @@ CAPTION_N = re.compile(r"\bn\s*=\s*[\d,]+")
 
 # the page is there when its last kind of widget has arrived and drawn
 READY = {
-    "statistics.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 8 && "
+    "statistics.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 7 && "
                         "document.querySelectorAll('figure svg').length >= 5",
     "statistics-dashboard.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 3 && "
                                   "document.querySelectorAll('figure svg').length >= 1",
