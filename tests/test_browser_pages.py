@@ -39,7 +39,7 @@ READY = {
 EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 && "
                    "document.querySelectorAll('.re-rule').length >= 2 && "
                    "[...document.querySelectorAll('.re-board')].length >= 5 && "
-                   "[...document.querySelectorAll('.re-board')].every(b => b.querySelector('svg *')))")
+                   "[...document.querySelectorAll('.re-board')].every(b => b.querySelector('svg *'))")
 
 
 @contextlib.contextmanager

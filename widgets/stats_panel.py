@@ -179,7 +179,7 @@ def seat_plot(games: pd.DataFrame) -> w.HTML:
     )
     caption = (
         f"Dots: the first player's share of decided games, bars: 95% Wilson interval; "
-        f"n = {_per_game(seats['game'], seats['decided'])} decided games. "
+        f"n = {int(seats['decided'].sum()):,} decided games ({_per_game(seats['game'], seats['decided'])}). "
         "Dashed line: no advantage."
     )
     return figure(svg, caption)
@@ -381,7 +381,7 @@ def length_plot(games: pd.DataFrame, title: str) -> w.HTML:
     counts = ", ".join(f"{GAME_NAMES[g]} {int((games['game'] == g).sum()):,}" for g in order)
     caption = (
         f"Game length, {title}: boxes hold the middle half of the games, the orange line is the "
-        f"median, whiskers reach from the 5th to the 95th percentile; n = {counts} games."
+        f"median, whiskers reach from the 5th to the 95th percentile; n = {len(games):,} games ({counts})."
     )
     return figure(svg, caption)
 
