@@ -21,6 +21,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 import tornado.web
@@ -86,8 +87,9 @@ class PublishingKernelManager(AsyncMappingKernelManager):
     `cull_idle_timeout`. That is right for a tab that was closed, but not for a page still
     loading: a preheated kernel has been idle since it was warmed, and a browser connects only
     after Voilà's JavaScript has loaded (over ten seconds for many pages at once on a busy
-    machine). So a kernel without connections is culled only when it has been without them,
-    counted from the culler pass that first saw it so, for `cull_idle_timeout` seconds if a
+    machine). So a kernel without connections is culled only when it has been without them
+    and idle, counted from the later of the culler pass that first saw it unconnected and its
+    last activity (a page still running its notebook cannot connect yet), for `cull_idle_timeout` seconds if a
     browser was connected before (a closed tab) or `connect_timeout` seconds if none ever was
     (a page that never loaded, a plain GET, a bot). Voilà never culls its pool's own kernels.
     """
@@ -118,9 +120,17 @@ class PublishingKernelManager(AsyncMappingKernelManager):
                 return  # a browser is connected: never culled (cull_connected=False)
             since = self._unconnected_since.setdefault(kernel_id, time.monotonic())
             patience = self.cull_idle_timeout if kernel_id in self._ever_connected else self.connect_timeout
-            if time.monotonic() - since < patience:
+            # Counted from the later of "seen without connection" and the kernel's last
+            # activity: a page still running its notebook cannot have connected yet.
+            if min(time.monotonic() - since, self._idle_seconds(kernel_id)) < patience:
                 return
         await super().cull_kernel_if_idle(kernel_id)
+
+    def _idle_seconds(self, kernel_id: str) -> float:
+        last = getattr(self._kernels.get(kernel_id), "last_activity", None)
+        if last is None:
+            return 0.0
+        return (datetime.now(timezone.utc) - last).total_seconds()
 
 
 class KernelQuota:
