@@ -50,17 +50,24 @@ class Value:
 
     def after_move(self) -> Value:
         """The value one ply earlier, for the player who made the move that led here."""
-        if self.result == "draw":
+        if self.plies is None:
             return self
         return Value("loss" if self.result == "win" else "win", self.plies + 1)
 
     def sort_key(self) -> tuple[int, int]:
-        """Smaller is better for the mover: quick wins, then draws, then slow losses."""
+        """Smaller is better for the mover: quick wins, then draws, then slow losses (then
+        the unknown)."""
         if self.result == "win":
             return (0, self.plies)
         if self.result == "draw":
             return (1, 0)
-        return (2, -self.plies)
+        if self.result == "loss":
+            return (2, -self.plies)
+        return (3, 0)
+
+
+# best_moves only: a move out of the solved set that a short search does not settle
+UNKNOWN = Value("unknown", None)
 
 
 @dataclass(frozen=True)
@@ -178,11 +185,18 @@ class Tablebase:
         return self._lookup(state)
 
     def best_moves(self, state: State) -> list[MoveValue]:
-        """Every legal move with the value it leads to (mover's side), best first."""
+        """Every legal move with the value it leads to (mover's side), best first. A move
+        that declines to take the Koropokkuru leaves the solved set; when a short search does
+        not settle it, its value is UNKNOWN (listed last)."""
         self._check_state(state)
-        rated = [MoveValue(move, self.value(state.apply(move)).after_move())
-                 for move in state.legal_moves()]
+        rated = [MoveValue(move, self._move_value(state, move)) for move in state.legal_moves()]
         return sorted(rated, key=lambda mv: (mv.value.sort_key(), str(mv.move)))
+
+    def _move_value(self, state: State, move: Move) -> Value:
+        try:
+            return self.value(state.apply(move)).after_move()
+        except TablebaseError:
+            return UNKNOWN
 
     def optimal_moves(self, state: State) -> list[Move]:
         """The legal moves that keep the position's value (all of them equally perfect)."""
@@ -226,6 +240,8 @@ class Tablebase:
         value = decode(code, DRAW_CODES[0] if self._values.dtype == np.uint8 else engine.DRAW)
         if value is not None:
             return value
+        if engine.can_capture_lion(board):
+            return Value("win", 1)  # nothing is quicker
         if depth > 0:
             children = [self._searched(state.apply(move), depth - 1) for move in state.legal_moves()]
             if children and None not in children:
