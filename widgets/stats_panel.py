@@ -98,7 +98,8 @@ def table_html(frame: pd.DataFrame, columns: Sequence[Column], caption: str) -> 
     return (
         html(
             '<table class="stats-table" style="border-collapse:collapse;margin:4px 0 12px">'
-            '<caption style="caption-side:top;text-align:left;font-weight:600;padding:4px 0">'
+            '<caption style="caption-side:top;text-align:left;font-weight:600;padding:4px 0;'
+            'max-width:calc(100vw - 40px)">'
             "{caption}</caption>",
             caption=caption,
         )
