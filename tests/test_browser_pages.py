@@ -1,9 +1,10 @@
 """The published pages as a reader opens them: Voilà serves each statistics dashboard and rule
-explainer, Debian's Chromium (Playwright) loads it. Each page must render (every table, chart,
-board and puzzle arrives), show no Python repr and no NaN, and name the number of games in every table and figure
-caption. One puzzle is solved by clicking the board. Screenshots at 1280x800 and 390x844 go
-to test-artifacts/. How fast they render (goals: statistics 5 s, explainers 8 s) is measured
-by benchmarks/bench_pages.py, not asserted here: the project times nothing in tests."""
+explainer, Debian's Chromium (Playwright) loads it. Each page must render (every table,
+chart, board and puzzle arrives), show no Python repr and no NaN, and name the number of
+games in every table and figure caption. One puzzle is solved by clicking the board.
+Screenshots at 1280x800 and 390x844 go to test-artifacts/. How fast the pages render (goals:
+statistics 5 s, explainers 8 s) is measured by benchmarks/bench_pages.py, not asserted here:
+the project times nothing in tests."""
 
 from __future__ import annotations
 
