@@ -34,7 +34,8 @@ NOBODY = -1
 AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
 PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
 #: perfect play's words on the board: a target's value for the player who moves there
-VALUE_MARKS = {"win": ("#009E73", "W"), "draw": ("#0072B2", "D"), "loss": ("#D55E00", "L")}
+VALUE_MARKS = {"win": ("#009E73", "W"), "draw": ("#0072B2", "D"), "loss": ("#D55E00", "L"),
+               "unknown": ("#777777", "?")}  # a move off the solved set (the table says so)
 
 PAGE_CSS = """<style>
 .re-explorer { width: 100%; max-width: 1240px; }
@@ -512,7 +513,10 @@ class Explorer(w.VBox):
     def _perfect_status(self) -> str:
         if not self._perfect_on() or self.state.is_terminal():
             return ""
-        value = self.tablebase.value(self.state)
+        try:
+            value = self.tablebase.value(self.state)
+        except rk.RulesError:
+            return " — perfect play: this position is outside the solved table"
         name = self.game.player_names[self.state.current_player]
         if value.result == "draw":
             return " — perfect play: a draw"
@@ -529,7 +533,7 @@ class Explorer(w.VBox):
         for move in self.controller.candidates():
             if len(move.cells) == n + 1 and str(move) in values:
                 value = values[str(move)]
-                colour, letter = VALUE_MARKS[value.result]
+                colour, letter = VALUE_MARKS.get(value.result, VALUE_MARKS["unknown"])
                 marks[move.cells[n]] = (colour, letter if value.plies is None else f"{letter} {value.plies}")
         return marks
 
