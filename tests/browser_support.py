@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"  # screenshots and server logs (git-ignored)
+#: kernels talk over Unix sockets, not TCP ports: servers started side by side (pytest-xdist)
+#: otherwise race for the same free ports, and a kernel may bind another's port or fail to start
+KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 
@@ -38,7 +41,7 @@ def voila(notebook: str, timeout: float = 90) -> Iterator[str]:
     log = open(ARTIFACTS / f"voila-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-         f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+         f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT],
         cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -125,7 +128,8 @@ def published(*options: str, notebooks: Path | None = None, timeout: float = 120
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"publish-{port}.log"
     log = open(log_path, "w")  # noqa: SIM115
-    args = [sys.executable, "-m", "publish", "--ip", "127.0.0.1", "--port", str(port), *options]
+    args = [sys.executable, "-m", "publish", "--ip", "127.0.0.1", "--port", str(port), *options,
+            *KERNEL_TRANSPORT]
     if notebooks is not None:
         args += ["--notebooks", str(notebooks)]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

@@ -49,8 +49,8 @@ def browser():
 
 def open_explorer(browser, server, viewport=DESKTOP):
     page = browser.new_page(viewport=viewport)
-    page.goto(server, timeout=90_000)
-    page.wait_for_selector(".re-board [data-cell]", timeout=90_000)
+    page.goto(server, timeout=180_000)  # a busy machine (two test workers) can be slow
+    page.wait_for_selector(".re-board [data-cell]", timeout=180_000)
     return page
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from browser_support import ARTIFACTS, ROOT, chromium_path, free_port, launch
+from browser_support import ARTIFACTS, KERNEL_TRANSPORT, ROOT, chromium_path, free_port, launch
 
 pytestmark = pytest.mark.skipif(chromium_path() is None,
                                 reason="Debian's chromium is not installed (./run tests installs it)")
@@ -52,7 +52,7 @@ def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
     with open(ARTIFACTS / f"voila-pages-{notebook}.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT],
             cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + timeout
