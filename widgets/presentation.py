@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import rules_kernel as rk
 from rules_kernel.core import Action, Move, State
@@ -62,14 +63,20 @@ def move_lines(states: Sequence[State], actions: Sequence[Action], viewer: int |
     names = states[0].game.player_names if states else ()
     lines = []
     for number, (before, action) in enumerate(zip(states, actions, strict=False), start=1):
-        player = before.current_player
-        chance = player == rk.CHANCE
-        side = "Chance" if chance else names[player]
-        text = before.action_text(action, viewer)
-        if not chance:
-            text = _with_piece_name(before, action, text, viewer)
-        lines.append(MoveLine(number, None if chance else player, side, text))
+        player, text = _seen(before, action, viewer)
+        side = "Chance" if player is None else names[player]
+        lines.append(MoveLine(number, player, side, text))
     return lines
+
+
+@lru_cache(maxsize=8192)
+def _seen(before: State, action: Action, viewer: int | None) -> tuple[int | None, str]:
+    """Who acted and what `viewer` learned of it. Cached: states are immutable values equal by
+    position, so every refresh of a long game does not build a scene per past ply again."""
+    player = before.current_player
+    if player == rk.CHANCE:
+        return None, before.action_text(action, viewer)
+    return player, _with_piece_name(before, action, before.action_text(action, viewer), viewer)
 
 
 def _with_piece_name(before: State, action: Action, text: str, viewer: int | None) -> str:
