@@ -27,7 +27,7 @@ from pathlib import Path
 import tornado.web
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
-from traitlets import Integer
+from traitlets import Integer, TraitError
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -127,7 +127,10 @@ class PublishingKernelManager(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)
 
     def _idle_seconds(self, kernel_id: str) -> float:
-        last = getattr(self._kernels.get(kernel_id), "last_activity", None)
+        try:
+            last = getattr(self._kernels.get(kernel_id), "last_activity", None)
+        except TraitError:  # a kernel still starting has no last_activity yet (None is invalid)
+            last = None
         if last is None:
             return 0.0
         return (datetime.now(timezone.utc) - last).total_seconds()

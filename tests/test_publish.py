@@ -136,6 +136,21 @@ def test_quota_counts_kernels_and_admitted_requests():
     assert quota.admit(kernels) and quota.reserved == 2
 
 
+def test_culler_survives_a_kernel_that_is_still_starting():
+    """A kernel still starting has no `last_activity` (the trait refuses its None default): the
+    culler counted it as just active instead of failing its pass with a TraitError (seen in the
+    server log under 20 concurrent sessions)."""
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
+
+    manager = serve.PublishingKernelManager()
+    starting = ServerKernelManager()
+    with pytest.raises(Exception, match="last_activity"):
+        _ = starting.last_activity
+    manager._kernels["starting"] = starting
+    assert manager._idle_seconds("starting") == 0.0
+    assert manager._idle_seconds("gone") == 0.0
+
+
 # --- a real server ------------------------------------------------------------------------
 
 def get(url: str, timeout: float = 120) -> tuple[int, str, dict]:
