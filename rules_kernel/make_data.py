@@ -135,6 +135,19 @@ def _games_for(pairs: list[str]) -> dict[str, int]:
     return counts
 
 
+def _without_out(argv: list[str]) -> list[str]:
+    """The command line as recorded: where the files were written changes nothing in them."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--out":
+            skip = True
+        elif not arg.startswith("--out="):
+            kept.append(arg)
+    return kept
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m rules_kernel.make_data", description=__doc__.split("\n")[0]
@@ -173,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     with tqdm(total=len(tasks), unit="game", desc="make_data") as bar:
         records = list(play_many(tasks, workers, bar))
-    command = "python -m rules_kernel.make_data " + shlex.join(argv if argv is not None else sys.argv[1:])
+    given = argv if argv is not None else sys.argv[1:]
+    command = "python -m rules_kernel.make_data " + shlex.join(_without_out(given))
     metadata = {
         "command": command.strip(),
         "seed": args.seed,

@@ -4,6 +4,7 @@ and "Run more games" streams new games into the tables with one progress bar."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import ipywidgets as w
 import pandas as pd
@@ -99,3 +100,21 @@ def test_the_shipped_tables_are_what_their_metadata_says():
     seating = agents.groupby(["game", "agent_0"], observed=True).size()
     assert set(seating) == {made["games_per_game"]["agents"] // 2}
     assert stats.table_metadata(data / "actions.parquet")["action_games_per_game"] >= 10
+
+
+def test_make_data_records_its_command_without_the_output_directory():
+    """The files' metadata names the command that made them (issue 15); where they were
+    written changes nothing in them, so --out is left out."""
+    assert make_data._without_out(["--out", "/tmp/x", "--games", "5"]) == ["--games", "5"]
+    kept = make_data._without_out(["--games=5", "--out=/tmp/x", "--seed", "3"])
+    assert kept == ["--games=5", "--seed", "3"]
+
+
+def test_the_shipped_tables_hold_2000_random_games_per_game():
+    """data/ is made by make_data with its defaults: the first-player advantage of every game
+    stands on 2,000 random-against-random games (issue 15, item 2)."""
+    table = Path(__file__).resolve().parent.parent / "data" / "games.parquet"
+    assert stats.table_metadata(table)["command"] == "python -m rules_kernel.make_data"
+    games = stats.read_games(table)
+    seats = games[games.experiment == "seats"].groupby("game", observed=True).size()
+    assert set(seats) == {2000} and len(seats) == 5
