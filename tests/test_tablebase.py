@@ -29,6 +29,8 @@ from rules_kernel.tablebase import (
     Tablebase,
     TablebaseError,
     Value,
+    decode,
+    mirrored,
     normalised,
     position_text,
 )
@@ -121,7 +123,7 @@ def _random_indices(count: int, seed: int) -> list[int]:
 
 
 def _buffers():
-    return [np.zeros(n, np.int64) for n in (12, 6, 12, 6)]
+    return [np.zeros(n, np.int64) for n in (12, 6)]
 
 
 def _kernel_children(state) -> tuple[set[int], bool]:
@@ -261,10 +263,13 @@ def test_pure_python_fallback_builds_the_same_table(monkeypatch):
     spec.loader.exec_module(pure)
     assert pure.HAVE_NUMBA is False
     from rules_kernel.tablebase import _build
-    compiled, _ = build_table((0, 1, 1), progress=False)
+    compiled = build_table((0, 1, 1), progress=False)[0]
+    walked = build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
     monkeypatch.setattr(_build, "engine", pure)
-    python, _ = _build.build_table((0, 1, 1), progress=False, threads=1)
+    python = _build.build_table((0, 1, 1), progress=False, threads=1)[0]
     assert python.dtype == compiled.dtype and (python == compiled).all()
+    python = _build.build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
+    assert (python == walked).all()  # the walk from a start too
 
 
 # --- the API ---------------------------------------------------------------------------------
@@ -379,37 +384,123 @@ def test_cli_solve_refuses_games_without_a_table(capsys):
     assert "only 'yokai-3x4' is solved" in capsys.readouterr().err
 
 
-def test_rank_flip_normalisation_is_the_mirror_image_of_the_half_turn():
-    """The counting option flip_ranks (other solvers' convention) gives the file-mirrored
-    children of the kernel's half-turn normalisation (the rules are mirror-symmetric)."""
-    from rules_kernel.tablebase import mirrored
-    ix = engine.index_tables(FULL)
-    out = np.zeros(128, np.int64)
-    for index in _random_indices(100, seed=3):
+# --- the folded index, the walk and the counts ------------------------------------------------
+
+def _mirror_node(board, hands, ix) -> int:
+    return int(engine.node_index(mirrored(board), hands, ix))
+
+
+def test_folded_index_gives_a_position_and_its_mirror_image_one_node():
+    material = (1, 0, 1)
+    ix = engine.index_tables(material)
+    nodes = set()
+    for index in range(engine.table_size(ix)):
         board, hands = _position(index, ix)
-        n = engine.children(board, hands, ix, out, *_buffers(), True, True, False)
-        turned = set()
+        node = int(engine.node_index(board, hands, ix))
+        pair = index // int(ix[engine.IX_REST])
+        if engine.PAIR_CLASS[pair] != engine.SELF:  # a SELF pair keeps both images apart
+            assert _mirror_node(board, hands, ix) == node
+        again_board, again_hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
+        engine.unrank_node(node, ix, again_board, again_hands)
+        assert int(engine.node_index(again_board, again_hands, ix)) == node
+        nodes.add(node)
+    assert nodes == set(range(engine.node_count(ix)))
+
+
+@pytest.mark.parametrize("material", [(1, 0, 0), (0, 1, 0)])
+def test_folded_predecessors_count_every_move_into_a_node(material):
+    """predecessors(nodes=True) of a node gives each node once per move of its position into
+    the node (the retrograde step counts moves), against the moves themselves."""
+    from collections import Counter
+    ix = engine.index_tables(material)
+    out = np.zeros(256, np.int64)
+    moves_into = {}
+    board, hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
+    for node in range(engine.node_count(ix)):
+        engine.unrank_node(node, ix, board, hands)
+        if engine.try_status(board) != 0:
+            continue
+        n = engine.children(board, hands, ix, out, *_buffers(), True)
         for child in out[:n].tolist():
             child_board, child_hands = _position(child, ix)
-            turned.add(int(engine.rank(mirrored(child_board), child_hands, ix)))
-        m = engine.children(board, hands, ix, out, *_buffers(), True, True, True)
-        assert set(out[:m].tolist()) == turned
+            key = int(engine.node_index(child_board, child_hands, ix))
+            moves_into.setdefault(key, Counter())[node] += 1
+    preds = np.zeros(1024, np.int64)
+    for node in range(engine.node_count(ix)):
+        engine.unrank_node(node, ix, board, hands)
+        m = engine.predecessors(board, hands, ix, preds, *_buffers(), True)
+        assert Counter(preds[:m].tolist()) == moves_into.get(node, Counter())
 
 
-def test_mirror_folded_tally_counts_each_mirror_pair_once(tmp_path):
-    from rules_kernel.tablebase import mirrored
+def _reached_from(start_board, ix) -> tuple[set[int], set[int]]:
+    """Nodes reached from a start and its mirror image, position by position over the plain
+    index; and those expanded (no try made, no Koropokkuru to take)."""
+    board = np.array(start_board, np.int64)
+    hands = np.zeros(6, np.int64)
+    todo = [int(engine.rank(board, hands, ix)), int(engine.rank(mirrored(board), hands, ix))]
+    seen, expanded = set(todo), set()
+    out = np.zeros(256, np.int64)
+    while todo:
+        board, hands = _position(todo.pop(), ix)
+        if engine.try_status(board) != 0 or engine.can_capture_lion(board):
+            continue
+        expanded.add(int(engine.node_index(board, hands, ix)))
+        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        for child in out[:n].tolist():
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return {int(engine.node_index(*_position(i, ix), ix)) for i in seen}, expanded
+
+
+# ours: Koropokkuru b1, Kodama a2; theirs: Koropokkuru b4 (not mirror-symmetric)
+SMALL_START = (0, engine.L, 0, engine.C, 0, 0, 0, 0, 0, 0, engine.L + engine.THEM, 0)
+
+
+def test_walk_from_a_start_reaches_its_positions_and_solves_them_as_the_whole_sub_game():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rules_kernel.tablebase._build import _walk
+    material = (1, 0, 0)
+    ix = engine.index_tables(material)
+    values = np.zeros(engine.node_count(ix), np.uint16)
+    flags = np.zeros(engine.node_count(ix), np.uint8)
+    with ThreadPoolExecutor(2) as pool:
+        _walk(pool, ix, values, flags, 2, False, start_board=SMALL_START)
+    reached, expanded = _reached_from(SMALL_START, ix)
+    assert set(np.flatnonzero(flags & engine.REACHED).tolist()) == reached
+    assert set(np.flatnonzero(flags & engine.EXPANDED).tolist()) == expanded
+    assert 0 < len(expanded) < len(reached) < values.size
+    # the reached positions are closed under play: their values are the whole sub-game's
+    walked, meta = build_table(material, progress=False, start_board=SMALL_START)
+    whole, _ = build_table(material, progress=False)
+    solved = walked != 0
+    assert solved.sum() == len(reached) and (walked[solved] == whole[solved]).all()
+    assert meta["counts"]["solved"]["positions"] < meta["counts"]["index_size"]
+
+
+def test_counts_in_both_conventions(tmp_path):
+    """`solved` counts a position and its mirror image apart (the plain index); `folded`
+    once (Tanaka's convention); both against the positions themselves."""
+    from collections import Counter
     material = (1, 0, 1)
     tb = Tablebase.build(material=material, directory=tmp_path, progress=False)
     ix = engine.index_tables(material)
-    size = engine.table_size(ix)
-    flags = np.full(size, engine.REACHED, np.uint8)
-    orbits = set()
-    for index in range(size):
+    plain, folded, orbits = Counter(), Counter(), set()
+    for index in range(engine.table_size(ix)):
         board, hands = _position(index, ix)
-        orbits.add(min(index, int(engine.rank(mirrored(board), hands, ix))))
-    out = np.zeros(5, np.int64)
-    engine.tally_folded(ix, flags, engine.REACHED, tb._values, tb._slot, 254, 0, size, out)
-    assert out[4] == len(orbits) and out[3] == 0
-    plain = np.zeros(4, np.int64)
-    engine.tally_stored(ix, flags, engine.REACHED, tb._values, tb._slot, 254, 0, size, plain)
-    assert plain.sum() == size and plain[0] > out[0] > 0
+        if engine.try_status(board) != 0 or engine.can_capture_lion(board):
+            continue  # over, or a win in 1 by capture: not counted as non-terminal
+        value = decode(int(tb._values[tb._position(board, hands)]))
+        plain[value.result] += 1
+        orbit = min(index, int(engine.rank(mirrored(board), hands, ix)))
+        if orbit not in orbits:
+            orbits.add(orbit)
+            folded[value.result] += 1
+    counts = tb.counts()
+    assert counts["solved"]["positions"] == engine.table_size(ix)
+    assert counts["folded"]["solved"]["positions"] < engine.table_size(ix)
+    for got, expected in ((counts["non_terminal"], plain),
+                          (counts["folded"]["non_terminal"], folded)):
+        assert (got["wins"], got["draws"], got["losses"]) == (
+            expected["win"], expected["draw"], expected["loss"])

@@ -115,8 +115,6 @@ class Tablebase:
         self.meta = meta
         self.path = path
         self._values = values
-        self._slot = np.asarray(meta["pair_slots"], np.int64)
-        self._rest = int(self.ix[engine.IX_REST])
 
     # -- building and opening --
     @classmethod
@@ -137,14 +135,11 @@ class Tablebase:
 
     @classmethod
     def _from_build(cls, values: np.ndarray, meta: dict) -> Tablebase:
-        """Keep one of each pair of mirror-image Koropokkuru placements (files a and c
-        swapped): the other's values are the same, so the table is stored about half size."""
-        ix = engine.index_tables(tuple(meta["material"]))
-        rest = int(ix[engine.IX_REST])
-        slots, kept = _mirror_slots()
-        compact = np.concatenate([values[pair * rest:(pair + 1) * rest] for pair in kept])
-        meta = dict(meta, pair_slots=slots.tolist(), format=FORMAT_VERSION, game=GAME_ID)
-        return cls(_narrow(compact), meta)
+        """The build's values are already in the file's layout: one slab per kept pair of
+        mirror-image Koropokkuru placements (files a and c swapped; the other's values are
+        the same), about half the plain index."""
+        meta = dict(meta, pair_slots=engine.PAIR_SLOT.tolist(), format=FORMAT_VERSION, game=GAME_ID)
+        return cls(_narrow(values), meta)
 
     @classmethod
     def open(cls, game_id: str = GAME_ID, *, material=FULL_MATERIAL, directory=None) -> Tablebase:
@@ -164,7 +159,8 @@ class Tablebase:
         except (OSError, ValueError, KeyError) as exc:
             raise TablebaseError(f"{path}: not a readable tablebase ({exc}); rebuild it with "
                                  f"`rules-explorer solve {game_id}`") from exc
-        if meta.get("format") != FORMAT_VERSION or tuple(meta.get("material", ())) != material:
+        if (meta.get("format") != FORMAT_VERSION or tuple(meta.get("material", ())) != material
+                or meta.get("pair_slots") != engine.PAIR_SLOT.tolist()):
             raise TablebaseError(f"{path}: made by another version; rebuild it with "
                                  f"`rules-explorer solve {game_id}`")
         return cls(values, meta, path)
@@ -260,14 +256,9 @@ class Tablebase:
             return None
 
     def _position(self, board: np.ndarray, hands: np.ndarray) -> int:
-        index = int(engine.rank(board, hands, self.ix))
-        pair, rest = divmod(index, self._rest)
-        slot = int(self._slot[pair])
-        if slot < 0:
-            index = int(engine.rank(mirrored(board), hands, self.ix))
-            pair, rest = divmod(index, self._rest)
-            slot = int(self._slot[pair])
-        return slot * self._rest + rest
+        """The entry of a position: its node in the folded index (its mirror image's if its
+        pair is not kept)."""
+        return int(engine.node_index(board, hands, self.ix))
 
 
 def decode(code: int, draw_from: int = 254) -> Value | None:
@@ -294,29 +285,6 @@ def _narrow(values: np.ndarray) -> np.ndarray:
         narrow[values == engine.DRAW_TERMINAL] = DRAW_CODES[1]
         return narrow
     return values  # longer distances: keep uint16
-
-
-def _mirror_slots() -> tuple[np.ndarray, list[int]]:
-    """For each Koropokkuru pair: its slot in the stored table, or -1 if its mirror image is
-    the one stored."""
-    slots = np.full(132, -1, np.int64)
-    kept = []
-    for pair in range(132):
-        ours, theirs = pair // 11, pair % 11
-        theirs += theirs >= ours
-        mirror = _pair(_mirror_square(ours), _mirror_square(theirs))
-        if pair <= mirror:
-            slots[pair] = len(kept)
-            kept.append(pair)
-    return slots, kept
-
-
-def _pair(ours: int, theirs: int) -> int:
-    return ours * 11 + (theirs if theirs < ours else theirs - 1)
-
-
-def _mirror_square(sq: int) -> int:
-    return sq - sq % 3 + 2 - sq % 3
 
 
 def mirrored(board: np.ndarray) -> np.ndarray:

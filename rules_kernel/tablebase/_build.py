@@ -1,15 +1,19 @@
-"""The build: initialise, retrograde levels, forward reachability, counts (with progress bars).
+"""The build: the walk from the start, the retrograde levels, the counts (with progress bars).
 
-The passes walk the index in chunks so that tqdm can show progress; the first pass runs its
-chunks on `threads` threads (numba releases the GIL; each chunk writes only its own range).
-The retrograde and reachability passes write to other positions' entries and so run on one
-thread.
+Everything runs on the folded index (`_engine`: a position and its mirror image share a
+node), the layout the file stores, so the build does half the work of the plain index and
+its values array is the table itself.
+
+Threads: numba releases the GIL, so the engine's loops run on `threads` worker threads over
+chunks of a list of nodes; each chunk writes what it found to its own buffer, and this thread
+takes the buffers in order (the walk's next frontier; the retrograde step's writing half).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -17,8 +21,9 @@ from tqdm.auto import tqdm
 
 from rules_kernel.tablebase import _engine as engine
 
-CHUNK = 1 << 22
-BUFFER = 1 << 22  # predecessors gathered per hand-over
+CHUNK = 1 << 22  # nodes per chunk of a sequential pass over the whole index
+LIST_CHUNK = 1 << 13  # nodes of a frontier or level list per task
+BUFFER = 1 << 21  # entries a task may write before it hands its buffer over
 FULL_MATERIAL = (2, 2, 2)
 # The start position of yokai-3x4 in the engine's frame (first player to move):
 # Kitsune a1, Koropokkuru b1, Tanuki c1, Kodama b2; theirs mirrored on ranks 4 and 3.
@@ -31,176 +36,194 @@ def _chunks(size: int) -> list[tuple[int, int]]:
     return [(start, min(size, start + CHUNK)) for start in range(0, size, CHUNK)]
 
 
-def build_table(material: tuple[int, int, int], progress: bool = True,
-                threads: int = 2) -> tuple[np.ndarray, dict]:
-    """Solve the sub-game with this material; returns the values (uint16 codes, one per
-    index) and the build's figures."""
+def build_table(material: tuple[int, int, int], progress: bool = True, threads: int = 2,
+                start_board=None) -> tuple[np.ndarray, dict]:
+    """Solve the sub-game with this material; returns the values (uint16 codes, one per node
+    of the folded index: the file's layout) and the build's figures. The whole game solves
+    the positions reached from its start; a sub-game every position, or with `start_board`
+    (12 engine codes, for tests) those reached from there."""
     ix = engine.index_tables(material)
-    size = engine.table_size(ix)
-    timings = {}
-    started = time.perf_counter()
-    flags = _reachability(ix, material, size, progress, threads)
-    timings["reachability"] = time.perf_counter() - started
+    size = engine.node_count(ix)
     values = np.zeros(size, np.uint16)
-    counters = np.zeros(size, np.uint8)
+    flags = np.zeros(size, np.uint8)
+    timings = {}
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        started = time.perf_counter()
+        if tuple(material) == FULL_MATERIAL:
+            start_board = START_BOARD
+        if start_board is not None:
+            _walk(pool, ix, values, flags, threads, progress, start_board=start_board)
+        else:  # a sub-game without a start position: every position is in the table
+            _visit_all(pool, ix, values, flags, progress)
+        timings["walk"] = time.perf_counter() - started
+        started = time.perf_counter()
+        levels = _retrograde(pool, ix, values, threads, progress)
+        timings["retrograde"] = time.perf_counter() - started
     started = time.perf_counter()
-    stuck = _initialise(ix, values, counters, flags, threads, progress)
-    timings["initialise"] = time.perf_counter() - started
-    started = time.perf_counter()
-    levels = _retrograde(ix, values, counters, flags, progress, threads)
-    timings["retrograde"] = time.perf_counter() - started
-    del counters
-    # what no level decided is a draw: play can go round forever (or the try-draw)
-    values[(values == 0) & (flags & engine.REACHED != 0)] = engine.DRAW
+    stuck = sum(engine.finish(ix, values, flags, *chunk) for chunk in _chunks(size))
+    counts = _counts(ix, values, flags, int(stuck))
+    timings["counts"] = time.perf_counter() - started
     meta = {
         "material": list(material),
         "numba": engine.HAVE_NUMBA,
         "levels": levels,
         "timings": {name: round(seconds, 1) for name, seconds in timings.items()},
-        "counts": _counts(values, flags, stuck, material),
+        "counts": counts,
     }
+    counts["from_start"] = start_board is not None
     return values, meta
 
 
-def _initialise(ix, values, counters, flags, threads: int, progress: bool) -> int:
-    chunks = _chunks(values.size)
-    bar = tqdm(total=values.size, desc="terminal positions and moves", unit="pos",
-               unit_scale=True, disable=not progress)
-    stuck = 0
-
-    def run(chunk):
-        return engine.initialise(ix, values, counters, flags, *chunk), chunk
-
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for found, (start, stop) in pool.map(run, chunks):
-            stuck += int(found)
-            bar.update(stop - start)
-    bar.close()
-    return stuck
-
-
-def _retrograde(ix, values, counters, flags, progress: bool, threads: int = 2) -> int:
-    """Level by level: positions decided in d plies decide their predecessors in d + 1."""
-    chunks = _chunks(values.size)
-    bar = tqdm(desc="retrograde levels", unit="level", disable=not progress)
-    buffers = [np.zeros(BUFFER, np.int64) for _ in range(threads + 1)]
-    level = 0
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        while True:
-            if 2 * level + 4 >= engine.DRAW:
-                raise OverflowError("distances beyond the value codes")
-            decided = _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers)
-            level += 1
-            bar.update(1)
-            bar.set_postfix(plies=level, decided=decided)
-            # levels 1 and 2 also get values from the first pass (wins and losses in one move)
-            if level > 2 and decided == 0 and not any(
-                    engine.count_level(values, level, start, stop) for start, stop in chunks):
-                break
-    bar.close()
-    return level
-
-
-def _retrograde_level(pool, ix, values, counters, flags, level, chunks, buffers) -> int:
-    """Threads gather predecessors chunk by chunk; this thread applies them in turn."""
-    tasks = deque(chunks)
+def _in_tasks(pool, work: Callable, size: int, buffers: list[np.ndarray],
+              take: Callable[[np.ndarray, int], None]) -> None:
+    """Run work(start, stop, buffer) -> (resume, count) over [0, size) in chunks of
+    LIST_CHUNK on the pool, one task per free buffer, and take(buffer, count) each result on
+    this thread, in order; a task that stopped early (its buffer full) goes on from `resume`."""
+    tasks = deque((start, min(size, start + LIST_CHUNK)) for start in range(0, size, LIST_CHUNK))
     free = list(buffers)
     running = deque()
-    decided = 0
     while tasks or running:
         while tasks and free:
             start, stop = tasks.popleft()
             buffer = free.pop()
-            future = pool.submit(engine.gather_predecessors, ix, values, flags, level, start, stop,
-                                 buffer)
-            running.append((future, buffer, stop))
+            running.append((pool.submit(work, start, stop, buffer), buffer, stop))
         future, buffer, stop = running.popleft()
         resume, count = future.result()
-        decided += engine.apply_predecessors(values, counters, buffer, count, level)
+        take(buffer, count)
         free.append(buffer)
         if resume < stop:
             tasks.appendleft((resume, stop))
-    return decided
 
 
-def reachable_counts(far_rank_kodama_drops: bool = True, flip_ranks: bool = False,
-                     tablebase=None, threads: int = 2, progress: bool = True) -> dict:
-    """Positions reached from the start and those expanded (not decided on the spot), without
-    solving; with a solved `tablebase`, also the win/draw/loss split of the expanded ones.
-    The options are not the kernel's rules; they reproduce other solvers' conventions for
-    comparing counts (docs/tablebase.md): far_rank_kodama_drops=False forbids Kodama drops
-    on the far rank; flip_ranks=True normalises the side to move by flipping the ranks
-    instead of turning the board."""
-    ix = engine.index_tables(FULL_MATERIAL)
-    flags = _reachability(ix, FULL_MATERIAL, engine.table_size(ix), progress, threads,
-                          far_rank_kodama_drops, flip_ranks)
-    chunks = _chunks(flags.size)
-    counts = {
-        "positions": sum(int(np.count_nonzero(flags[a:b] & engine.REACHED)) for a, b in chunks),
-        "non_terminal": sum(int(np.count_nonzero(flags[a:b] & engine.EXPANDED)) for a, b in chunks),
-    }
-    if tablebase is not None:
-        out = np.zeros(4, np.int64)
-        stored = tablebase._values
-        draw_from = 254 if stored.dtype == np.uint8 else engine.DRAW
-        for a, b in chunks:
-            engine.tally_stored(ix, flags, engine.EXPANDED, stored, tablebase._slot, draw_from,
-                                a, b, out)
-        counts.update(zip(("wins", "draws", "losses", "unsolved"), (int(n) for n in out),
-                          strict=True))
-    return counts
-
-
-def _reachability(ix, material, size: int, progress: bool, threads: int,
-                  far_rank_kodama_drops: bool = True, flip_ranks: bool = False) -> np.ndarray:
-    """Which positions the table solves. The whole game: the positions reached from the
-    start in the graph where a game ends as soon as a Koropokkuru can be taken or a try is
-    made (docs/tablebase.md). A sub-game (no start position): every position."""
-    if tuple(material) != FULL_MATERIAL:
-        return np.full(size, engine.REACHED | engine.EXPANDED, np.uint8)
-    flags = np.zeros(size, np.uint8)
-    board = np.array(START_BOARD, np.int64)
-    hands = np.zeros(6, np.int64)
-    flags[engine.rank(board, hands, ix)] = engine.REACHED | engine.PENDING
-    chunks = _chunks(size)
-    bar = tqdm(desc="positions reached from the start", unit="pos", unit_scale=True,
+def _visit_all(pool, ix, values, flags, progress: bool) -> None:
+    bar = tqdm(total=values.size, desc="positions", unit="pos", unit_scale=True,
                disable=not progress)
-    # Threads sweep disjoint ranges: a thread only sets bits on positions not reached yet, to
-    # the same value whoever sets them, and clears bits only in its own range.
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        while True:
-            taken = 0
-            for found in pool.map(lambda chunk: engine.reach_sweep(
-                    ix, flags, *chunk, far_rank_kodama_drops, flip_ranks), chunks):
-                bar.update(found)
-                taken += found
-            if taken == 0:
-                break
+    def visit(chunk):
+        engine.visit_all(ix, values, flags, *chunk)
+        return chunk[1] - chunk[0]
+
+    for done in pool.map(visit, _chunks(values.size)):
+        bar.update(done)
     bar.close()
-    return flags
+
+
+def _walk(pool, ix, values, flags, threads: int, progress: bool,
+          far_rank_kodama_drops: bool = True, start_board=START_BOARD) -> None:
+    """Which positions the table solves: those reached from the start in the graph where a
+    game ends as soon as a Koropokkuru can be taken or a try is made (docs/tablebase.md),
+    breadth first, one frontier (a list of nodes) at a time. The walk visits each node it
+    reaches once: it classifies it (try, Koropokkuru to take, or its move counter) on the way."""
+    board = np.array(start_board, np.int64)
+    start = engine.node_index(board, np.zeros(6, np.int64), ix)
+    flags[start] = engine.REACHED
+    frontier = np.array([start], np.uint32)
+    buffers = [np.zeros(BUFFER, np.uint32) for _ in range(threads + 1)]
+    bar = tqdm(desc="positions reached from the start", unit="node", unit_scale=True,
+               disable=not progress)
+    while frontier.size:
+        bar.update(frontier.size)
+        found = []
+
+        def work(start, stop, buffer, frontier=frontier):
+            return engine.expand(ix, values, flags, frontier, start, stop, buffer,
+                                 far_rank_kodama_drops)
+
+        _in_tasks(pool, work, frontier.size, buffers,
+                  lambda buffer, count, found=found: found.append(buffer[:count].copy()))
+        frontier = np.concatenate(found) if found else np.zeros(0, np.uint32)
+    bar.close()
+
+
+def _retrograde(pool, ix, values, threads: int, progress: bool) -> int:
+    """Level by level: the nodes decided in d plies decide their predecessors in d + 1.
+    Each level is a list of nodes (no pass over the whole index). Returns the number of
+    levels."""
+    pending: dict[int, list[np.ndarray]] = {}
+    out = np.zeros(CHUNK, np.uint32)
+    for start, stop in _chunks(values.size):
+        _file(pending, values, out[:engine.collect_decided(values, start, stop, out)].copy())
+    buffers = [np.zeros(BUFFER, np.int64) for _ in range(threads + 1)]
+    decided_buffer = np.zeros(BUFFER, np.uint32)
+    bar = tqdm(desc="retrograde levels", unit="level", disable=not progress)
+    level = 0
+    while True:
+        if 2 * level + 4 >= engine.UNDECIDED:
+            raise OverflowError("distances beyond the value codes")
+        nodes = np.concatenate(pending.pop(level, [np.zeros(0, np.uint32)]))
+        decided = []
+
+        def work(start, stop, buffer, nodes=nodes, level=level):
+            return engine.gather(ix, values, nodes, start, stop, level, buffer)
+
+        def take(buffer, count, level=level, decided=decided):
+            n = engine.apply(values, buffer, count, level, decided_buffer)
+            decided.append(decided_buffer[:n].copy())
+
+        _in_tasks(pool, work, nodes.size, buffers, take)
+        for found in decided:
+            _file(pending, values, found)
+        level += 1
+        bar.update(1)
+        bar.set_postfix(plies=level, nodes=nodes.size)
+        # levels 1 and 2 may be empty before others (wins and losses by one move)
+        if level > 2 and level not in pending:
+            break
+    bar.close()
+    return level
+
+
+def _file(pending: dict[int, list[np.ndarray]], values: np.ndarray, nodes: np.ndarray) -> None:
+    """Put decided nodes on the list of their level (value 2d + 1 or 2d + 2: level d)."""
+    if nodes.size == 0:
+        return
+    levels = (values[nodes].astype(np.int64) - 1) >> 1
+    for level in np.unique(levels).tolist():
+        pending.setdefault(level, []).append(nodes[levels == level])
+
+
+def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
+                     progress: bool = True) -> dict:
+    """Positions reached from the start and those expanded (not decided on the spot), without
+    solving, in both conventions (`positions` and, a position and its mirror image counted
+    once, `folded`). far_rank_kodama_drops=False forbids Kodama drops on the far rank: not
+    the kernel's rule, another solver's convention, for comparing counts (docs/tablebase.md)."""
+    ix = engine.index_tables(FULL_MATERIAL)
+    size = engine.node_count(ix)
+    values = np.zeros(size, np.uint16)
+    flags = np.zeros(size, np.uint8)
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        _walk(pool, ix, values, flags, threads, progress, far_rank_kodama_drops)
+    counts = _counts(ix, values, flags, 0)
+    return {name: {"positions": counts[name]["positions"],
+                   "folded": counts["folded"][name]["positions"]}
+            for name in ("solved", "non_terminal")}
 
 
 _FIELDS = ("positions", "terminal_wins", "terminal_losses", "terminal_draws", "wins", "draws",
            "losses", "wins_in_one", "longest")
 
 
-def _tally(values, flags, mask) -> dict:
-    out = np.zeros(len(_FIELDS), np.int64)
+def _counts(ix, values, flags, stuck: int) -> dict:
+    """`solved`: every position with a value; `non_terminal`: those where play goes on (no
+    try made, no Koropokkuru to take: Tanaka's non-terminal positions); `folded`: both with a
+    position and its mirror image counted once (Tanaka's convention)."""
+    out = np.zeros((2, 2, len(_FIELDS)), np.int64)
     for start, stop in _chunks(values.size):
-        engine.tally(values, flags, mask, start, stop, out)
-    counts = dict(zip(_FIELDS, (int(n) for n in out), strict=True))
-    counts["longest"] = (counts["longest"] - 1) // 2 if counts["longest"] else 0
-    counts["non_terminal"] = counts["wins"] + counts["draws"] + counts["losses"]
+        engine.tally(ix, values, flags, start, stop, out)
+    counts = {"index_size": engine.table_size(ix), "nodes": int(values.size)}
+    folded = {}
+    for m, name in enumerate(("solved", "non_terminal")):
+        plain = _named(out[m, 0], out[m, 0, -1])
+        twice = out[m, 0] + out[m, 1]
+        assert not (twice[:-1] % 2).any(), "a FOLDED node stands for two positions"
+        counts[name] = plain
+        folded[name] = _named(twice // 2, out[m, 0, -1])
+    counts.update(positions_without_moves=stuck, folded=folded)
     return counts
 
 
-def _counts(values, flags, stuck: int, material) -> dict:
-    """`solved`: every position with a value; `non_terminal`: those where play goes on
-    (no try made, no Koropokkuru to take: Tanaka's non-terminal positions)."""
-    return {
-        "index_size": int(values.size),
-        "solved": _tally(values, flags, engine.REACHED),
-        "non_terminal": _tally(values, flags, engine.EXPANDED),
-        "positions_without_moves": stuck,
-        "from_start": tuple(material) == FULL_MATERIAL,
-    }
+def _named(row: np.ndarray, largest_code: int) -> dict:
+    counts = dict(zip(_FIELDS, (int(n) for n in row), strict=True))
+    counts["longest"] = (int(largest_code) - 1) // 2 if largest_code else 0
+    counts["non_terminal"] = counts["wins"] + counts["draws"] + counts["losses"]
+    return counts

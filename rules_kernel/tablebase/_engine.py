@@ -41,6 +41,15 @@ def jit(function):
     return numba.njit(cache=True, nogil=True)(function) if HAVE_NUMBA else function
 
 
+def jit_inline(function):
+    """jit, and inlined by numba into its callers: the small helpers of move and unmove
+    generation, called once per child or predecessor (as calls they cost about half the
+    time there; inlining everything would make compiling take minutes)."""
+    if not HAVE_NUMBA:
+        return function
+    return numba.njit(cache=True, nogil=True, inline="always")(function)
+
+
 SQUARES, FILES = 12, 3
 THEM = 8
 C, H, E, G, L = 1, 2, 3, 4, 5
@@ -140,6 +149,57 @@ def table_size(ix: np.ndarray) -> int:
     return 132 * int(ix[IX_REST])
 
 
+# --- the folded index: the build's and the file's layout ----------------------------------------
+#
+# The rules are symmetric under the mirror (files a and c swapped), so a position and its
+# mirror image have the same value. The build and the file keep one slab of REST entries for
+# each *kept* lion pair: the smaller of each pair and its mirror image, 72 of the 132 pairs:
+# node = slot * REST + rest. Positions of the other 60 pairs are found through their mirror
+# image (FOLDED pairs: a node stands for a position and its mirror image). The 12 pairs that
+# are their own mirror image (both Koropokkuru on the b-file) keep all their positions, so a
+# position there and its mirror image are two nodes (SELF pairs).
+
+FOLDED, MIRRORED, SELF = 0, 1, 2  # pair classes: kept, stored as its mirror, its own mirror
+
+
+def _mirror_square(sq: int) -> int:
+    return sq - sq % FILES + FILES - 1 - sq % FILES
+
+
+def _pair_of(ours: int, theirs: int) -> int:
+    return ours * 11 + (theirs if theirs < ours else theirs - 1)
+
+
+def _pair_tables():
+    """MIRROR_PAIR[pair], PAIR_CLASS[pair], PAIR_SLOT[pair] (-1 if not kept), SLOT_PAIR[slot]."""
+    mirror_pair = np.zeros(132, np.int64)
+    pair_class = np.zeros(132, np.int64)
+    pair_slot = np.full(132, -1, np.int64)
+    slot_pair = []
+    for pair in range(132):
+        ours, theirs = pair // 11, pair % 11
+        theirs += theirs >= ours
+        mirror_pair[pair] = _pair_of(_mirror_square(ours), _mirror_square(theirs))
+        if pair <= mirror_pair[pair]:
+            pair_slot[pair] = len(slot_pair)
+            slot_pair.append(pair)
+        pair_class[pair] = (SELF if pair == mirror_pair[pair]
+                            else FOLDED if pair < mirror_pair[pair] else MIRRORED)
+    return mirror_pair, pair_class, pair_slot, np.array(slot_pair, np.int64)
+
+
+MIRROR_PAIR, PAIR_CLASS, PAIR_SLOT, SLOT_PAIR = _pair_tables()
+KEPT_PAIRS = len(SLOT_PAIR)  # 72
+# SQUARE_ORDER[flip]: the squares read in order (flip 0) or mirrored (flip 1)
+SQUARE_ORDER = np.array([list(range(SQUARES)), [_mirror_square(sq) for sq in range(SQUARES)]],
+                        np.int64)
+
+
+def node_count(ix: np.ndarray) -> int:
+    """Entries of the folded index (the build's arrays and the file's table)."""
+    return KEPT_PAIRS * int(ix[IX_REST])
+
+
 @jit
 def _kind_config(n, a, b, sa, sb, states, pieces, u):
     """The within-kind rank of n pieces on slots a < b with states sa, sb; u in our hand."""
@@ -152,20 +212,32 @@ def _kind_config(n, a, b, sa, sb, states, pieces, u):
 
 
 @jit
-def rank(board, hands, ix):
-    """The index of a normalised position (both Koropokkuru on the board)."""
+def _lion_pair(board):
+    """lion_pair = our Koropokkuru's square * 11 + theirs among the 11 other squares."""
     ours = theirs = -1
     for sq in range(SQUARES):
         if board[sq] == L:
             ours = sq
         elif board[sq] == L + THEM:
             theirs = sq
-    pair = ours * 11 + (theirs if theirs < ours else theirs - 1)
+    return ours * 11 + (theirs if theirs < ours else theirs - 1)
+
+
+@jit
+def rank(board, hands, ix):
+    """The index of a normalised position (both Koropokkuru on the board)."""
+    return _lion_pair(board) * ix[IX_REST] + _rank_rest(board, hands, ix, 0)
+
+
+@jit_inline
+def _rank_rest(board, hands, ix, flip):
+    """The `rest` part of the index: of the board, or of its mirror image if flip is 1 (the
+    squares are read in mirrored order; the hands do not change)."""
     slot_c = slot_e = slot_g = 0
     nc = ne = ng = 0
     ca = cb = csa = csb = ea = eb = esa = esb = ga = gb = gsa = gsb = 0
-    for sq in range(SQUARES):
-        code = board[sq]
+    for i in range(SQUARES):
+        code = board[SQUARE_ORDER[flip, i]]
         if code == L or code == L + THEM:
             continue
         kind = code & 7
@@ -205,10 +277,9 @@ def rank(board, hands, ix):
     wg = _kind_config(ng, ga, gb, gsa, gsb, 2, ix[IX_MATERIAL + 2], hands[2])
     me = 10 - nc
     mg = me - ne
-    rest = (ix[IX_CH_PRE + nc] + wc * ix[IX_CH_MUL + nc]
+    return (ix[IX_CH_PRE + nc] + wc * ix[IX_CH_MUL + nc]
             + ix[IX_E_PRE + me * 3 + ne] + we * ix[IX_E_MUL + me * 3 + ne]
             + ix[IX_G_PRE + mg * 3 + ng] + wg)
-    return pair * ix[IX_REST] + rest
 
 
 @jit
@@ -294,6 +365,40 @@ def unrank(index, ix, board, hands):
     hands[3], hands[4], hands[5] = kc - nc - uc, ke - ne - ue, kg - ng - ug
 
 
+@jit
+def unrank_node(node, ix, board, hands):
+    """Fill board and hands with the position a node stands for (its kept image)."""
+    rest_size = ix[IX_REST]
+    slot = node // rest_size
+    unrank(SLOT_PAIR[slot] * rest_size + node - slot * rest_size, ix, board, hands)
+
+
+@jit_inline
+def _node_key(board, hands, ix, pair, flip):
+    """The node of a position with this lion pair (flip 0, the pair must be kept) or of its
+    mirror image (flip 1, the mirror pair must be kept)."""
+    if flip:  # constant flips: the compiler can drop the square order table
+        return PAIR_SLOT[MIRROR_PAIR[pair]] * ix[IX_REST] + _rank_rest(board, hands, ix, 1)
+    return PAIR_SLOT[pair] * ix[IX_REST] + _rank_rest(board, hands, ix, 0)
+
+
+@jit
+def node_index(board, hands, ix):
+    """The node of a normalised position: its own entry if its pair is kept, else its mirror
+    image's."""
+    pair = _lion_pair(board)
+    return _node_key(board, hands, ix, pair, 1 if PAIR_CLASS[pair] == MIRRORED else 0)
+
+
+@jit
+def _is_symmetric(board):
+    """Whether the board is its own mirror image (the hands always are)."""
+    for r in range(SQUARES // FILES):
+        if board[r * FILES] != board[r * FILES + FILES - 1]:
+            return False
+    return True
+
+
 # --- rules in the normalised frame ------------------------------------------------------------
 
 @jit
@@ -317,6 +422,12 @@ def try_status(board):
             ours = sq
         elif board[sq] == L + THEM:
             theirs = sq
+    return _try_status_at(board, ours, theirs)
+
+
+@jit_inline
+def _try_status_at(board, ours, theirs):
+    """try_status with the Koropokkuru squares known."""
     status = 0
     if ours >= 9 and not (_attack_mask(board, 1) >> ours) & 1:
         status |= 1
@@ -345,27 +456,80 @@ def _normalise_into(src_board, src_hands, board, hands):
         hands[k + 3] = src_hands[k]
 
 
-@jit
-def _flip_into(src_board, src_hands, board, hands):
-    """Like _normalise_into but flipping the ranks only (files kept), the convention of
-    some other solvers; the rules are symmetric under a file mirror, so values agree."""
-    for sq in range(SQUARES):
-        code = src_board[sq]
-        board[(3 - sq // FILES) * FILES + sq % FILES] = code ^ THEM if code != 0 else 0
-    for k in range(3):
-        hands[k] = src_hands[k + 3]
-        hands[k + 3] = src_hands[k]
+@jit_inline
+def _swap(code):
+    """The same piece for the other side."""
+    return code ^ THEM if code != 0 else 0
+
+
+@jit_inline
+def _pair_at(ours, theirs):
+    return ours * 11 + (theirs if theirs < ours else theirs - 1)
 
 
 @jit
-def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, child_hands,
-             skip_lion_capture, far_rank_kodama_drops=True, flip_ranks=False):
+def _fold_of(board, nodes):
+    """-1: index positions (rank); else 1 if the board's (kept) pair is FOLDED, 0 if SELF."""
+    if not nodes:
+        return -1
+    return 1 if PAIR_CLASS[_lion_pair(board)] == FOLDED else 0
+
+
+@jit_inline
+def _child_nodes(board, hands, ix, out, count, fold, pair):
+    """Append the node(s) a child position stands for, in the walk from a node: its own node;
+    if the parent's pair is FOLDED (fold 1: the parent stands for a position and its mirror
+    image) and the child's pair is SELF, also the node of the child's mirror image (the child
+    of the parent's mirror image, a node of its own)."""
+    kind = PAIR_CLASS[pair]
+    out[count] = _node_key(board, hands, ix, pair, 1 if kind == MIRRORED else 0)
+    count += 1
+    if fold == 1 and kind == SELF:
+        out[count] = _node_key(board, hands, ix, pair, 1)
+        count += 1
+    return count
+
+
+@jit_inline
+def _parent_nodes(board, hands, ix, out, count, fold, pair):
+    """Append the nodes that have a move to a child node for this predecessor position q,
+    each once per such move (the retrograde step counts moves): q's own node if its pair is
+    kept (q is a node's position); and, if the child's pair is FOLDED (fold 1: the child node
+    also stands for its mirror image), the node of q's mirror image when that is kept (its
+    mirrored move reaches the child's mirror image)."""
+    kind = PAIR_CLASS[pair]
+    if kind != MIRRORED:
+        out[count] = _node_key(board, hands, ix, pair, 0)
+        count += 1
+    if fold == 1 and kind != FOLDED:
+        out[count] = _node_key(board, hands, ix, pair, 1)
+        count += 1
+    return count
+
+
+# Move and unmove generation work on `turned`: the position turned to the other side's frame
+# (rotated, colours and hands swapped) once, then changed by one move, emitted and changed
+# back, so a child or predecessor costs a few writes instead of a copy and a turn. Square sq
+# of our frame is 11 - sq there; our hand slot k is its slot 3 + k and theirs (3 + k) its k.
+
+@jit
+def children(board, hands, ix, out, turned, turned_hands, skip_lion_capture,
+             far_rank_kodama_drops=True, nodes=False):
     """Indices of the positions after each legal move (in the opponent's frame) into out;
     returns their number, or -1 if a move captures the other Koropokkuru (a win in 1) and
     skip_lion_capture is false (if true, such moves are left out: they end the game).
-    far_rank_kodama_drops=False leaves out Kodama drops on the far rank (not a kernel rule:
-    only for comparing counts with solvers that forbid them); flip_ranks=True normalises the
-    children by a rank flip instead of a half turn (also only for comparing counts)."""
+    nodes=True gives the nodes of the folded index instead (the board is a node's position;
+    see _child_nodes). far_rank_kodama_drops=False leaves out Kodama drops on the far rank
+    (not a kernel rule: only for comparing counts with solvers that forbid them).
+    turned and turned_hands are work space."""
+    fold = _fold_of(board, nodes)
+    _normalise_into(board, hands, turned, turned_hands)
+    ours = theirs = -1
+    for sq in range(SQUARES):
+        if board[sq] == L:
+            ours = sq
+        elif board[sq] == L + THEM:
+            theirs = sq
     count = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -380,23 +544,19 @@ def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, c
                 if skip_lion_capture:
                     continue
                 return -1
-            for sq in range(SQUARES):
-                scratch_board[sq] = board[sq]
-            for k in range(6):
-                scratch_hands[k] = hands[k]
-            scratch_board[frm] = 0
-            scratch_board[to] = H if code == C and to >= 9 else code
-            if target != 0:
+            turned[11 - frm] = 0
+            turned[11 - to] = (H if code == C and to >= 9 else code) ^ THEM
+            slot = -1
+            if target != 0:  # the captured piece goes to our hand, unpromoted
                 kind = target & 7
-                if kind == H:
-                    kind = C
-                scratch_hands[0 if kind == C else (1 if kind == E else 2)] += 1
-            if flip_ranks:
-                _flip_into(scratch_board, scratch_hands, child_board, child_hands)
-            else:
-                _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
-            out[count] = rank(child_board, child_hands, ix)
-            count += 1
+                slot = 3 + (0 if kind == C or kind == H else (1 if kind == E else 2))
+                turned_hands[slot] += 1
+            count = _emit_child(turned, turned_hands, ix, out, count, fold,
+                                11 - theirs, 11 - (to if code == L else ours))
+            turned[11 - frm] = code ^ THEM
+            turned[11 - to] = _swap(target)
+            if slot >= 0:
+                turned_hands[slot] -= 1
     for k in range(3):
         if hands[k] == 0:
             continue
@@ -404,37 +564,54 @@ def children(board, hands, ix, out, scratch_board, scratch_hands, child_board, c
         for to in range(SQUARES):
             if board[to] != 0 or (kind == C and to >= 9 and not far_rank_kodama_drops):
                 continue
-            for sq in range(SQUARES):
-                scratch_board[sq] = board[sq]
-            for j in range(6):
-                scratch_hands[j] = hands[j]
-            scratch_board[to] = kind
-            scratch_hands[k] -= 1
-            if flip_ranks:
-                _flip_into(scratch_board, scratch_hands, child_board, child_hands)
-            else:
-                _normalise_into(scratch_board, scratch_hands, child_board, child_hands)
-            out[count] = rank(child_board, child_hands, ix)
-            count += 1
+            turned[11 - to] = kind ^ THEM
+            turned_hands[3 + k] -= 1
+            count = _emit_child(turned, turned_hands, ix, out, count, fold,
+                                11 - theirs, 11 - ours)
+            turned[11 - to] = 0
+            turned_hands[3 + k] += 1
     return count
 
 
-@jit
-def _emit_predecessor(scratch_board, scratch_hands, ix, out, count, pred_board, pred_hands):
-    """Turn a position just before their move (in our frame) into their frame and keep it if
-    the game was not over there (terminal positions have no moves)."""
-    _normalise_into(scratch_board, scratch_hands, pred_board, pred_hands)
-    if try_status(pred_board) != 0:
+@jit_inline
+def _emit_child(turned, turned_hands, ix, out, count, fold, ours, theirs):
+    """Append the index (fold -1) or node(s) of a child; ours, theirs: its Koropokkuru."""
+    pair = _pair_at(ours, theirs)
+    if fold < 0:
+        out[count] = pair * ix[IX_REST] + _rank_rest(turned, turned_hands, ix, 0)
+        return count + 1
+    return _child_nodes(turned, turned_hands, ix, out, count, fold, pair)
+
+
+@jit_inline
+def _emit_predecessor(turned, turned_hands, ix, out, count, fold, ours, theirs):
+    """Keep a predecessor (in its mover's frame; ours, theirs: its Koropokkuru) if the game
+    was not over there (terminal positions have no moves): its index (fold -1) or the nodes
+    it stands for (_parent_nodes)."""
+    if _try_status_at(turned, ours, theirs) != 0:
         return count
-    out[count] = rank(pred_board, pred_hands, ix)
-    return count + 1
+    pair = _pair_at(ours, theirs)
+    if fold < 0:
+        out[count] = pair * ix[IX_REST] + _rank_rest(turned, turned_hands, ix, 0)
+        return count + 1
+    return _parent_nodes(turned, turned_hands, ix, out, count, fold, pair)
 
 
 @jit
-def predecessors(board, hands, ix, out, scratch_board, scratch_hands, pred_board, pred_hands):
+def predecessors(board, hands, ix, out, turned, turned_hands, nodes=False):
     """Indices of every position from which one legal move of theirs leads here; each
     (position, move) pair once. Their last move was a step (maybe a capture, maybe a
-    promotion) or a drop."""
+    promotion) or a drop. nodes=True: the board is a node's position and the nodes with a
+    move to that node come out instead, each once per move (see _parent_nodes).
+    turned and turned_hands are work space."""
+    fold = _fold_of(board, nodes)
+    _normalise_into(board, hands, turned, turned_hands)
+    ours = theirs = -1
+    for sq in range(SQUARES):
+        if board[sq] == L:
+            ours = sq
+        elif board[sq] == L + THEM:
+            theirs = sq
     count = 0
     for to in range(SQUARES):
         code = board[to]
@@ -442,52 +619,64 @@ def predecessors(board, hands, ix, out, scratch_board, scratch_hands, pred_board
             continue
         kind = code - THEM
         if kind != H and kind != L:  # an unpromoted piece may have been dropped
-            for sq in range(SQUARES):
-                scratch_board[sq] = board[sq]
-            for j in range(6):
-                scratch_hands[j] = hands[j]
-            scratch_board[to] = 0
-            scratch_hands[3 + (0 if kind == C else (1 if kind == E else 2))] += 1
-            count = _emit_predecessor(scratch_board, scratch_hands, ix, out, count,
-                                      pred_board, pred_hands)
+            slot = 0 if kind == C else (1 if kind == E else 2)
+            turned[11 - to] = 0
+            turned_hands[slot] += 1
+            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold,
+                                      11 - theirs, 11 - ours)
+            turned[11 - to] = kind
+            turned_hands[slot] -= 1
         if not (kind == C and to <= 2):  # a Kodama reaching rank 1 by a step has promoted
-            count = _unsteps(board, hands, ix, out, count, to, code, code, scratch_board,
-                             scratch_hands, pred_board, pred_hands)
+            count = _unsteps(board, hands, ix, out, count, to, code, code, turned, turned_hands,
+                             fold, ours, theirs)
         if kind == H and to <= 2:  # a Kodama that promoted on arrival
-            count = _unsteps(board, hands, ix, out, count, to, code, C + THEM, scratch_board,
-                             scratch_hands, pred_board, pred_hands)
+            count = _unsteps(board, hands, ix, out, count, to, code, C + THEM, turned,
+                             turned_hands, fold, ours, theirs)
     return count
 
 
 @jit
-def _unsteps(board, hands, ix, out, count, to, code, before, scratch_board, scratch_hands,
-             pred_board, pred_hands):
+def _unsteps(board, hands, ix, out, count, to, code, before, turned, turned_hands, fold, ours,
+             theirs):
     """Their piece `code` on `to` came from an empty origin as `before`; optionally it
     captured one of our pieces there (taken back from their hand; a Kodama maybe promoted)."""
     for i in range(NORIGINS[before, to]):
         frm = ORIGINS[before, to, i]
         if board[frm] != 0:
             continue
+        lion = frm if code == L + THEM else theirs
         for captured in range(5):  # nothing, C, H, E, G
-            hand_slot = 3 + (0 if captured <= 2 else captured - 2)
-            if captured > 0 and hands[hand_slot] == 0:
+            slot = 0 if captured <= 2 else captured - 2  # their hand: slot 3 + slot of hands
+            if captured > 0 and hands[3 + slot] == 0:
                 continue
-            for sq in range(SQUARES):
-                scratch_board[sq] = board[sq]
-            for j in range(6):
-                scratch_hands[j] = hands[j]
-            scratch_board[frm] = before
-            scratch_board[to] = captured
+            turned[11 - frm] = before ^ THEM
+            turned[11 - to] = _swap(captured)
             if captured > 0:
-                scratch_hands[hand_slot] -= 1
-            count = _emit_predecessor(scratch_board, scratch_hands, ix, out, count,
-                                      pred_board, pred_hands)
+                turned_hands[slot] -= 1
+            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold,
+                                      11 - lion, 11 - ours)
+            turned[11 - frm] = 0
+            turned[11 - to] = code ^ THEM
+            if captured > 0:
+                turned_hands[slot] += 1
     return count
 
 
 # --- the passes -----------------------------------------------------------------------------
+#
+# All passes work on nodes of the folded index. While building, a position not decided yet
+# keeps its move counter in its value entry (UNDECIDED | HANGS? | moves left), so that the
+# retrograde step reads and writes one entry per predecessor; flags say which nodes the walk
+# reached (REACHED), visited (VISITED) and expanded (EXPANDED: play goes on there).
 
 HANGS = 0x80  # counter flag: some move leaves our Koropokkuru en prise
+UNDECIDED = 0x8000  # value entries UNDECIDED .. UNDECIDED + 0xFF: a counter, not a value
+REACHED, VISITED, EXPANDED = 1, 2, 4
+
+
+@jit
+def is_undecided(value):
+    return value >> 8 == UNDECIDED >> 8
 
 
 @jit
@@ -532,267 +721,206 @@ def count_moves(board, hands):
 
 
 @jit
-def initialise(ix, values, counters, flags, start, stop):
-    """Terminal positions (try) and wins in one (their Koropokkuru en prise) get their value;
-    every other position counts its moves, except the moves that leave our Koropokkuru en
-    prise (children won in one by capture, which never propagate: flag HANGS instead).
-    Returns the number of positions with no move at all."""
+def classify(board, hands):
+    """(value entry, expanded) of a position when the walk first visits it: a try is over
+    (win or loss in 0, both at once a draw) and a Koropokkuru to take is a win in 1 (not
+    expanded); otherwise its counter: the moves that do not leave our Koropokkuru en prise
+    (those children are wins in 1 by capture and never pass a value back: flag HANGS
+    instead). A position whose every move hangs it is lost in 2; one with no move at all
+    (0) stays undecided: a draw."""
+    status = try_status(board)
+    if status == 1:
+        return 1, False
+    if status == 2:
+        return 2, False
+    if status == 3:
+        return DRAW_TERMINAL, False
+    moves, hanging, takes_lion = count_moves(board, hands)
+    if takes_lion:
+        return 3, False
+    if moves == 0:
+        return 0, True
+    if moves == hanging:
+        return 6, True
+    return UNDECIDED | (moves - hanging) | (HANGS if hanging else 0), True
+
+
+@jit
+def visit_all(ix, values, flags, start, stop):
+    """A sub-game (no start position): every node is in the table; classify each."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
-    stuck = 0
-    for index in range(start, stop):
-        if flags[index] & REACHED == 0:
-            continue
-        unrank(index, ix, board, hands)
-        status = try_status(board)
-        if status == 1:
-            values[index] = 1
-        elif status == 2:
-            values[index] = 2
-        elif status == 3:
-            values[index] = DRAW_TERMINAL
-        else:
-            moves, hanging, takes_lion = count_moves(board, hands)
-            if takes_lion:
-                values[index] = 3
-            elif moves == 0:
-                stuck += 1
-            elif moves == hanging:
-                values[index] = 6  # every move hangs the Koropokkuru: lost in 2
-            else:
-                counters[index] = (moves - hanging) | (HANGS if hanging else 0)
-    return stuck
+    for node in range(start, stop):
+        unrank_node(node, ix, board, hands)
+        value, expanded = classify(board, hands)
+        values[node] = value
+        flags[node] = REACHED | VISITED | (EXPANDED if expanded else 0)
 
 
 @jit
-def propagate_level(ix, values, counters, flags, level, start, stop):
-    """Retrograde step: every position decided in `level` plies passes its value to its
-    predecessors. Returns how many positions were decided in level + 1 plies."""
+def expand(ix, values, flags, frontier, start, stop, out, far_rank_kodama_drops=True):
+    """One step of the walk from the start: classify each node of frontier[start:stop] and
+    append the nodes its moves reach for the first time to out. Stops early when out could
+    overflow: returns (where to resume, the number of nodes in out). Threads may expand
+    disjoint parts of a frontier at once: a node reached by both can come out twice (then
+    its second visit is skipped or repeats the same writes)."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
-    preds = np.zeros(1024, np.int64)
-    b1 = np.zeros(SQUARES, np.int64)
-    h1 = np.zeros(6, np.int64)
-    b2 = np.zeros(SQUARES, np.int64)
-    h2 = np.zeros(6, np.int64)
-    win_code = 2 * level + 1
-    loss_code = 2 * level + 2
-    decided = 0
-    for index in range(start, stop):
-        value = values[index]
-        if value != win_code and value != loss_code:
+    kids = np.zeros(256, np.int64)
+    turned = np.zeros(SQUARES, np.int64)
+    turned_hands = np.zeros(6, np.int64)
+    count = 0
+    for i in range(start, stop):
+        if count + kids.size > out.size:
+            return i, count
+        node = np.int64(frontier[i])
+        if flags[node] & VISITED:
             continue
-        unrank(index, ix, board, hands)
-        if value == 3 and can_capture_lion(board):
-            continue  # counted at the start through the HANGS flag
-        n = predecessors(board, hands, ix, preds, b1, h1, b2, h2)
-        for i in range(n):
-            p = preds[i]
-            if values[p] != 0 or flags[p] & EXPANDED == 0:
-                continue
-            if value == loss_code:
-                values[p] = win_code + 2
-                decided += 1
-            else:
-                counter = counters[p] - 1
-                counters[p] = counter
-                if counter & 0x7F == 0:
-                    # the longest loss: a HANGS move is itself a loss in 2
-                    values[p] = loss_code + 2 if (level >= 1 or counter == 0) else 6
-                    decided += 1
-    return decided
+        unrank_node(node, ix, board, hands)
+        value, expanded = classify(board, hands)
+        values[node] = value
+        if not expanded:
+            flags[node] = REACHED | VISITED
+            continue
+        flags[node] = REACHED | VISITED | EXPANDED
+        n = children(board, hands, ix, kids, turned, turned_hands, True, far_rank_kodama_drops,
+                     True)
+        for k in range(n):
+            child = kids[k]
+            if flags[child] == 0:
+                flags[child] = REACHED
+                out[count] = child
+                count += 1
+    return stop, count
 
 
 @jit
-def count_level(values, level, start, stop):
-    total = 0
-    for index in range(start, stop):
-        if values[index] == 2 * level + 1 or values[index] == 2 * level + 2:
-            total += 1
-    return total
-
-
-REACHED, PENDING, EXPANDED = 1, 2, 4
-
-
-@jit
-def reach_sweep(ix, flags, start, stop, far_rank_kodama_drops=True, flip_ranks=False):
-    """One sweep of the forward search from the start: expand every pending position that
-    is not decided on the spot (no try, no Koropokkuru to take: see docs/tablebase.md) and
-    mark its children reached. Returns the number of positions taken off the pending list."""
-    board = np.zeros(SQUARES, np.int64)
-    hands = np.zeros(6, np.int64)
-    out = np.zeros(128, np.int64)
-    b1 = np.zeros(SQUARES, np.int64)
-    h1 = np.zeros(6, np.int64)
-    b2 = np.zeros(SQUARES, np.int64)
-    h2 = np.zeros(6, np.int64)
-    taken = 0
-    for index in range(start, stop):
-        flag = flags[index]
-        if flag & PENDING == 0:
-            continue
-        taken += 1
-        unrank(index, ix, board, hands)
-        if try_status(board) != 0 or can_capture_lion(board):
-            flags[index] = flag & ~PENDING
-            continue
-        flags[index] = (flag & ~PENDING) | EXPANDED
-        n = children(board, hands, ix, out, b1, h1, b2, h2, True, far_rank_kodama_drops, flip_ranks)
-        for i in range(n):
-            child = out[i]
-            if flags[child] & REACHED == 0:
-                flags[child] |= REACHED | PENDING
-    return taken
+def collect_decided(values, start, stop, out):
+    """Nodes in [start, stop) decided before the retrograde step that pass a value back:
+    tries (1, 2) and the losses in 2 where every move hangs the Koropokkuru (6); the wins in 1
+    by capture (3) never do. Returns their number."""
+    count = 0
+    for node in range(start, stop):
+        value = values[node]
+        if value == 1 or value == 2 or value == 6:
+            out[count] = node
+            count += 1
+    return count
 
 
 @jit
-def tally(values, flags, mask, start, stop, out):
-    """Counts over the positions whose flags include `mask` (mask 0: all positions):
-    out[0] positions, [1] terminal wins, [2] terminal losses, [3] terminal draws,
-    [4] wins, [5] draws, [6] losses among the others, [7] their Koropokkuru en prise,
-    [8] largest code."""
-    for index in range(start, stop):
-        if mask != 0 and flags[index] & mask == 0:
-            continue
-        value = values[index]
-        out[0] += 1
-        if value == 1:
-            out[1] += 1
-        elif value == 2:
-            out[2] += 1
-        elif value == DRAW_TERMINAL:
-            out[3] += 1
-        elif value == DRAW or value == 0:
-            out[5] += 1
-        elif value & 1:
-            out[4] += 1
-        else:
-            out[6] += 1
-        if value == 3:
-            out[7] += 1
-        if value < DRAW and value > out[8]:
-            out[8] = value
-
-
-# --- the retrograde step in two halves, for threads ------------------------------------------
-# gather_predecessors only reads the table (positions decided in `level` plies do not change
-# while that level is processed), so several threads can gather at once; apply_predecessors
-# writes and runs on one thread.
-
-@jit
-def gather_predecessors(ix, values, flags, level, start, stop, buffer):
-    """Append 2 * predecessor + (1 if the child is lost) for every undecided predecessor of
-    the positions decided in `level` plies in [start, stop). Stops early when the buffer
-    could overflow: returns (the index to resume from, the number of entries)."""
+def gather(ix, values, nodes, start, stop, level, buffer):
+    """Retrograde step, read-only half: for the nodes decided in `level` plies in
+    nodes[start:stop], append 2 * predecessor + (1 if the node is lost) for every predecessor
+    not decided yet (once per move). Stops early when the buffer could overflow: returns
+    (where to resume, the number of entries). Threads may gather at once."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
     preds = np.zeros(1024, np.int64)
-    b1 = np.zeros(SQUARES, np.int64)
-    h1 = np.zeros(6, np.int64)
-    b2 = np.zeros(SQUARES, np.int64)
-    h2 = np.zeros(6, np.int64)
-    win_code = 2 * level + 1
+    turned = np.zeros(SQUARES, np.int64)
+    turned_hands = np.zeros(6, np.int64)
     loss_code = 2 * level + 2
     count = 0
-    for index in range(start, stop):
-        value = values[index]
-        if value != win_code and value != loss_code:
-            continue
-        if count + 1024 > buffer.size:
-            return index, count
-        unrank(index, ix, board, hands)
-        if value == 3 and can_capture_lion(board):
-            continue  # counted at the start through the HANGS flag
-        lost = 1 if value == loss_code else 0
-        n = predecessors(board, hands, ix, preds, b1, h1, b2, h2)
-        for i in range(n):
-            p = preds[i]
-            if values[p] == 0 and flags[p] & EXPANDED != 0:
+    for i in range(start, stop):
+        if count + preds.size > buffer.size:
+            return i, count
+        node = np.int64(nodes[i])
+        lost = 1 if values[node] == loss_code else 0
+        unrank_node(node, ix, board, hands)
+        n = predecessors(board, hands, ix, preds, turned, turned_hands, True)
+        for k in range(n):
+            p = preds[k]
+            if is_undecided(values[p]):
                 buffer[count] = 2 * p + lost
                 count += 1
     return stop, count
 
 
 @jit
-def apply_predecessors(values, counters, buffer, count, level):
-    """Pass the gathered values on: a lost child makes a win in level + 1; the last won
-    child makes a loss in level + 1. Returns how many positions were decided."""
-    decided = 0
+def apply(values, buffer, count, level, decided):
+    """Retrograde step, writing half (one thread): a lost child makes a win in level + 1;
+    the last won child makes a loss in level + 1 (the longest loss). Appends the nodes
+    decided to `decided`; returns their number."""
+    n = 0
     for i in range(count):
         p = buffer[i] >> 1
-        if values[p] != 0:
+        value = values[p]
+        if not is_undecided(value):
             continue
         if buffer[i] & 1:
             values[p] = 2 * level + 3
-            decided += 1
         else:
-            counter = counters[p] - 1
-            counters[p] = counter
-            if counter & 0x7F == 0:
-                # the longest loss: a HANGS move is itself a loss in 2
-                values[p] = 2 * level + 4 if (level >= 1 or counter == 0) else 6
-                decided += 1
-    return decided
+            value -= 1
+            if value & 0x7F != 0:
+                values[p] = value
+                continue
+            # the longest loss: a HANGS move is itself a loss in 2
+            values[p] = 2 * level + 4 if (level >= 1 or value & HANGS == 0) else 6
+        decided[n] = p
+        n += 1
+    return n
 
 
 @jit
-def tally_stored(ix, flags, mask, stored, slots, draw_from, start, stop, out):
-    """Wins, draws and losses (out[0..2], out[3] missing) of the positions whose flags
-    include `mask`, read from a stored table (one slab per kept Koropokkuru pair; a pair
-    not kept is read through its mirror image)."""
-    board = np.zeros(SQUARES, np.int64)
-    hands = np.zeros(6, np.int64)
-    mirror = np.zeros(SQUARES, np.int64)
-    rest = ix[IX_REST]
-    for index in range(start, stop):
-        if flags[index] & mask == 0:
-            continue
-        pair = index // rest
-        where = index
-        if slots[pair] < 0:
-            unrank(index, ix, board, hands)
-            for sq in range(SQUARES):
-                mirror[sq] = board[sq - sq % FILES + FILES - 1 - sq % FILES]
-            where = rank(mirror, hands, ix)
-            pair = where // rest
-        value = stored[slots[pair] * rest + where % rest]
-        if value == 0:
-            out[3] += 1
-        elif value >= draw_from:
-            out[1] += 1
-        elif value & 1:
-            out[0] += 1
-        else:
-            out[2] += 1
+def _weight(node, rest_size):
+    """Positions a node stands for: 2 in a FOLDED pair (it and its mirror image), else 1."""
+    return 2 if PAIR_CLASS[SLOT_PAIR[node // rest_size]] == FOLDED else 1
 
 
 @jit
-def tally_folded(ix, flags, mask, stored, slots, draw_from, start, stop, out):
-    """Like tally_stored, but a position and its file mirror count once (out[4] is the
-    number of such pairs, or single positions, in the set): the convention of Tanaka's
-    figures."""
+def finish(ix, values, flags, start, stop):
+    """What no level decided is a draw (play can go round for ever; a position without a move
+    too). Returns the number of positions without a move."""
+    stuck = 0
+    rest_size = ix[IX_REST]
+    for node in range(start, stop):
+        value = values[node]
+        if is_undecided(value) or (value == 0 and flags[node] & REACHED):
+            values[node] = DRAW
+            if value == 0:
+                stuck += _weight(node, rest_size)
+    return stuck
+
+
+@jit
+def tally(ix, values, flags, start, stop, out):
+    """Counts of the positions whose flags include REACHED (out[0]) and EXPANDED (out[1]):
+    out[m, 0, field] positions (a FOLDED node counts 2), out[m, 1, field] those that are
+    their own mirror image (in Tanaka's convention a position and its mirror image count once:
+    (positions + symmetric) / 2). Fields: 0 positions, 1 terminal wins, 2 terminal losses,
+    3 terminal draws, 4 wins, 5 draws, 6 losses among the others, 7 wins in 1, 8 largest
+    value code (out[m, 0, 8])."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
-    mirror = np.zeros(SQUARES, np.int64)
-    rest = ix[IX_REST]
-    for index in range(start, stop):
-        if flags[index] & mask == 0:
+    rest_size = ix[IX_REST]
+    for node in range(start, stop):
+        flag = flags[node]
+        if flag & REACHED == 0:
             continue
-        unrank(index, ix, board, hands)
-        for sq in range(SQUARES):
-            mirror[sq] = board[sq - sq % FILES + FILES - 1 - sq % FILES]
-        other = rank(mirror, hands, ix)
-        if other < index and flags[other] & mask != 0:
-            continue  # counted with its mirror image
-        out[4] += 1
-        where = index if slots[index // rest] >= 0 else other
-        value = stored[slots[where // rest] * rest + where % rest]
-        if value == 0:
-            out[3] += 1
-        elif value >= draw_from:
-            out[1] += 1
-        elif value & 1:
-            out[0] += 1
-        else:
-            out[2] += 1
+        value = values[node]
+        field = 5
+        if value == 1:
+            field = 1
+        elif value == 2:
+            field = 2
+        elif value == DRAW_TERMINAL:
+            field = 3
+        elif value < DRAW:
+            field = 4 if value & 1 else 6
+        weight = _weight(node, rest_size)
+        symmetric = 0
+        if weight == 1:
+            unrank_node(node, ix, board, hands)
+            symmetric = 1 if _is_symmetric(board) else 0
+        for m in range(2):
+            if m == 1 and flag & EXPANDED == 0:
+                continue
+            out[m, 0, 0] += weight
+            out[m, 1, 0] += symmetric
+            out[m, 0, field] += weight
+            out[m, 1, field] += symmetric
+            if value == 3:
+                out[m, 0, 7] += weight
+                out[m, 1, 7] += symmetric
+            if value < DRAW and value > out[m, 0, 8]:
+                out[m, 0, 8] = value
