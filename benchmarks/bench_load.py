@@ -122,8 +122,9 @@ def main() -> None:
     parser.add_argument("--max-kernels", type=int, default=24)
     parser.add_argument("--cull-idle-timeout", type=int, default=10)
     parser.add_argument("--cull-interval", type=int, default=2)
-    parser.add_argument("--connect-timeout", type=int, default=60)
-    parser.add_argument("--page-timeout", type=float, default=300, help="seconds for all boards to appear")
+    parser.add_argument("--connect-timeout", type=int, default=120,
+                        help="seconds a never-connected kernel may live (the publishing default)")
+    parser.add_argument("--page-timeout", type=float, default=420, help="seconds for all boards to appear")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

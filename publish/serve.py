@@ -54,6 +54,7 @@ class PublishSettings:
     connect_timeout: int = 120         # seconds a kernel whose page never connected may live
     preheat: tuple[str, ...] = (LANDING_PAGE, "explorer.ipynb")
     pool_size: int = 1                 # preheated kernels kept ready per preheated notebook
+    iopub_timeout: int = 120           # seconds Voilà waits for a cell's output once it has run
     extra_voila_args: list[str] = field(default_factory=list)
 
     def voila_config(self) -> Config:
@@ -66,6 +67,11 @@ class PublishSettings:
         c.PublishingVoila.max_kernels = self.max_kernels
         c.VoilaConfiguration.template = TEMPLATE
         c.VoilaConfiguration.show_tracebacks = False
+        # nbclient waits only 4 s (its default) for a cell's output after the cell has run, then
+        # renders the page without it: under many visitors at once the explorer's widget
+        # output came late and pages showed no board at all. The wait ends as soon as the
+        # output is in, so a long limit costs nothing on a quiet server.
+        c.VoilaExecutor.iopub_timeout = self.iopub_timeout
         c.VoilaConfiguration.multi_kernel_manager_class = PublishingKernelManager
         c.MappingKernelManager.cull_idle_timeout = self.cull_idle_timeout
         c.MappingKernelManager.cull_interval = self.cull_interval

@@ -19,6 +19,9 @@ ARTIFACTS = ROOT / "test-artifacts"  # screenshots and server logs (git-ignored)
 #: kernels talk over Unix sockets, not TCP ports: servers started side by side (pytest-xdist)
 #: otherwise race for the same free ports, and a kernel may bind another's port or fail to start
 KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"]
+# nbclient's 4 s wait for a cell's output is too short on a loaded machine: pages rendered
+# without the widget (the same setting as `./run dashboard` and the publishing mode).
+PATIENT_EXECUTOR = ["--VoilaExecutor.iopub_timeout=120"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 
@@ -41,7 +44,8 @@ def voila(notebook: str, timeout: float = 90) -> Iterator[str]:
     log = open(ARTIFACTS / f"voila-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-         f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT],
+         f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
+         *PATIENT_EXECUTOR],
         cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:

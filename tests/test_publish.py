@@ -103,6 +103,8 @@ def test_publish_options():
     assert settings.extra_voila_args == ["--Voila.theme=dark"]
     defaults = serve.parse_args([]).voila_config()
     assert defaults.Voila.ip == "127.0.0.1"  # nothing is exposed unless asked
+    # nbclient's own 4 s lost the explorer's widget output under 20 sessions at once
+    assert defaults.VoilaExecutor.iopub_timeout >= 60
     assert defaults.VoilaConfiguration.preheat_kernel is True
     assert defaults.VoilaKernelManager.kernel_pools_config == {
         "default": {"pool_size": 0}, "index.ipynb": {"pool_size": 1}, "explorer.ipynb": {"pool_size": 1}}
