@@ -2,7 +2,7 @@
 printed beside a peer measured in the same run.
 
     python benchmarks/bench_tablebase.py                 # sub-game build + lookups (if built)
-    python benchmarks/bench_tablebase.py --full          # also the full build (long: see
+    python benchmarks/bench_tablebase.py --full          # also the full build (minutes: see
                                                          # docs/tablebase.md for its figures)
 
 Peers: the build's positions per second against the kernel's own perft leaves per second
@@ -79,8 +79,10 @@ def bench_build(material, perft_depth: int) -> Tablebase:
     positions = tb.counts()["solved"]["positions"]
     leaves, perft_seconds = timed(rk.perft, GAME.initial_state(), perft_depth)
     ours, peer = positions / seconds, leaves / perft_seconds
+    nodes = tb.counts()["nodes"]
     print(f"build of the sub-game {material} (Kodama, Kitsune, Tanuki): {positions:,} positions "
-          f"in {seconds:.1f} s = {ours:,.0f} positions/s, {size / 1e6:.1f} MB on disk")
+          f"({nodes:,} nodes of the folded index) in {seconds:.1f} s = {ours:,.0f} positions/s, "
+          f"{size / 1e6:.1f} MB on disk; phases {tb.meta['timings']} s")
     print(f"kernel perft {perft_depth}: {leaves:,} leaves in {perft_seconds:.1f} s = {peer:,.0f} "
           f"leaves/s; ratio {ours / peer:.1f} (table positions solved per perft leaf)")
     return tb
@@ -134,9 +136,15 @@ def main() -> None:
     print(f"numba: {engine.HAVE_NUMBA}")
     sub_game = bench_build(tuple(int(c) for c in args.material), args.perft_depth)
     if args.full:
+        load = os.getloadavg()[0]
         tb, seconds = timed(Tablebase.build, "yokai-3x4")
-        print(f"full build: {seconds / 60:.1f} min, {os.path.getsize(tb.path) / 1e6:,.1f} MB; "
-              f"phases {tb.meta['timings']}")
+        print(f"full build: {seconds / 60:.1f} min (target <= 30), "
+              f"{os.path.getsize(tb.path) / 1e6:,.1f} MB; phases {tb.meta['timings']} s; "
+              f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
+        folded = tb.counts()["folded"]["non_terminal"]
+        print(f"non-terminal, a position and its mirror image once: {folded['positions']:,} "
+              f"({folded['wins']:,} wins, {folded['draws']:,} draws, {folded['losses']:,} "
+              f"losses); Tanaka (2009): 99,485,568 (56,474,473, 2,682,700, 40,328,395)")
     bench_lookups(args.positions, args.depth, sub_game)
 
 

@@ -278,8 +278,8 @@ DRAW_CODES = (254, 255)
 
 def _narrow(values: np.ndarray) -> np.ndarray:
     """uint8 when every distance fits below the draw codes."""
-    finite = values[values < engine.DRAW]
-    if finite.size == 0 or int(finite.max()) < DRAW_CODES[0]:
+    longest = int(np.max(values, where=values < engine.DRAW, initial=0))
+    if longest < DRAW_CODES[0]:
         narrow = values.astype(np.uint8)
         narrow[values == engine.DRAW] = DRAW_CODES[0]
         narrow[values == engine.DRAW_TERMINAL] = DRAW_CODES[1]

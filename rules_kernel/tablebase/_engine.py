@@ -14,9 +14,13 @@ Piece codes: 0 empty; ours 1 Kodama (C), 2 Kodama Samurai (H), 3 Kitsune (E), 4 
 5 Koropokkuru (L); theirs are ours + 8 (9 c, 10 h, 11 e, 12 g, 13 l).
 Hands: 6 counts, ours (C, E, G) then theirs (C, E, G).
 
-Value codes (uint16 while building): 0 unknown (a draw when the build ends), 2d+1 win in
-d plies, 2d+2 loss in d plies, DRAW_TERMINAL for the both-safe try draw, DRAW for
-the rest once the build ends.
+Value codes (uint16): 0 outside the solved set, 2d+1 win in d plies, 2d+2 loss in d plies,
+DRAW_TERMINAL for the both-safe try draw, DRAW for the rest once the build ends; while
+building, UNDECIDED | counter for a position not decided yet (see "the passes").
+
+The build and the file use the folded index (a position and its mirror image share one
+entry, a *node*); rank/unrank give the plain index of docs/tablebase.md, node_index and
+unrank_node the folded one.
 """
 
 from __future__ import annotations
