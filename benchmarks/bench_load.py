@@ -122,13 +122,18 @@ def main() -> None:
     parser.add_argument("--max-kernels", type=int, default=24)
     parser.add_argument("--cull-idle-timeout", type=int, default=10)
     parser.add_argument("--cull-interval", type=int, default=2)
-    parser.add_argument("--connect-timeout", type=int, default=120,
-                        help="seconds a never-connected kernel may live (the publishing default)")
+    parser.add_argument("--connect-timeout", type=int, default=300,
+                        help="seconds a never-connected kernel may live (publishing default: 120). "
+                             "Longer here: the 20 browsers run on the server's own cores and take "
+                             "up to ~220 s to load Voilà's JavaScript (docs/publishing.md)")
     parser.add_argument("--page-timeout", type=float, default=420, help="seconds for all boards to appear")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    options = ["--max-kernels", str(args.max_kernels), "--cull-idle-timeout", str(args.cull_idle_timeout),
+    # Only the pages of this experiment are preheated (the default also preheats the
+    # statistics and explainer pages, one idle kernel each, which no session here opens).
+    options = ["--preheat", "index.ipynb", "--preheat", "explorer.ipynb",
+               "--max-kernels", str(args.max_kernels), "--cull-idle-timeout", str(args.cull_idle_timeout),
                "--cull-interval", str(args.cull_interval), "--connect-timeout", str(args.connect_timeout)]
     cull_deadline = max(args.cull_idle_timeout, args.connect_timeout) + 2 * args.cull_interval + 60
     with published(*options) as site, sync_playwright() as p:

@@ -38,6 +38,14 @@ TEMPLATE_ROOT = Path(__file__).resolve().parent / "share"  # holds voila/templat
 TEMPLATE = "rules-explorer"
 LANDING_PAGE = "index.ipynb"
 QUOTA_SETTING = "rules_explorer_kernel_quota"
+# Pages a reader opens first or that have a render goal (issue 15: statistics under 5 s,
+# explainers under 8 s): a preheated kernel has already run the notebook, so the page is sent
+# at once. Voilà alone costs ~4 s a page on this 2-core machine, leaving too little for the
+# statistics' imports (pandas, scipy) and the explainers' boards. Each preheated page holds
+# one idle kernel (80-150 MiB) for the next visitor.
+PREHEATED = (LANDING_PAGE, "explorer.ipynb", "statistics.ipynb", "statistics-dashboard.ipynb",
+             "rules-yokai-3x4.ipynb", "rules-yokai-5x6.ipynb", "rules-war-stories.ipynb",
+             "rules-to-war.ipynb", "rules-war-chest.ipynb")
 
 
 @dataclass
@@ -48,11 +56,11 @@ class PublishSettings:
     port: int = 8866
     base_url: str = "/"                # URL prefix, for a reverse proxy that serves a sub-path
     notebooks: Path = NOTEBOOKS
-    max_kernels: int = 24              # kernels alive at once, preheated ones included
+    max_kernels: int = 32              # kernels alive at once, preheated ones included
     cull_idle_timeout: int = 120       # seconds idle (and without connection) before a kernel goes
     cull_interval: int = 30            # seconds between two culler passes
     connect_timeout: int = 120         # seconds a kernel whose page never connected may live
-    preheat: tuple[str, ...] = (LANDING_PAGE, "explorer.ipynb")
+    preheat: tuple[str, ...] = PREHEATED
     pool_size: int = 1                 # preheated kernels kept ready per preheated notebook
     iopub_timeout: int = 120           # seconds Voilà waits for a cell's output once it has run
     extra_voila_args: list[str] = field(default_factory=list)
@@ -221,7 +229,7 @@ class PublishingVoila(Voila):
     """Voilà in tree mode with the landing page as front door and the kernel quota."""
 
     name = "rules-explorer-publish"
-    max_kernels = Integer(24, config=True, help="kernels alive at once, preheated ones included")
+    max_kernels = Integer(32, config=True, help="kernels alive at once, preheated ones included")
 
     def init_settings(self):
         settings = super().init_settings()

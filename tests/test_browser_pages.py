@@ -15,9 +15,18 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from browser_support import ARTIFACTS, KERNEL_TRANSPORT, ROOT, chromium_path, free_port, launch
+from browser_support import (
+    ARTIFACTS,
+    KERNEL_TRANSPORT,
+    PATIENT_EXECUTOR,
+    ROOT,
+    chromium_path,
+    free_port,
+    launch,
+)
 
 pytestmark = pytest.mark.skipif(chromium_path() is None,
                                 reason="Debian's chromium is not installed (./run tests installs it)")
@@ -49,10 +58,11 @@ def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
     itself would execute the notebook: the first request is the reader's, and it is timed.)"""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"voila-pages-{notebook}.log", "w") as log:
+    with open(ARTIFACTS / f"voila-pages-{Path(notebook).name}.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT],
+             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
+             *PATIENT_EXECUTOR],
             cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + timeout

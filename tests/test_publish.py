@@ -29,6 +29,8 @@ CULL_DEADLINE = 5 + 2 * 1 + 15  # timeout + two culler passes (see PublishingKer
 # which took over 10 s for several pages on a busy 2-core machine: pages get 120 s to connect.
 BROWSER_CULL = ["--cull-idle-timeout", "5", "--connect-timeout", "120", "--cull-interval", "1"]
 BROWSER_CULL_DEADLINE = CULL_DEADLINE
+# only the two pages these tests open are preheated: fewer kernels to start on a busy machine
+EXPLORER_PREHEAT = ["--preheat", "index.ipynb", "--preheat", "explorer.ipynb"]
 
 
 # --- the landing page, without a server ---------------------------------------------------
@@ -106,8 +108,12 @@ def test_publish_options():
     # nbclient's own 4 s lost the explorer's widget output under 20 sessions at once
     assert defaults.VoilaExecutor.iopub_timeout >= 60
     assert defaults.VoilaConfiguration.preheat_kernel is True
-    assert defaults.VoilaKernelManager.kernel_pools_config == {
-        "default": {"pool_size": 0}, "index.ipynb": {"pool_size": 1}, "explorer.ipynb": {"pool_size": 1}}
+    pools = defaults.VoilaKernelManager.kernel_pools_config
+    assert pools.pop("default") == {"pool_size": 0}
+    # the front door, the explorer and every page with a render goal (issue 15)
+    assert set(pools) == {"index.ipynb", "explorer.ipynb", "statistics.ipynb", "statistics-dashboard.ipynb",
+                          *(p.name for p in NOTEBOOKS.glob("rules-*.ipynb"))}
+    assert all(pool == {"pool_size": 1} for pool in pools.values())
 
 
 @pytest.mark.parametrize("argv", [["--port", "70000"], ["--max-kernels", "0"], ["--cull-interval", "-1"],
@@ -199,7 +205,7 @@ def test_landing_page_explorer_sessions_no_cdn_and_culling():
 
     sessions = 4
     others = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb") if p.name != "index.ipynb")
-    with published("--max-kernels", "10", *BROWSER_CULL) as site, sync_playwright() as p:
+    with published("--max-kernels", "10", *BROWSER_CULL, *EXPLORER_PREHEAT) as site, sync_playwright() as p:
         site.wait_for_log("is filled with 1 kernel(s)", timeout=120, count=2)  # index + explorer
         preheated = len(site.kernel_pids())
         browser = launch(p)

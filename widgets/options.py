@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 import ipywidgets as w
-import pandas as pd
 
 import rules_kernel as rk
 
@@ -145,6 +144,8 @@ def read_table(name: str, data: bytes) -> Any:
             return json.loads(text)
         except (json.JSONDecodeError, RecursionError, ValueError) as exc:
             raise rk.OptionError(f"{where} is not valid JSON ({str(exc)[:80]})") from None
+    import pandas as pd  # here, not at the top: every explorer page would pay its import
+
     try:
         return pd.read_csv(io.StringIO(text))
     except (ValueError, pd.errors.ParserError) as exc:
