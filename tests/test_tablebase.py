@@ -477,6 +477,11 @@ def test_walk_from_a_start_reaches_its_positions_and_solves_them_as_the_whole_su
     solved = walked != 0
     assert solved.sum() == len(reached) and (walked[solved] == whole[solved]).all()
     assert meta["counts"]["solved"]["positions"] < meta["counts"]["index_size"]
+    from rules_kernel.tablebase._build import reachable_counts
+    walked = reachable_counts(progress=False, material=material, start_board=SMALL_START)
+    for name in ("solved", "non_terminal"):
+        assert walked[name] == {"positions": meta["counts"][name]["positions"],
+                                "folded": meta["counts"]["folded"][name]["positions"]}
 
 
 def test_counts_in_both_conventions(tmp_path):

@@ -182,17 +182,19 @@ def _file(pending: dict[int, list[np.ndarray]], values: np.ndarray, nodes: np.nd
 
 
 def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
-                     progress: bool = True) -> dict:
+                     progress: bool = True, material=FULL_MATERIAL,
+                     start_board=START_BOARD) -> dict:
     """Positions reached from the start and those expanded (not decided on the spot), without
     solving, in both conventions (`positions` and, a position and its mirror image counted
     once, `folded`). far_rank_kodama_drops=False forbids Kodama drops on the far rank: not
-    the kernel's rule, another solver's convention, for comparing counts (docs/tablebase.md)."""
-    ix = engine.index_tables(FULL_MATERIAL)
+    the kernel's rule, another solver's convention, for comparing counts (docs/tablebase.md).
+    `material` and `start_board` are for tests."""
+    ix = engine.index_tables(material)
     size = engine.node_count(ix)
     values = np.zeros(size, np.uint16)
     flags = np.zeros(size, np.uint8)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        _walk(pool, ix, values, flags, threads, progress, far_rank_kodama_drops)
+        _walk(pool, ix, values, flags, threads, progress, far_rank_kodama_drops, start_board)
     counts = _counts(ix, values, flags, 0)
     return {name: {"positions": counts[name]["positions"],
                    "folded": counts["folded"][name]["positions"]}
