@@ -11,7 +11,9 @@ The peer, in the same run: a notebook with one button and one label
 
 With --published the pages come from `python -m publish` with its defaults, where these
 pages are preheated (a kernel has run the notebook before the visitor asks); each visit
-waits until the pool has its next warm kernel, as a visitor arriving a little later would.
+comes `--settle` seconds after the pool has its next kernel, as a visitor arriving a little
+later would. (Voilà logs "pool is filled" when the kernel has started, before it has run the
+notebook: a visitor right behind another gets a page still being computed.)
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def plain_seconds(p, notebook: str, repeat: int) -> list[float]:
     return times
 
 
-def published_seconds(p, site, notebook: str, repeat: int) -> list[float]:
+def published_seconds(p, site, notebook: str, repeat: int, settle: float) -> list[float]:
     times = []
     filled = f"Kernel pool of {notebook} is filled"
     for _ in range(repeat):
@@ -64,7 +66,8 @@ def published_seconds(p, site, notebook: str, repeat: int) -> list[float]:
         browser, _page, elapsed = open_page(p, site.url + "voila/render/" + notebook, notebook, VIEWPORT)
         browser.close()
         times.append(elapsed)
-        site.wait_for_log(filled, timeout=180, count=before + 1)  # the pool's next warm kernel
+        site.wait_for_log(filled, timeout=180, count=before + 1)  # the pool's next kernel...
+        time.sleep(settle)                                         # ...has run the notebook
     return times
 
 
@@ -80,6 +83,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="page loads per notebook")
     parser.add_argument("--published", action="store_true",
                         help="through the publishing mode (preheated pages) instead of plain voila")
+    parser.add_argument("--settle", type=float, default=15,
+                        help="with --published: seconds between a pool's refill and the next visit")
     args = parser.parse_args()
     pages = STATISTICS + EXPLAINERS
     with sync_playwright() as p:
@@ -92,9 +97,10 @@ def main() -> None:
         with published() as site:
             for notebook in pages:
                 site.wait_for_log(f"Kernel pool of {notebook} is filled", timeout=300)
-            print("publishing mode, every page preheated:", flush=True)
+            time.sleep(4 * args.settle)  # nine pools ran their notebooks side by side
+            print(f"publishing mode, every page preheated, visits {args.settle:.0f} s apart:", flush=True)
             for notebook in pages:
-                report(notebook, published_seconds(p, site, notebook, args.repeat), peer)
+                report(notebook, published_seconds(p, site, notebook, args.repeat, args.settle), peer)
 
 
 if __name__ == "__main__":
