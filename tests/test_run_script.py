@@ -159,7 +159,8 @@ def test_externally_managed_system_python_gets_a_project_venv(fake_project):
     venv = fake_project / ".venv"
     assert "creating the project environment .venv" in first.stderr
     assert Path(report(first)["prefix"]).resolve() == venv.resolve()
-    assert report(first)["argv"] == ["notebooks/explorer.ipynb", "--Voila.ip=127.0.0.1", "--port=1"]
+    assert report(first)["argv"] == ["notebooks/explorer.ipynb", "--Voila.ip=127.0.0.1",
+                                     "--VoilaExecutor.iopub_timeout=120", "--port=1"]
     assert installed(fake_project, "voila") and not installed(fake_project, "pytest"), \
         "dashboard must install the runtime packages only"
 
