@@ -27,9 +27,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from browser_support import launch, published  # noqa: E402
+from browser_support import launch, published, voila  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from test_browser_pages import BUDGET, EXPLAINERS, STATISTICS, open_page, voila  # noqa: E402
+from test_browser_pages import BUDGET, EXPLAINERS, STATISTICS, open_page  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 800}
 

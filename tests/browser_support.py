@@ -37,37 +37,35 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def voila(notebook: str, timeout: float = 90) -> Iterator[str]:
-    """Start `voila notebooks/<notebook>` on a free loopback port; yield its URL; stop it."""
+def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
+    """Start `voila notebooks/<notebook>` (or a notebook's path) on a free loopback port; yield
+    its URL once it listens; stop it. (Readiness is the open port, not a page: asking for the
+    page would run the notebook in a kernel nobody uses, and the first page is the test's.)"""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / f"voila-{port}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-         f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
-         *PATIENT_EXECUTOR],
-        cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
-            try:
-                urllib.request.urlopen(url, timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"voila did not answer on {url} within {timeout} s") from None
-                time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
+    with open(ARTIFACTS / f"voila-{Path(notebook).stem}-{port}.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
+             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
+             *PATIENT_EXECUTOR],
+            cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"voila did not listen on port {port} within {timeout} s")
+                time.sleep(0.2)
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def launch(playwright):

@@ -8,25 +8,11 @@ the project times nothing in tests."""
 
 from __future__ import annotations
 
-import contextlib
 import re
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from browser_support import (
-    ARTIFACTS,
-    KERNEL_TRANSPORT,
-    PATIENT_EXECUTOR,
-    ROOT,
-    chromium_path,
-    free_port,
-    launch,
-)
+from browser_support import ARTIFACTS, chromium_path, launch, voila
 
 pytestmark = pytest.mark.skipif(chromium_path() is None,
                                 reason="Debian's chromium is not installed (./run tests installs it)")
@@ -50,37 +36,6 @@ EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 &&
                    "document.querySelectorAll('.re-rule').length >= 2 && "
                    "[...document.querySelectorAll('.re-board')].length >= 5 && "
                    "[...document.querySelectorAll('.re-board')].every(b => b.querySelector('svg *'))")
-
-
-@contextlib.contextmanager
-def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
-    """Voilà on a free loopback port, ready when it accepts connections. (Asking for the page
-    itself would execute the notebook: the first request is the reader's, and it is timed.)"""
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"voila-pages-{Path(notebook).name}.log", "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
-             *PATIENT_EXECUTOR],
-            cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-                    break
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"voila did not listen on port {port} within {timeout} s")
-                time.sleep(0.2)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
 
 def open_page(p, url: str, notebook: str, viewport: dict) -> tuple[object, float]:
