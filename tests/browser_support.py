@@ -61,11 +61,17 @@ def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
                 time.sleep(0.2)
             yield f"http://127.0.0.1:{port}/"
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen, grace: float = 10) -> None:
+    """Ask a server to stop; kill it if it has not within `grace` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def launch(playwright):
@@ -140,12 +146,7 @@ def published(*options: str, notebooks: Path | None = None, timeout: float = 120
         _wait_until_answering(site.url + ready, proc, log_path, timeout)
         yield site
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc, grace=20)
         log.close()
 
 

@@ -216,15 +216,22 @@ def _kind_config(n, a, b, sa, sb, states, pieces, u):
 
 
 @jit
-def _lion_pair(board):
-    """lion_pair = our Koropokkuru's square * 11 + theirs among the 11 other squares."""
+def _lion_squares(board):
+    """The squares of our Koropokkuru and of theirs."""
     ours = theirs = -1
     for sq in range(SQUARES):
         if board[sq] == L:
             ours = sq
         elif board[sq] == L + THEM:
             theirs = sq
-    return ours * 11 + (theirs if theirs < ours else theirs - 1)
+    return ours, theirs
+
+
+@jit
+def _lion_pair(board):
+    """lion_pair = our Koropokkuru's square * 11 + theirs among the 11 other squares."""
+    ours, theirs = _lion_squares(board)
+    return _pair_at(ours, theirs)
 
 
 @jit
@@ -420,12 +427,7 @@ def _attack_mask(board, them):
 def try_status(board):
     """The kernel's try rule for the side to move: 0 none, 1 we win (our Koropokkuru safe on
     rank 4), 2 we lose (theirs safe on rank 1), 3 both (a draw)."""
-    ours = theirs = -1
-    for sq in range(SQUARES):
-        if board[sq] == L:
-            ours = sq
-        elif board[sq] == L + THEM:
-            theirs = sq
+    ours, theirs = _lion_squares(board)
     return _try_status_at(board, ours, theirs)
 
 
@@ -528,12 +530,7 @@ def children(board, hands, ix, out, turned, turned_hands, skip_lion_capture,
     turned and turned_hands are work space."""
     fold = _fold_of(board, nodes)
     _normalise_into(board, hands, turned, turned_hands)
-    ours = theirs = -1
-    for sq in range(SQUARES):
-        if board[sq] == L:
-            ours = sq
-        elif board[sq] == L + THEM:
-            theirs = sq
+    ours, theirs = _lion_squares(board)
     count = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -610,12 +607,7 @@ def predecessors(board, hands, ix, out, turned, turned_hands, nodes=False):
     turned and turned_hands are work space."""
     fold = _fold_of(board, nodes)
     _normalise_into(board, hands, turned, turned_hands)
-    ours = theirs = -1
-    for sq in range(SQUARES):
-        if board[sq] == L:
-            ours = sq
-        elif board[sq] == L + THEM:
-            theirs = sq
+    ours, theirs = _lion_squares(board)
     count = 0
     for to in range(SQUARES):
         code = board[to]
