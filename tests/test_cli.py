@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import signal
 import subprocess
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -58,9 +59,16 @@ def test_options_are_validated(capsys):
         main(["perft"])
 
 
+def installed_command() -> str:
+    """The project's own `rules-explorer`, beside the interpreter running the tests (the
+    project environment's bin), never whatever a PATH happens to hold (issue #20)."""
+    exe = Path(sys.executable).parent / "rules-explorer"
+    assert exe.is_file(), f"pip install -e . installs the rules-explorer command into {exe.parent}"
+    return str(exe)
+
+
 def test_the_installed_command_runs():
-    exe = shutil.which("rules-explorer")
-    assert exe, "pip install -e . installs the rules-explorer command"
+    exe = installed_command()
     out = subprocess.run([exe, "games"], capture_output=True, text=True, check=True).stdout
     assert "yokai-3x4" in out and "yokai-5x6" in out
 
@@ -165,7 +173,7 @@ def test_play_with_a_cap_writes_an_unfinished_result_that_replays(tmp_path, caps
 # --- the installed command: no traceback, Ctrl-C leaves a resumable file ------------------------
 
 def run_command(*args, timeout=60):
-    return subprocess.run([shutil.which("rules-explorer"), *args], capture_output=True, text=True,
+    return subprocess.run([installed_command(), *args], capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -179,7 +187,7 @@ def test_the_command_gives_one_line_for_bad_input(tmp_path):
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_ends_in_one_line_and_leaves_a_resumable_file(tmp_path, workers):
     out = tmp_path / "run.jsonl"
-    command = [shutil.which("rules-explorer"), "simulate", "yokai-3x4", "-n", "100000", "--seed", "3",
+    command = [installed_command(), "simulate", "yokai-3x4", "-n", "100000", "--seed", "3",
                "--workers", workers, "-o", str(out)]
     # a shell without job control starts background commands with Ctrl-C ignored; undo that
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

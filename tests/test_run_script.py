@@ -80,7 +80,8 @@ version = "1"
 """
 
 # Stand-ins for voila and pytest: report the interpreter's environment and the arguments.
-REPORTER = "import json, sys\nprint(json.dumps({'prefix': sys.prefix, 'argv': sys.argv[1:]}))\n"
+REPORTER = ("import json, os, sys\nprint(json.dumps({'prefix': sys.prefix, 'argv': sys.argv[1:], "
+            "'path': os.environ['PATH'].split(os.pathsep)}))\n")
 
 
 def write_wheel(directory: Path, name: str, files: dict[str, str]) -> None:
@@ -189,6 +190,8 @@ def test_inside_a_venv_the_script_uses_it(fake_project, tmp_path):
     assert Path(report(result)["prefix"]).resolve() == own.resolve()
     assert not (fake_project / ".venv").exists()
     assert (own / "rules-explorer-install.stamp").read_text().split()[1] == "runtime"
+    assert Path(report(result)["path"][0]).resolve() == (own / "bin").resolve(), \
+        "the environment's commands come first on PATH"
 
 
 def test_a_broken_venv_is_made_again(fake_project):
@@ -200,6 +203,25 @@ def test_a_broken_venv_is_made_again(fake_project):
     result = run(fake_project, "dashboard", python=Path(sys.base_prefix) / "bin" / "python3")
     assert "creating the project environment .venv" in result.stderr
     assert Path(report(result)["prefix"]).resolve() == (fake_project / ".venv").resolve()
+
+
+def test_the_project_environment_is_first_on_path(fake_project, tmp_path):
+    """Issue #20: the tests found `rules-explorer` on a PATH an earlier install had left; a new
+    machine's PATH has none, so ./run puts the project environment's bin first."""
+    decoy = tmp_path / "decoy-bin"
+    decoy.mkdir()
+    (decoy / "rules-explorer").write_text("#!/bin/sh\necho decoy\n")
+    (decoy / "rules-explorer").chmod(0o755)
+    python = Path(sys.base_prefix) / "bin" / "python3"
+    env_path = os.environ["PATH"]
+    os.environ["PATH"] = f"{decoy}{os.pathsep}{env_path}"
+    try:
+        result = run(fake_project, "tests", python=python)
+    finally:
+        os.environ["PATH"] = env_path
+    path = report(result)["path"]
+    assert Path(path[0]).resolve() == (fake_project / ".venv" / "bin").resolve()
+    assert path.index(str(decoy)) > 0
 
 
 def test_unknown_command_prints_usage():
