@@ -170,6 +170,9 @@ class Option:
     items: tuple[Any, ...] | None = None
     #: the words an option takes besides lists (War Chest's setup: 'random', 'draft', ...)
     words: tuple[str, ...] | None = None
+    #: a data table a visitor may upload (To War!'s units): turns a file's *content* and its
+    #: name into the option's value (never opens anything); forms offer a file upload for it
+    from_bytes: Callable[[bytes, str], Any] | None = None
 
     def validate(self, game_id: str, name: str, value: Any) -> Any:
         where = f"option {name!r} of {game_id}"

@@ -4,11 +4,15 @@ uploads are data, every text shown as HTML is escaped, no callback lets an excep
 from __future__ import annotations
 
 import json
+import os
+import sys
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
 import widgets
+from rules_kernel import OptionError
 from widgets.options import read_table
 from widgets.safe import guarded, html, message_html
 
@@ -86,10 +90,93 @@ def test_explorer_options_take_an_uploaded_unit_table_as_content_never_a_path():
                            "last_modified": NOW},)
     before = ex.game
     ex.new_game()  # the text "/etc/passwd" is read as a (useless) table, never opened as a path
-    assert 'role="alert"' in ex.message.value and "unit table" in ex.message.value
+    assert 'role="alert"' in ex.message.value and "units file" in ex.message.value
     assert ex.game is before
-    with pytest.raises(Exception, match="limit"):
-        read_table("big.csv", b"x" * 600_000)
+    with pytest.raises(OptionError, match="limit"):
+        read_table(field.option, "big.csv", b"x" * 600_000)
+
+
+class OpenedFiles:
+    """Every file Python opens while `watching` (an audit hook on the `open` event: io.open,
+    os.open and everything built on them). Hooks cannot be removed, so one is installed
+    once and switched on and off."""
+
+    installed: OpenedFiles | None = None
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.watching = False
+        sys.addaudithook(self._hook)
+
+    def _hook(self, event: str, args: tuple) -> None:
+        if self.watching and event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+            self.paths.append(os.fsdecode(args[0]))
+
+    @classmethod
+    def watch(cls) -> OpenedFiles:
+        if cls.installed is None:
+            cls.installed = cls()
+        cls.installed.paths.clear()
+        return cls.installed
+
+
+# Issue #20 item 2: an upload whose content names a file; each was once opened ("/dev/zero" read
+# until a MemoryError at ~1.4 GB) because a JSON string went on to load_units as a path.
+NAMED_FILES = ["/etc/passwd", "/dev/zero", "/proc/self/environ", "rules_kernel/data/to-war-units.csv"]
+
+
+@pytest.mark.parametrize("named", NAMED_FILES)
+@pytest.mark.parametrize("filename, wrap", [("x.json", json.dumps), ("x.csv", str), ("x.txt", str)],
+                         ids=["json-string", "csv-text", "other-name"])
+def test_an_upload_that_names_a_file_opens_nothing(named, filename, wrap):
+    ex = widgets.Explorer("to-war")
+    before = ex.game
+    field = ex.form.fields["units"]
+    content = wrap(named).encode()
+    opened = OpenedFiles.watch()
+    opened.watching = True
+    try:
+        field.upload.value = ({"name": filename, "type": "", "size": len(content),
+                               "content": memoryview(content), "last_modified": NOW},)
+        ex.new_game()
+        with pytest.raises(OptionError) as refused:
+            read_table(field.option, filename, content)
+    finally:
+        opened.watching = False
+    leaked = [p for p in opened.paths if Path(p).name in {Path(n).name for n in NAMED_FILES}]
+    assert not leaked, f"an upload's content was opened as a path: {leaked}"
+    assert "\n" not in str(refused.value) and filename in str(refused.value)
+    assert ex.game is before and 'role="alert"' in ex.message.value
+
+
+def test_an_uploaded_table_is_read_from_its_bytes():
+    """A real table, as CSV and as JSON rows, gives the game those units; nothing is opened."""
+    from rules_kernel.games.to_war import TABLE_PATH, load_units
+
+    csv_bytes = TABLE_PATH.read_bytes()
+    rows = load_units()
+    rows[0] = {**rows[0], "attack": rows[0]["attack"] + 1}
+    field = widgets.Explorer("to-war").form.fields["units"]
+    opened = OpenedFiles.watch()
+    opened.watching = True
+    try:
+        from_csv = read_table(field.option, "mine.csv", csv_bytes)
+        from_json = read_table(field.option, "mine.json", json.dumps(rows).encode())
+    finally:
+        opened.watching = False
+    assert from_csv == load_units() and from_json == rows
+    assert not [p for p in opened.paths if p.endswith((".csv", ".json"))]
+
+
+def test_a_table_of_the_wrong_shape_is_one_line():
+    field = widgets.Explorer("to-war").form.fields["units"]
+    for name, content, says in [("t.json", b'{"army": "western"}', "JSON array of row objects"),
+                                ("t.json", b"[1, 2]", "array with a non-object"),
+                                ("t.json", b"[", "not JSON"),
+                                ("t.csv", b"", "no rows"),
+                                ("t.csv", b"\xff\xfe", "not UTF-8")]:
+        with pytest.raises(OptionError, match=says):
+            read_table(field.option, name, content)
 
 
 def test_a_bad_position_text_is_one_line_and_keeps_the_game():

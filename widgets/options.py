@@ -9,7 +9,6 @@ upload's bytes, never from a server path.
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
@@ -17,8 +16,6 @@ import ipywidgets as w
 
 import rules_kernel as rk
 
-#: an uploaded table larger than this is refused before it is read
-MAX_TABLE_BYTES = 512 * 1024
 ORDINALS = ("First", "Second", "Third", "Fourth")
 HELP_STYLE = "font-size:12px;color:#555;line-height:1.3;max-width:280px"
 
@@ -127,29 +124,16 @@ class TableField(Field):
     def value(self) -> Any:
         if not self.upload.value:
             return self.given
-        return read_table(self.upload.value[0]["name"], bytes(self.upload.value[0]["content"]))
+        upload = self.upload.value[0]
+        return read_table(self.option, str(upload["name"]), bytes(upload["content"]))
 
 
-def read_table(name: str, data: bytes) -> Any:
-    """An uploaded table's rows: JSON (an array of objects) or CSV. Errors name the file."""
-    where = f"units file {name!r}"
-    if len(data) > MAX_TABLE_BYTES:
-        raise rk.OptionError(f"{where} is {len(data):,} bytes; the limit is {MAX_TABLE_BYTES:,}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise rk.OptionError(f"{where} is not UTF-8 text (byte {exc.start})") from None
-    if name.lower().endswith(".json"):
-        try:
-            return json.loads(text)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            raise rk.OptionError(f"{where} is not valid JSON ({str(exc)[:80]})") from None
-    import pandas as pd  # here, not at the top: every explorer page would pay its import
-
-    try:
-        return pd.read_csv(io.StringIO(text))
-    except (ValueError, pd.errors.ParserError) as exc:
-        raise rk.OptionError(f"{where} is not a readable CSV table ({str(exc)[:80]})") from None
+def read_table(option: rk.Option, name: str, data: bytes) -> Any:
+    """An uploaded table's value, parsed by its option from the file's bytes (the content
+    is never a path). Errors name the file, in one line."""
+    if option.from_bytes is None:
+        raise rk.OptionError(f"this option takes no file ({name!r})")
+    return option.from_bytes(data, name)
 
 
 class WordOrListsField(Field):
@@ -201,7 +185,7 @@ def make_field(name: str, option: rk.Option, value: Any) -> Field:
         return IntField(name, option, value)
     if isinstance(option.default, str) and isinstance(value, str):
         return TextField(name, option, value)
-    if option.default is None and "table" in option.doc:
+    if option.from_bytes is not None:
         return TableField(name, option, value)
     if option.default is None:
         return CapField(name, option, value)

@@ -78,10 +78,16 @@ class Unit:
     elite: bool
 
 
+#: a unit table's file or upload larger than this is refused before it is parsed (the
+#: shipped table is 1.5 KB; 68 rows of a few dozen bytes each fit many times over)
+MAX_TABLE_BYTES = 512 * 1024
+
+
 def load_units(source: Any = None) -> list[dict[str, Any]]:
     """The unit table as plain rows (JSON-serialisable), validated.
 
-    `source`: None (the provisional table), a path to a .csv or .json file, a pandas
+    `source`: None (the provisional table), a path to a .csv or .json file (local Python use
+    only: records, uploads and widget values never reach here as paths), a pandas
     DataFrame, or a list of row dicts. A bad table raises OptionError naming row and column.
     """
     if source is None:
@@ -97,21 +103,61 @@ def load_units(source: Any = None) -> list[dict[str, Any]]:
     return _check_table([_check_row(i + 1, row) for i, row in enumerate(rows)])
 
 
-def _read_table_file(path: Path) -> list[dict[str, Any]]:
+def units_from_bytes(data: bytes, name: str = "table") -> list[dict[str, Any]]:
+    """The unit table from a file's content (a dashboard upload): parsed from the bytes as
+    a JSON array of row objects or a CSV table, then validated as `load_units` does.
+    Whatever the bytes say, nothing is opened: a JSON string such as "/etc/passwd" is a
+    table of the wrong shape, not a file name."""
+    return load_units(parse_unit_table(data, name))
+
+
+def parse_unit_table(data: bytes, name: str = "table") -> list[Any]:
+    """The rows of a unit table file's bytes: JSON when the name ends in .json or the text
+    starts with '[' or '{', else CSV (lines starting with '#' are comments). Raises
+    OptionError naming the file for anything else."""
+    where = f"units file {name!r}"
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise OptionError(f"{where}: the content must be bytes, not {type(data).__name__}")
+    if len(data) > MAX_TABLE_BYTES:
+        raise OptionError(f"{where} is {len(data):,} bytes; the limit is {MAX_TABLE_BYTES:,}")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"{where} is not UTF-8 text (byte {exc.start})") from None
+    if name.lower().endswith(".json") or text.lstrip()[:1] in ("[", "{", '"'):
+        return _json_rows(text, where)
+    lines = [line for line in text.split("\n") if not line.startswith("#")]
+    try:
+        rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
+    except csv.Error as exc:
+        raise OptionError(f"{where} is not a readable CSV table ({exc})") from None
+    if not rows:
+        raise OptionError(f"{where} has no rows (a header line {','.join(COLUMNS)} and one row per unit)")
+    return rows
+
+
+def _json_rows(text: str, where: str) -> list[Any]:
+    try:
+        rows = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        nested = not isinstance(exc, json.JSONDecodeError)
+        detail = "nested too deep" if nested else f"{exc.msg}, line {exc.lineno}"
+        raise OptionError(f"{where} is not JSON ({detail})") from None
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        found = "an array with a non-object" if isinstance(rows, list) else f"a JSON {type(rows).__name__}"
+        raise OptionError(f"{where} must hold a JSON array of row objects, not {found}")
+    return rows
+
+
+def _read_table_file(path: Path) -> list[Any]:
+    try:
+        if not path.is_file():
+            raise OptionError(f"units: {path} is not a regular file")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_TABLE_BYTES + 1)
     except OSError as exc:
         raise OptionError(f"units: cannot read {path}: {exc.strerror}") from exc
-    if path.suffix == ".json":
-        try:
-            rows = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise OptionError(f"units: {path} is not JSON ({exc.msg}, line {exc.lineno})") from exc
-        if not isinstance(rows, list):
-            raise OptionError(f"units: {path} must hold a JSON array of rows")
-        return rows
-    lines = [line for line in text.splitlines() if not line.startswith("#")]
-    return list(csv.DictReader(io.StringIO("\n".join(lines))))
+    return parse_unit_table(data, path.name)
 
 
 def _check_row(number: int, row: Any) -> dict[str, Any]:
@@ -257,7 +303,7 @@ class ToWar(Game):
                             "back to three after each turn", kind=bool),
         "units": Option(None, "the unit table (None: the provisional one shipped with the "
                         "package; or a CSV/JSON path, a DataFrame, a list of rows)",
-                        check=load_units),
+                        check=load_units, from_bytes=units_from_bytes),
     }
 
     def _check_options(self, values: dict[str, Any]) -> dict[str, Any]:
