@@ -936,6 +936,23 @@ def _check_playable(state: ToWarState) -> None:
 
 # --- scene -------------------------------------------------------------------------------------
 
+def _hand_zone(state: ToWarState, player: int) -> Zone:
+    """A player's hand with the public counts beside it. In a view the opponent's hidden hand
+    cards ('?') are pooled into the reserve counts (what the viewer knows is hand + reserve
+    together), so the reserve's size is that pool less the hidden cards: a view may hide a
+    card, never miscount one."""
+    game, hand = state.game, state.hands[player]
+    items = tuple(ZoneItem(zone_cell(f"hand-{player}", code),
+                           game.units[code].name if code in game.units else "face-down card", code,
+                           count=hand.count(code), owner=player, face_down=code == "?")
+                  for code in sorted(set(hand)))
+    reserve = sum(state.reserves[player]) - hand.count("?")
+    discarded = len(state.discards[player])
+    title = (f"{game.player_names[player]}: hand of {len(hand)} (reserve: {reserve} "
+             f"{'card' if reserve == 1 else 'cards'}, discarded: {discarded})")
+    return Zone(f"hand-{player}", title, player, items)
+
+
 def _scene(state: ToWarState, perspective: int | None) -> Scene:
     game = state.game
     colours = {"western": "red", "northern": "blue", "far-eastern": "black", "southern": "yellow"}
@@ -952,11 +969,7 @@ def _scene(state: ToWarState, perspective: int | None) -> Scene:
                             color=colours[game.options["armies"][unit[0]]], flags=flags))
     zones = []
     for p in (0, 1):
-        hand = tuple(ZoneItem(zone_cell(f"hand-{p}", code), game.units[code].name if code in game.units
-                              else "?", code, owner=p, face_down=code == "?")
-                     for code in sorted(set(state.hands[p])))
-        zones.append(Zone(f"hand-{p}", f"{game.player_names[p]}: hand (reserve: "
-                          f"{sum(state.reserves[p])} cards)", p, hand))
+        zones.append(_hand_zone(state, p))
         broke_in = state.breakthrough is not None and state.breakthrough[0] != p
         camp = ZoneItem(zone_cell(f"camp-{p}", "edge"),
                         game.units[state.breakthrough[1]].name if broke_in else "Camp", "⚑",
