@@ -417,6 +417,77 @@ def test_berserker_maneuvers_again_paying_a_coin_never_the_last():
     assert single.apply("move berserker 3,3 3,4").current_player == 1
 
 
+BERSERKER_ARMIES = "berserker,pikeman,marshall,ensign/archer,cavalry,lancer,scout"
+
+
+def test_berserker_repeats_after_its_own_coin_and_its_repeats_and_done_declines():
+    """NOTES Berserker ("after it maneuvers ... repeatable"); the ruling of issue #20 item 6
+    (published War Chest FAQ) keeps the own-coin case: any maneuver, repeats included."""
+    state = position("3,3:0:berserker:3;3,5:1:scout:3", ("berserker", "archer"), armies=BERSERKER_ARMIES)
+    after = state.apply("move berserker 3,3 3,4")
+    assert after.pending == (("berserk", 0, (3, 4)),) and "attack 3,4 3,5" in legal(after)
+    again = after.apply("attack 3,4 3,5")  # a repeat: paid with a coin of the stack
+    assert unit_at(again, "3,4") == (0, "berserker", 2) and unit_at(again, "3,5") == (1, "scout", 2)
+    assert again.pending == (("berserk", 0, (3, 4)),)  # the repeat repeats
+    declined = again.apply("done")
+    assert not declined.pending and declined.current_player == 1
+    assert unit_at(declined, "3,4") == (0, "berserker", 2)
+    assert declined.faceup[0] == ("berserker", "berserker")
+
+
+def test_berserker_repeats_after_an_ensign_moves_it():
+    """Ruling, issue #20 item 6: the published War Chest FAQ answers that the Berserker's
+    ability triggers after a move granted by an Ensign (AEG: a granted action may trigger a
+    unit's ability). NOTES Berserker: "after it maneuvers, it may maneuver again by paying one
+    coin from its own stack (into its owner's discard), never the last; repeatable"."""
+    state = position("3,3:0:ensign:1;3,4:0:berserker:3", ("ensign", "archer"), armies=BERSERKER_ARMIES)
+    moved = state.apply("tactic ensign 3,3 3,4 4,4")
+    assert unit_at(moved, "4,4") == (0, "berserker", 3) and moved.current_player == 0
+    assert legal(moved) == {"done"} | {f"move 4,4 {h}" for h in ("3,4", "3,5", "4,3", "4,5", "5,3", "5,4")}
+    again = moved.apply("move 4,4 4,5")
+    assert unit_at(again, "4,5") == (0, "berserker", 2) and again.faceup[0] == ("berserker", "ensign")
+    assert "control 4,5" in legal(again) and "done" in legal(again)
+    assert again.apply("control 4,5").current_player == 1  # one coin left: never paid
+    declined = moved.apply("done")  # the way to decline, as after the Berserker's own coin
+    assert not declined.pending and declined.current_player == 1 and declined.faceup[0] == ("ensign",)
+    single = position("3,3:0:ensign:1;3,4:0:berserker:1", ("ensign", "archer"), armies=BERSERKER_ARMIES)
+    assert not single.apply("tactic ensign 3,3 3,4 4,4").pending  # its last coin is never paid
+
+
+def test_berserker_repeats_after_attacking_for_a_marshall():
+    """Ruling, issue #20 item 6: a granted action may trigger a unit's ability, e.g. after a
+    Marshall's attack (AEG's answer; the published War Chest FAQ for the Ensign's move); NOTES
+    Marshall: "another friendly unit within two hexes makes a normal attack"."""
+    state = position("3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:scout:2", ("marshall", "archer"),
+                     armies=BERSERKER_ARMIES)
+    hit = state.apply("tactic marshall 3,3 3,5 3,6")
+    assert unit_at(hit, "3,6") == (1, "scout", 1) and hit.pending == (("berserk", 0, (3, 5)),)
+    assert hit.current_player == 0 and {"attack 3,5 3,6", "move 3,5 2,5", "done"} <= legal(hit)
+    again = hit.apply("attack 3,5 3,6")
+    assert unit_at(again, "3,6") is None and unit_at(again, "3,5") == (0, "berserker", 1)
+    assert again.faceup[0] == ("berserker", "marshall") and again.current_player == 1
+    pike = "berserker,crossbowman,marshall,ensign/archer,cavalry,lancer,pikeman"  # a Pikeman hits back:
+    counter = position("3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:pikeman:2", ("marshall", "archer"),
+                       armies=pike)  # the Berserker's second coin is gone, its last is never paid
+    struck = counter.apply("tactic marshall 3,3 3,5 3,6")
+    assert unit_at(struck, "3,5") == (0, "berserker", 1) and not struck.pending
+
+
+def test_a_teammates_berserker_moved_by_an_ensign_repeats_for_its_owner():
+    """Ruling, issue #20 item 6 (the War Chest FAQ: the Ensign's move triggers the Berserker);
+    NL 4 spelers: "Bij het uitvoeren van een tactiek worden de eenheden van hetzelfde team als
+    bondgenoten beschouwd"; the follow-up and its coin are the unit's owner's."""
+    armies = ("ensign,pikeman,archer/cavalry,lancer,scout/"
+              "berserker,knight,marshall/footman,mercenary,swordsman")
+    state = position("3,3:0:ensign:1;3,4:2:berserker:2", ("ensign", "cavalry", "knight", "footman"),
+                     players=4, armies=armies)
+    moved = state.apply("tactic ensign 3,3 3,4 4,4")
+    assert moved.current_player == 2 and "move 4,4 4,5" in legal(moved)
+    again = moved.apply("move 4,4 4,5")
+    assert again.faceup[2] == ("berserker",) and again.faceup[0] == ("ensign",)
+    assert unit_at(again, "4,5") == (2, "berserker", 1) and again.current_player == 1
+
+
 def test_mercenary_maneuvers_free_after_a_mercenary_coin_is_recruited():
     """NOTES Mercenary: "after you recruit a Mercenary coin, the Mercenary unit (if on the
     board) may make a free maneuver"."""

@@ -24,8 +24,10 @@ Rulings where the texts leave a gap (also in docs/games/war-chest.md):
   a 2-player draft, where the second picker gets it as the rulebook says).
 - a triggered ability fires whatever made the unit act: a Swordsman commanded by a Marshall
   may still move after its attack, a Warrior Priest draws after any attack or control; the
-  Berserker's repeat follows maneuvers made with a Berserker coin and its own repeats. The
-  follow-up belongs to the unit's owner. A unit that left the board triggers nothing.
+  Berserker's repeat follows every maneuver the Berserker makes: with its own coin, its own
+  repeats, moved by an Ensign, attacking for a Marshall (issue #20 item 6: the published War
+  Chest FAQ; AEG: a granted action may trigger a unit's ability). The follow-up belongs to
+  the unit's owner. A unit that left the board triggers nothing.
 - Cavalry's tactic needs both its move and its attack; the Footman tactic lets each Footman
   unit make one maneuver (move, control or attack) in the order the player likes; a Scout may
   deploy next to any unit of its team; "friendly" means the player's team.
@@ -899,9 +901,7 @@ class _Work:
             self.units[frm][2] -= 1
             self.faceup[player].append("berserker")
         follow, at = self.maneuver(move)
-        if kind == "berserk":
-            follow.append(("berserk", player, at))
-        self.push(follow)
+        self.push(self.berserk(follow, at))
 
     def use_coin(self, move: Order, player: int) -> None:
         coin, verb = move.coin, move.verb
@@ -919,9 +919,7 @@ class _Work:
                 self.push(self.tactic(move, player))
             else:
                 follow, at = self.maneuver(move)
-                if coin == "berserker":
-                    follow.append(("berserk", player, at))
-                self.push(follow)
+                self.push(self.berserk(follow, at))
 
     def face_down_action(self, move: Order, player: int) -> None:
         if move.verb == "initiative":
@@ -934,6 +932,15 @@ class _Work:
 
     def push(self, follow: list[Pending]) -> None:
         self.pending.extend(reversed(follow))  # the first follow-up is resolved first
+
+    def berserk(self, follow: list[Pending], at: Hex) -> list[Pending]:
+        """A unit has just maneuvered and stands on `at`: a Berserker may maneuver again (its
+        owner's follow-up, after the others), whatever made it maneuver: its own coin, its own
+        repeat, an Ensign's move, a Marshall's attack (issue #20 item 6, the War Chest FAQ)."""
+        unit = self.units.get(at)
+        if unit is not None and unit[1] == "berserker":
+            return follow + [("berserk", unit[0], at)]
+        return follow
 
     def maneuver(self, move: Order) -> tuple[list[Pending], Hex]:
         h = move.hexes[0]
@@ -957,11 +964,11 @@ class _Work:
         if kind in ("light-cavalry", ROYAL):
             self.units[rest[0]] = self.units.pop(h)
             return []
-        if kind == "ensign":
+        if kind == "ensign":  # the other unit moves: a maneuver of that unit
             self.units[rest[1]] = self.units.pop(rest[0])
-            return []
-        if kind == "marshall":
-            return self.attack(rest[0], rest[1], adjacent=True)
+            return self.berserk([], rest[1])
+        if kind == "marshall":  # the other unit attacks: a maneuver of that unit
+            return self.berserk(self.attack(rest[0], rest[1], adjacent=True), rest[0])
         if kind == "footman":
             return [("footman", player, tuple(sorted(x for x, (o, k, _) in self.units.items()
                                                      if o == player and k == "footman")))]
