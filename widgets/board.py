@@ -1,26 +1,24 @@
 """The board widget: a scene drawn as SVG in the browser, clicked or played by keyboard.
 
-The drawing is `widgets/draw.py` through the SVG painter, so the notebook picture and the
-live board are one drawing. SVG scales to its container (phones) and stays crisp at any
-device pixel ratio; the browser side (`board.js`) only reports which cell was clicked or
-chosen with the keyboard. A transparent hit layer on top names each cell and zone item
-(`data-cell`, `aria-label` and a tooltip), built from the scene the viewer may see, so the
-page holds nothing the scene hides.
+The drawing is `widgets/draw.py`'s drawing list written as SVG by `widgets/svg.py`, so the
+notebook picture and the live board are one drawing. SVG scales to its container (phones)
+and stays crisp at any device pixel ratio; the browser side (`board.js`) only reports which
+cell was clicked or chosen with the keyboard. A transparent hit layer on top names each cell
+and zone item (`data-cell`, `aria-label` and a tooltip; `svg.hit_layer`), built from the
+scene the viewer may see, so the page holds nothing the scene hides.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 
 import anywidget
 import traitlets
 
 from rules_kernel.scene import Scene
-from widgets.draw import describe_token
 from widgets.layout import Layout, layout_scene
-from widgets.svg import highlight_body, scene_body
+from widgets.svg import highlight_body, hit_layer, scene_body
 
 CSS = """
 .re-board { outline: none; width: 100%; position: relative; }
@@ -123,34 +121,3 @@ class Board:
         elif content.get("event") == "escape":
             for handler in self._escape_handlers:
                 handler()
-
-
-def hit_layer(scene: Scene, layout: Layout) -> str:
-    """One transparent shape per clickable place, with its name for tooltips and readers."""
-    names = cell_names(scene)
-    parts = []
-    for cid, box in layout.cells.items():
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in box.polygon)
-        parts.append(_hit("polygon", f'points="{points}"', cid, names.get(cid, cid)))
-    for zone_box in layout.zones:
-        for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
-            shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
-            count = f" ×{item.count}" if item.count > 1 else ""
-            what = "face-down coin" if item.face_down else item.name
-            parts.append(_hit("rect", shape, item.cell, f"{zone_box.zone.title}: {what}{count}"))
-    return "\n".join(parts)
-
-
-def _hit(tag: str, shape: str, cell: str, name: str) -> str:
-    label = escape(name, quote=True)
-    return (f'<{tag} {shape} data-cell="{escape(cell, quote=True)}" aria-label="{label}">'
-            f"<title>{escape(name)}</title></{tag}>")
-
-
-def cell_names(scene: Scene) -> dict[str, str]:
-    """Words for each board cell: its coordinate and what stands on it."""
-    names = {c.id: c.label or c.id for c in scene.cells}
-    for token in scene.tokens:
-        if token.cell in names:
-            names[token.cell] = describe_token(token, scene)
-    return names

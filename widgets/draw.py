@@ -1,4 +1,10 @@
-"""Drawing any scene with a handful of primitives; the canvas and the SVG share this code.
+"""Any scene as a drawing list: plain data that both backends draw.
+
+`draw_scene` and `draw_highlights` turn a scene (and a layout) into a list of primitive ops —
+`Rect`, `Polygon`, `Circle`, `Line`, `Text`, with their styles, and `Group`/`EndGroup` around
+what belongs to one thing (a tooltip where the backend has them). The list knows no backend:
+`widgets/svg.py` writes it as SVG text (the playable board, a bare state's picture, the landing
+page's thumbnails), `widgets/canvas.py` paints it on an ipycanvas canvas (board heatmaps).
 
 Colours: the Okabe–Ito palette, distinguishable with the common colour-vision deficiencies;
 owners also differ by the pieces' facing and by a letter on coins and markers, never by
@@ -8,7 +14,7 @@ colour alone.
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import NamedTuple, Union
 
 from rules_kernel.scene import Cell, Scene, Token, ZoneItem
 from widgets.layout import MARGIN, Layout
@@ -31,25 +37,111 @@ NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "green": "#009E73", "blu
                  "black": "#333333", "white": "#FFFFFF"}
 
 
-class Painter(Protocol):
+# --- the drawing list: one op a primitive, plain data (tuples of numbers and strings) --------
+
+
+class Rect(NamedTuple):
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1
+    alpha: float = 1
+
+
+class Polygon(NamedTuple):
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1
+    alpha: float = 1
+
+
+class Circle(NamedTuple):
+    x: float
+    y: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1
+    alpha: float = 1
+
+
+class Line(NamedTuple):
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = INK
+    width: float = 1
+    alpha: float = 1
+
+
+class Text(NamedTuple):
+    """`y` is the baseline (SVG's and the canvas's default alike)."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 12
+    color: str = INK
+    bold: bool = False
+    align: str = "center"  # "center", "left", "right"
+
+
+class Group(NamedTuple):
+    """What follows, up to the matching EndGroup, is one thing; `title` names it (a tooltip)."""
+
+    title: str
+
+
+class EndGroup(NamedTuple):
+    pass
+
+
+Op = Union[Rect, Polygon, Circle, Line, Text, Group, EndGroup]  # noqa: UP007 (a runtime alias)
+
+
+class Painter(list):
+    """A drawing list being made: the drawing routines below call these methods, each appends
+    one op. (It was a protocol each backend implemented; now the backends read the list.)"""
+
     def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
-             stroke: str | None = None, width: float = 1, alpha: float = 1) -> None: ...
+             stroke: str | None = None, width: float = 1, alpha: float = 1) -> None:
+        self.append(Rect(x, y, w, h, fill, stroke, width, alpha))
+
     def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
-                width: float = 1, alpha: float = 1) -> None: ...
+                width: float = 1, alpha: float = 1) -> None:
+        self.append(Polygon(tuple(points), fill, stroke, width, alpha))
+
     def circle(self, x: float, y: float, r: float, *, fill: str | None = None,
-               stroke: str | None = None, width: float = 1, alpha: float = 1) -> None: ...
+               stroke: str | None = None, width: float = 1, alpha: float = 1) -> None:
+        self.append(Circle(x, y, r, fill, stroke, width, alpha))
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK,
+             width: float = 1, alpha: float = 1) -> None:
+        self.append(Line(x1, y1, x2, y2, stroke, width, alpha))
+
     def text(self, x: float, y: float, text: str, *, size: float = 12, color: str = INK,
-             bold: bool = False, align: str = "center") -> None: ...
-    def group(self, title: str) -> None: ...  # what follows belongs to one thing (a tooltip)
-    def end_group(self) -> None: ...
+             bold: bool = False, align: str = "center") -> None:
+        self.append(Text(x, y, text, size, color, bold, align))
+
+    def group(self, title: str) -> None:
+        self.append(Group(title))
+
+    def end_group(self) -> None:
+        self.append(EndGroup())
 
 
 def owner_colour(owner: int | None) -> str:
     return "#BBBBBB" if owner is None else OWNER_COLOURS[owner % len(OWNER_COLOURS)]
 
 
-def draw_scene(p: Painter, scene: Scene, layout: Layout) -> None:
+def draw_scene(scene: Scene, layout: Layout) -> list[Op]:
     """The board layer: background, cells, coordinates, tokens, zones, status line."""
+    p = Painter()
     p.rect(0, 0, layout.width, layout.height, fill="#FFFFFF")
     p.text(MARGIN, 17, scene.status, size=14, bold=True, align="left")
     cells = {c.id: c for c in scene.cells}
@@ -69,6 +161,7 @@ def draw_scene(p: Painter, scene: Scene, layout: Layout) -> None:
             p.text(zone_box.x, zone_box.y + 12, zone_box.heading, size=12, color=INK, align="left")
         for item, box in zip(zone.items, zone_box.items, strict=True):
             _draw_item(p, item, box.x, box.y, box.w)
+    return p
 
 
 def describe_token(token: Token, scene: Scene) -> str:
@@ -78,6 +171,16 @@ def describe_token(token: Token, scene: Scene) -> str:
     what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
     height = f", {token.height} coins" if token.height > 1 else ""
     return f"{what}{whose} on {token.cell}{height}"
+
+
+def cell_names(scene: Scene) -> dict[str, str]:
+    """Words for each board cell: its coordinate and what stands on it (the hit layer's
+    tooltips and screen-reader labels)."""
+    names = {c.id: c.label or c.id for c in scene.cells}
+    for token in scene.tokens:
+        if token.cell in names:
+            names[token.cell] = describe_token(token, scene)
+    return names
 
 
 def _draw_cell(p: Painter, box, cell: Cell) -> None:
@@ -210,12 +313,13 @@ def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> N
         p.text(x + size - 3, y + 7, str(item.count), size=MIN_TEXT, bold=True)
 
 
-def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),
+def draw_highlights(layout: Layout, *, last: tuple[str, ...] = (),
                     selected: tuple[str, ...] = (), targets: tuple[str, ...] = (),
-                    marks: dict[str, tuple[str, str]] | None = None) -> None:
+                    marks: dict[str, tuple[str, str]] | None = None) -> list[Op]:
     """The highlight layer: last move (a filled yellow tint), chosen cells (blue ring),
     targets (green); `marks` gives a target its own colour and label (perfect play:
     "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour."""
+    p = Painter()
     for cell in last:
         box = layout.cells.get(cell)
         if box is not None:
@@ -239,6 +343,7 @@ def draw_highlights(p: Painter, layout: Layout, *, last: tuple[str, ...] = (),
             p.text(x, y + 5, label, size=13, color=INK, bold=True)
         else:
             p.circle(*centre, radius * 0.3, fill=colour, alpha=0.85)
+    return p
 
 
 def _inset(points, cx: float, cy: float, by: float):

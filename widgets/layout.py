@@ -1,6 +1,6 @@
 """Where everything of a scene goes, in pixels: cells (squares or hexes) and side zones.
 
-One `Layout` serves both the canvas and the SVG drawing, and answers hit tests for clicks.
+One `Layout` places the drawing list of both backends (SVG, canvas) and answers hit tests for clicks.
 The first player's side is at the bottom; with `flip` (the second player's perspective on a
 square board) the board turns round.
 """

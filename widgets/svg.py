@@ -1,66 +1,126 @@
-"""Scene -> SVG text: the picture a bare state shows in a notebook and in exported HTML."""
+"""The drawing list as SVG text: the playable board's layers, the picture a bare state shows in a
+notebook and in exported HTML, the landing page's thumbnails.
+
+Everything the project writes as board SVG is written here: the scene and highlight layers
+(from `widgets/draw.py`'s drawing list) and the board's transparent hit layer.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from rules_kernel.scene import Scene
-from widgets.draw import INK, draw_highlights, draw_scene
+from widgets.draw import (
+    Circle,
+    EndGroup,
+    Group,
+    Line,
+    Op,
+    Polygon,
+    Rect,
+    Text,
+    cell_names,
+    draw_highlights,
+    draw_scene,
+)
 from widgets.layout import Layout, layout_scene
 
+ANCHORS = {"center": "middle", "left": "start", "right": "end"}
 
-class SvgPainter:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
 
-    @staticmethod
-    def _style(fill, stroke, width, alpha) -> str:
-        # colours can come from data (a user's unit table): attribute values are escaped too
-        style = f'fill="{escape(fill or "none")}"'
-        if stroke:
-            style += f' stroke="{escape(stroke)}" stroke-width="{width:g}"'
-        if alpha != 1:
-            style += f' opacity="{alpha:g}"'
-        return style
+def _style(fill, stroke, width, alpha) -> str:
+    # colours can come from data (a user's unit table): attribute values are escaped too
+    style = f'fill="{escape(fill or "none")}"'
+    if stroke:
+        style += f' stroke="{escape(stroke)}" stroke-width="{width:g}"'
+    if alpha != 1:
+        style += f' opacity="{alpha:g}"'
+    return style
 
-    def rect(self, x, y, w, h, *, fill=None, stroke=None, width=1, alpha=1) -> None:
-        self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                          f'{self._style(fill, stroke, width, alpha)}/>')
 
-    def polygon(self, points, *, fill=None, stroke=None, width=1, alpha=1) -> None:
-        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        self.parts.append(f'<polygon points="{pts}" {self._style(fill, stroke, width, alpha)}/>')
+def _rect(op: Rect) -> str:
+    return (f'<rect x="{op.x:.1f}" y="{op.y:.1f}" width="{op.w:.1f}" height="{op.h:.1f}" '
+            f'{_style(op.fill, op.stroke, op.width, op.alpha)}/>')
 
-    def circle(self, x, y, r, *, fill=None, stroke=None, width=1, alpha=1) -> None:
-        self.parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
-                          f'{self._style(fill, stroke, width, alpha)}/>')
 
-    def group(self, title: str) -> None:
-        self.parts.append(f"<g><title>{escape(title)}</title>")
+def _polygon(op: Polygon) -> str:
+    pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in op.points)
+    return f'<polygon points="{pts}" {_style(op.fill, op.stroke, op.width, op.alpha)}/>'
 
-    def end_group(self) -> None:
-        self.parts.append("</g>")
 
-    def text(self, x, y, text, *, size=12, color=INK, bold=False, align="center") -> None:
-        anchor = {"center": "middle", "left": "start", "right": "end"}[align]
-        weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" fill="{escape(color)}" '
-                          f'text-anchor="{anchor}" font-family="sans-serif"{weight}>'
-                          f"{escape(text)}</text>")
+def _circle(op: Circle) -> str:
+    return (f'<circle cx="{op.x:.1f}" cy="{op.y:.1f}" r="{op.r:.1f}" '
+            f'{_style(op.fill, op.stroke, op.width, op.alpha)}/>')
+
+
+def _line(op: Line) -> str:
+    return (f'<line x1="{op.x1:.1f}" y1="{op.y1:.1f}" x2="{op.x2:.1f}" y2="{op.y2:.1f}" '
+            f'{_style(None, op.stroke, op.width, op.alpha)}/>')
+
+
+def _text(op: Text) -> str:
+    weight = ' font-weight="bold"' if op.bold else ""
+    return (f'<text x="{op.x:.1f}" y="{op.y:.1f}" font-size="{op.size:.1f}" fill="{escape(op.color)}" '
+            f'text-anchor="{ANCHORS[op.align]}" font-family="sans-serif"{weight}>'
+            f"{escape(op.text)}</text>")
+
+
+def _group(op: Group) -> str:
+    return f"<g><title>{escape(op.title)}</title>"
+
+
+def _end_group(_op: EndGroup) -> str:
+    return "</g>"
+
+
+WRITERS = {Rect: _rect, Polygon: _polygon, Circle: _circle, Line: _line, Text: _text,
+           Group: _group, EndGroup: _end_group}
+
+
+def svg_elements(ops: Iterable[Op]) -> str:
+    """The SVG elements of a drawing list, one a line (no <svg> wrapper)."""
+    return "\n".join(WRITERS[type(op)](op) for op in ops)
 
 
 def scene_body(scene: Scene, layout: Layout) -> str:
     """The SVG elements that draw a scene (no <svg> wrapper)."""
-    painter = SvgPainter()
-    draw_scene(painter, scene, layout)
-    return "\n".join(painter.parts)
+    return svg_elements(draw_scene(scene, layout))
 
 
 def highlight_body(layout: Layout, **highlight: tuple[str, ...]) -> str:
     """The SVG elements of the highlight layer: last move, selection, targets."""
-    painter = SvgPainter()
-    draw_highlights(painter, layout, **highlight)
-    return "\n".join(painter.parts)
+    return svg_elements(draw_highlights(layout, **highlight))
+
+
+def hit_layer(scene: Scene, layout: Layout) -> str:
+    """The board's hit layer: one transparent shape per clickable place (cells, zone items)
+    with `data-cell`, an `aria-label` and a tooltip, in the words of the scene the viewer may
+    see. (Not a drawing: a canvas has no such layer, so it is not in the drawing list.)"""
+    names = cell_names(scene)
+    parts = []
+    for cid, box in layout.cells.items():
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in box.polygon)
+        parts.append(_hit("polygon", f'points="{points}"', cid, names.get(cid, cid)))
+    for zone_box in layout.zones:
+        for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
+            shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
+            count = f" ×{item.count}" if item.count > 1 else ""
+            what = "face-down coin" if item.face_down else item.name
+            parts.append(_hit("rect", shape, item.cell, f"{zone_box.zone.title}: {what}{count}"))
+    return "\n".join(parts)
+
+
+def _hit(tag: str, shape: str, cell: str, name: str) -> str:
+    label = escape(name, quote=True)
+    return (f'<{tag} {shape} data-cell="{escape(cell, quote=True)}" aria-label="{label}">'
+            f"<title>{escape(name)}</title></{tag}>")
+
+
+def svg_document(body: str, width: float, height: float) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+            f"\n{body}\n</svg>")
 
 
 def scene_to_svg(scene: Scene, *, highlight: bool = True) -> str:
@@ -69,9 +129,7 @@ def scene_to_svg(scene: Scene, *, highlight: bool = True) -> str:
     body = scene_body(scene, layout)
     if highlight:
         body += "\n" + highlight_body(layout, last=scene.last_cells)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
-            f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.0f} {layout.height:.0f}">'
-            f"\n{body}\n</svg>")
+    return svg_document(body, layout.width, layout.height)
 
 
 def state_svg(state, perspective: int | None = None) -> str:
