@@ -3,8 +3,15 @@
 The list is built from the notebooks present, so a new notebook appears without editing
 anything. Titles and descriptions come from each notebook's first Markdown cell (or from
 `metadata["rules_explorer"]["description"]` when a notebook sets one). Every text put into the
-HTML goes through `html.escape`; thumbnails are SVG pictures of game positions embedded as
-`data:` images, so nothing is fetched from anywhere.
+HTML goes through `html.escape`; thumbnails are SVG pictures of each game's start position,
+drawn from the board's drawing list (`widgets/draw.py`) and embedded as `data:` images, so
+nothing is fetched from anywhere.
+
+Why SVG and not the canvas backend here: a card is one HTML link, and a canvas widget can
+neither sit inside a link nor draw without a kernel round trip after the page loads (a
+canvas keeps no drawing for a browser that connects later). The SVG images show at once, at
+any pixel ratio, in the exported HTML and on a static site too; they cost the page's kernel
+one drawing each while the page is made, no more than a canvas would.
 """
 
 from __future__ import annotations
@@ -22,7 +29,6 @@ from pathlib import Path
 import rules_kernel as rk
 
 LANDING_NAME = "index.ipynb"
-THUMBNAIL_PLIES = 6  # a few random plies in: a position with some pieces moved looks like play
 # Notebooks whose name does not say their game: the game pictured on their card.
 THUMBNAIL_GAMES = {
     "explorer": "yokai-3x4",
@@ -94,19 +100,16 @@ def _first_sentence(text: str, limit: int = 160) -> str:
 
 
 def thumbnail_svg(game_id: str, seed: str) -> str:
-    """An SVG picture of `game_id` a few seeded random plies after the start."""
-    from widgets import state_svg  # drawing lives in widgets; imported here to keep this light
+    """An SVG picture of `game_id`'s board at the start: what the first player faces, any
+    chance before it (a deal, a first draw) resolved with `seed`. The board alone: side zones
+    and the status line would be a few pixels high on a card."""
+    from widgets.svg import board_svg  # drawing lives in widgets; imported here to keep this light
 
     rng = random.Random(seed)
     state = rk.load_game(game_id).initial_state()
-    for _ in range(THUMBNAIL_PLIES):
-        if state.is_terminal():
-            break
-        if state.current_player == rk.CHANCE:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            state = state.apply(rng.choice(state.legal_moves()))
-    return state_svg(state)
+    while not state.is_terminal() and state.current_player == rk.CHANCE:
+        state = state.apply(state.sample_chance(rng))
+    return board_svg(state.scene())
 
 
 def link_prefix() -> str:
@@ -124,7 +127,7 @@ def link_prefix() -> str:
 def card_html(card: Card, prefix: str = "") -> str:
     picture = base64.b64encode(thumbnail_svg(card.game_id, card.stem).encode()).decode("ascii")
     href = html.escape(prefix + urllib.parse.quote(card.file_name), quote=True)
-    alt = html.escape(f"A {card.game_id} position", quote=True)
+    alt = html.escape(f"The {card.game_id} board at the start", quote=True)
     return (f'<a class="landing-card" href="{href}">'
             f'<img class="landing-thumb" src="data:image/svg+xml;base64,{picture}" alt="{alt}">'
             f'<span class="landing-title">{html.escape(card.title)}</span>'

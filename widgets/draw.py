@@ -14,10 +14,11 @@ colour alone.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import NamedTuple, Union
 
 from rules_kernel.scene import Cell, Scene, Token, ZoneItem
-from widgets.layout import MARGIN, Layout
+from widgets.layout import MARGIN, CellBox, Layout, layout_scene
 
 OWNER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")  # orange, sky blue, green, pink
 OWNER_MARKS = ("A", "B", "C", "D")
@@ -357,3 +358,36 @@ def _inset(points, cx: float, cy: float, by: float):
 def _radius(layout: Layout, cell: str) -> float:
     box = layout.cells.get(cell)
     return box.size * (0.45 if not layout.hexes else 0.8) if box else 20
+
+
+# --- the board alone: thumbnails and heatmaps ------------------------------------------------
+
+
+def board_only(scene: Scene, *, tokens: bool = True) -> Scene:
+    """The scene's board and (with `tokens`) what stands on it; no side zones, no status line,
+    no last-move mark, no control markers without tokens: a picture to recognise, not to play."""
+    if tokens:
+        return replace(scene, zones=(), status="", last_cells=())
+    return replace(scene, tokens=(), zones=(), status="", last_cells=(),
+                   cells=tuple(replace(c, marker=None) for c in scene.cells))
+
+
+def board_layout(scene: Scene, *, top: float = 8, min_width: float = 0, room: float = 460) -> Layout:
+    """Where a board-only scene goes, cut to the board and its coordinates (no room kept for
+    zones or a status line): `top` pixels above the board, at least `min_width` wide."""
+    full = layout_scene(scene, room=room)  # `room`: a hex map's (empty) zones go under it, not beside
+    xs = [x for box in full.cells.values() for x, _ in box.polygon]
+    pad = MARGIN if full.labels else 8
+    width = max(max(xs) - min(xs) + pad + 8, min_width)
+    dx = (width - (max(xs) - min(xs) + pad + 8)) / 2 + pad - min(xs)
+    dy = top - full.board_top
+    bottom = full.board_bottom + (MARGIN if full.labels else 8)
+
+    def moved(box: CellBox) -> CellBox:
+        return CellBox(box.id, box.cx + dx, box.cy + dy, box.size,
+                       tuple((x + dx, y + dy) for x, y in box.polygon))
+
+    return replace(full, width=width, height=bottom + dy, zones=[],
+                   cells={cid: moved(box) for cid, box in full.cells.items()},
+                   labels=[(text, x + dx, y + dy) for text, x, y in full.labels],
+                   board_top=full.board_top + dy, board_bottom=full.board_bottom + dy)

@@ -20,6 +20,8 @@ from widgets.draw import (
     Polygon,
     Rect,
     Text,
+    board_layout,
+    board_only,
     cell_names,
     draw_highlights,
     draw_scene,
@@ -130,6 +132,13 @@ def scene_to_svg(scene: Scene, *, highlight: bool = True) -> str:
     if highlight:
         body += "\n" + highlight_body(layout, last=scene.last_cells)
     return svg_document(body, layout.width, layout.height)
+
+
+def board_svg(scene: Scene) -> str:
+    """The board alone with what stands on it, cut to the board (the landing page's thumbnails)."""
+    bare = board_only(scene)
+    layout = board_layout(bare)
+    return svg_document(svg_elements(draw_scene(bare, layout)), layout.width, layout.height)
 
 
 def state_svg(state, perspective: int | None = None) -> str:
