@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 
 from rules_kernel.core import CHANCE, Move, RulesError, State
 
@@ -45,65 +44,15 @@ class RandomAgent(Agent):
 # --- evaluation ---------------------------------------------------------------------------
 
 def evaluate(state: State, player: int) -> float:
-    """A score in [-1, 1] for `player`: the result if the game is over, else a per-game
-    material count (a small table of hooks; games without one score 0)."""
+    """A score in [-1, 1] for `player`: the result if the game is over, else the game's own
+    estimate (`Game.heuristic`: material, control; 0 for a game without one), kept inside
+    (-1, 1) so that no estimate counts as much as a result."""
     outcome = state.outcome()
     if outcome is not None:
         if not outcome.finished or outcome.winner is None:
             return 0.0
         return 1.0 if player in outcome.winners else -1.0
-    heuristic = HEURISTICS.get(state.game.id)
-    return 0.0 if heuristic is None else max(-0.99, min(0.99, heuristic(state, player)))
-
-
-def _yokai_material(state, player: int) -> float:
-    from rules_kernel.games import yokai
-
-    values = {yokai.KODAMA: 1, yokai.KITSUNE: 3, yokai.TANUKI: 3, yokai.KIRIN: 5, yokai.ONI: 4,
-              yokai.KODAMA_SAMURAI: 5, yokai.SUPER_ONI: 5, yokai.KOROPOKKURU: 0}
-    score = 0.0
-    for code in state.board:
-        if code:
-            score += values[yokai.kind_of(code)] * (1 if yokai.owner_of(code) == player else -1)
-    for owner in (0, 1):
-        for kind, count in enumerate(state.hands[owner]):
-            if count and kind in values:
-                score += values[kind] * count * (1 if owner == player else -1)
-    return score / 20
-
-
-def _war_stories_material(state, player: int) -> float:
-    values = {1: 0, 2: 5, 3: 4, 4: 3, 5: 3}  # Daimyo, Shinobi, Ashigaru, Kibatai, Kihei
-    score = sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in state.pieces if c)
-    return score / 20
-
-
-def _to_war_units(state, player: int) -> float:
-    units = [sum(1 for u in state.grid if u and u[0] == p) for p in (0, 1)]
-    return (units[player] - units[1 - player]) / 12
-
-
-def _war_chest_control(state, player: int) -> float:
-    """Control markers placed (what wins), then coins on the board and units near locations
-    to take, for the player's side."""
-    from rules_kernel.games.war_chest import distance
-
-    game = state.game
-    side = game.team(player)
-    markers = state.markers_left(1 - side) - state.markers_left(side)
-    score = markers / game.map.markers
-    for h, owner, _, height in state.units:
-        sign = 1 if game.team(owner) == side else -1
-        targets = [loc for loc in game.map.locations if state.controller.get(loc) != game.team(owner)]
-        near = min((distance(h, loc) for loc in targets), default=0)
-        score += sign * (height / 180 + (6 - min(near, 6)) / 120)  # closer beats bolstering
-    return score
-
-
-HEURISTICS: dict[str, Callable[[State, int], float]] = {
-    "yokai-3x4": _yokai_material, "yokai-5x6": _yokai_material,
-    "war-stories": _war_stories_material, "to-war": _to_war_units, "war-chest": _war_chest_control,
-}
+    return max(-0.99, min(0.99, state.game.heuristic(state, player)))
 
 
 class GreedyAgent(Agent):
@@ -211,9 +160,10 @@ class _Node:
 
 
 class PerfectAgent(Agent):
-    """Perfect play from the solved table (yokai-3x4 only): a move chosen at random among
-    those that keep the position's value. Needs `rules-explorer solve yokai-3x4` once; the
-    first move opens the table (a RulesError naming that command if it is missing)."""
+    """Perfect play from the solved table of a game that declares one (`Game.SOLVED_TABLE`:
+    Yōkai 3x4): a move chosen at random among those that keep the position's value. The table
+    is built once (`rules-explorer solve <game>`); the first move opens it (a RulesError naming
+    that command if it is missing)."""
 
     name = "perfect"
 
@@ -223,8 +173,7 @@ class PerfectAgent(Agent):
 
     def choose(self, view: State) -> Move:
         if self.tablebase is None:
-            from rules_kernel.tablebase import Tablebase
-            self.tablebase = Tablebase.open(view.game.id)
+            self.tablebase = view.game.open_solved_table()
         return self.rng.choice(self.tablebase.optimal_moves(view))
 
 

@@ -13,16 +13,23 @@ Each game module subclasses `Game` and `State` and fills in a handful of hooks:
            for secrets: view(player)
 
 Everything else (apply with legality checks and notation parsing, perft, repr) is shared.
+What the rest of the project needs of a game (its agents' heuristic, drawing hints, a solved
+table, the statistics' settings) the Game subclass declares too: see `Game` and
+docs/kernel.md, "Adding a game".
 """
 
 from __future__ import annotations
 
+import importlib
 import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from rules_kernel.records import Record
 
 #: `State.current_player` at a chance node (a deal, a shuffle, a draw from a bag).
 CHANCE = -1
@@ -208,6 +215,53 @@ class Game:
     title: ClassVar[str] = ""
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
     num_players: int = 2
+
+    # --- what the project needs of a game besides its rules ---------------------------------
+    # Each game declares these in its own module, so no code outside rules_kernel/games/ tests
+    # a game's id (docs/kernel.md, "Adding a game"). The defaults suit a game that has none.
+
+    #: where the game stands when games are listed for people (statistics tables, the data
+    #: files of make_data): smaller first, ties by id
+    LIST_ORDER: ClassVar[int] = 1000
+    #: a drawing hint: where long piece names break across lines ({"Koropokkuru": ("Koro-",
+    #: "pokkuru")}); names not listed split at spaces
+    NAME_BREAKS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: the game's solved table, as "module:function": the function of the game id that opens
+    #: it (`open_solved_table`); None: the game is not solved
+    SOLVED_TABLE: ClassVar[str | None] = None
+    #: statistics: the cap on actions of a game played for the data files, so that no random
+    #: game runs forever (it is then recorded as unfinished)
+    DATA_MAX_PLIES: ClassVar[int] = 1000
+
+    def heuristic(self, state: State, player: int) -> float:
+        """The agents' estimate of a position that is not over, for `player`, within about
+        [-1, 1] (agents clip it): material, control, ... Without one a game scores 0."""
+        return 0.0
+
+    @classmethod
+    def data_options(cls, setting: int) -> dict[str, Any]:
+        """Statistics: the options of the `setting`-th game setting of an experiment (the data
+        files), when the settings should cycle through something, like To War!'s army pairs.
+        The default: the default options every time."""
+        return {}
+
+    @classmethod
+    def seat_holdings(cls, record: Record) -> dict[str, list[Any]]:
+        """Statistics: what each seat played with in a recorded game (a `records.Record`), by
+        kind: {"army": ["western", "southern"]} gives the games frame the columns army_0 and
+        army_1; a seat may hold a list ({"unit": [[...], [...]]}). The default: nothing."""
+        return {}
+
+    def open_solved_table(self) -> Any:
+        """The solved table this game declares (`SOLVED_TABLE`), opened; RulesError if it has
+        none, and whatever the table raises when it is not built (naming the command)."""
+        if self.SOLVED_TABLE is None:
+            raise RulesError(f"{self.id} has no solved table")
+        module_name, _, function = self.SOLVED_TABLE.partition(":")
+        opener: Any = importlib.import_module(module_name)
+        for name in function.split("."):
+            opener = getattr(opener, name)
+        return opener(self.id)
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))

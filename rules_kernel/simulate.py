@@ -14,6 +14,10 @@ runs in one file, and a last line torn by a kill is cut off with a warning.
 
 Ctrl-C raises `SimulationInterrupted` (a KeyboardInterrupt) after closing the file, which
 then holds only whole records; a crashed worker raises `SimulationError` (one line).
+
+The games behind the statistics are experiments (`experiment_task`, `play_tasks`): the data
+files' command (`python -m rules_kernel.make_data`) and the dashboard's "Run more games" play
+them here, on the same process pool.
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ import os
 import random
 import signal
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -282,22 +287,93 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+# --- experiments: the games behind the statistics ----------------------------------------------
+
+#: seats: random against random, so any difference is the seat's (the first-player advantage);
+#: agents: greedy against random, greedy on each seat in turn (the agent effect apart from the seat)
+EXPERIMENTS = ("seats", "agents")
+#: the seed of the shipped data files (make_data) and of the dashboard's further games
+EXPERIMENT_SEED = 2026
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game of an experiment: which game and options, who sits where, and its seed."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    agents: tuple[str, ...]
+    experiment: str
+    index: int
+    seed: str
+
+
+def experiment_task(game: str, experiment: str, index: int, seed: int = EXPERIMENT_SEED) -> Task:
+    """Game `index` of `experiment` for `game`: its seating, options and seed.
+
+    The options are the game's for a setting (`Game.data_options`: To War! cycles through its
+    army pairs): setting `index` in `seats`; in `agents` the games 2k and 2k+1 share setting k
+    and swap the seats (greedy first in even games), so every setting is played from both.
+    Game i's seed is "<seed>:<experiment>:<game>:<i>": a run can be repeated exactly and more
+    games added later."""
+    cls = rk.game_class(game)
+    if experiment not in EXPERIMENTS:
+        raise rk.OptionError(f"unknown experiment {experiment!r}; experiments: {', '.join(EXPERIMENTS)}")
+    seats = cls(**cls.data_options(0)).num_players  # settings never change the number of seats
+    options = cls.data_options(index if experiment == "seats" else index // seats)
+    agents = ("random",) * seats
+    if experiment == "agents":
+        agents = tuple("greedy" if p == index % seats else "random" for p in range(seats))
+    frozen = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())
+    return Task(game, frozen, agents, experiment, index, f"{seed}:{experiment}:{game}:{index}")
+
+
+def play_task(task: Task) -> Record:
+    """Play one experiment game to its end (or its game's cap, `Game.DATA_MAX_PLIES`); the
+    record's meta names the experiment."""
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in task.options}
+    game = rk.load_game(task.game, **options)
+    record = play_game(game, task.agents, task.seed, game.DATA_MAX_PLIES, task.index)
+    meta = {**record.meta, "experiment": task.experiment}
+    return Record(record.game, record.options, record.actions, record.players, record.result, meta)
+
+
+def _play_experiment_task(task: Task) -> str:  # records cross process boundaries as JSON text
+    return play_task(task).to_json()
+
+
+def play_tasks(tasks: Sequence[Task], workers: int = 1, bar: Any = None) -> Iterator[Record]:
+    """The records of `tasks`, in order, on `workers` processes (0: all cores; the pool of
+    `simulate`); `bar.update()` after each."""
+    lines = _run(list(tasks), workers, None, _play_experiment_task)
+    try:
+        for line in lines:
+            if bar is not None:
+                bar.update()
+            yield Record.from_json(line)
+    finally:
+        lines.close()  # stops the workers at once when the caller stopped early
+
+
 # --- running the games -------------------------------------------------------------------------
 
-def _run(tasks: list[tuple], workers: int, client: Any) -> Iterator[str]:
-    """The games' record lines in game order (a generator: closing it stops the workers)."""
+def _run(tasks: list, workers: int, client: Any, play: Callable[[Any], str] | None = None) -> Iterator[str]:
+    """The games' record lines in game order (a generator: closing it stops the workers).
+    `play` turns a task into its record line: `_play_task` (looked up now, so a test may
+    replace it) unless given."""
+    play = play or _play_task
     if client is not None:
-        yield from _run_dask(tasks, client)
+        yield from _run_dask(tasks, client, play)
         return
     workers = (os.cpu_count() or 1) if workers == 0 else workers
     if workers <= 1 or len(tasks) <= 1:
-        yield from map(_play_task, tasks)
+        yield from map(play, tasks)
         return
-    yield from _run_pool(tasks, workers)
+    yield from _run_pool(tasks, workers, play)
 
 
-def _run_dask(tasks: list[tuple], client: Any) -> Iterator[str]:
-    futures = client.map(_play_task, tasks, pure=False)
+def _run_dask(tasks: list, client: Any, play: Callable[[Any], str]) -> Iterator[str]:
+    futures = client.map(play, tasks, pure=False)
     try:
         for future in futures:  # in game order
             yield future.result()
@@ -305,13 +381,13 @@ def _run_dask(tasks: list[tuple], client: Any) -> Iterator[str]:
         client.cancel(futures)
 
 
-def _run_pool(tasks: list[tuple], workers: int) -> Iterator[str]:
+def _run_pool(tasks: list, workers: int, play: Callable[[Any], str]) -> Iterator[str]:
     pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
     finished = False
     try:
         # small chunks: records reach the file steadily, and Ctrl-C or a crash loses little work
         chunksize = max(1, min(len(tasks) // (workers * 8), 16))
-        yield from pool.map(_play_task, tasks, chunksize=chunksize)
+        yield from pool.map(play, tasks, chunksize=chunksize)
         finished = True
     finally:
         if finished:

@@ -27,7 +27,8 @@ import pandas as pd
 from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
-from rules_kernel.core import CHANCE, RulesError
+from rules_kernel import game_class
+from rules_kernel.core import CHANCE, OptionError, RulesError
 from rules_kernel.records import Record, read_records
 
 Records = str | os.PathLike | Iterable[Record]
@@ -57,7 +58,8 @@ def games_frame(source: Records, *, progress: bool = False) -> pd.DataFrame:
     agents and agent_<seat> (categories), actions, moves, winner (nullable int), winners (a
     list: both players of a winning team), reason, ending (category: the reason before its
     details), finished, draw, seed and index (from the record's metadata, when simulated),
-    plus army_<seat> (To War!, category) or unit_<seat> (War Chest: a list of unit names)."""
+    plus what each seat held as its game declares it (`Game.seat_holdings`): army_<seat> (To
+    War!, category) or unit_<seat> (War Chest: a list of unit names)."""
     rows = [
         _game_row(i, record)
         for i, record in enumerate(tqdm(_records(source), disable=not progress, unit="game"))
@@ -91,14 +93,29 @@ def _game_row(i: int, record: Record) -> dict[str, Any]:
         row["winners"] = [row["winner"]]
     for p, agent in enumerate(agents):
         row[f"agent_{p}"] = agent
-    armies = record.options.get("armies")
-    if isinstance(armies, list):
-        for p, army in enumerate(armies):
-            row[f"army_{p}"] = army
-    if record.game == "war-chest":
-        for p, units in enumerate(war_chest_units(record)):
-            row[f"unit_{p}"] = list(units)
+    for kind, held in seat_holdings(record).items():
+        for p, value in enumerate(held):
+            row[f"{kind}_{p}"] = value
     return row
+
+
+def seat_holdings(record: Record) -> dict[str, list[Any]]:
+    """What each seat played with, as its game reads it from the record (`Game.seat_holdings`:
+    To War!'s armies, War Chest's units); nothing for a game no longer registered."""
+    try:
+        game = game_class(record.game)
+    except OptionError:
+        return {}
+    return game.seat_holdings(record)
+
+
+def experiment_games(records: Iterable[Record]) -> pd.DataFrame:
+    """The games frame of experiment records (`rules_kernel.simulate.play_tasks`: the data
+    files, the dashboard's further games), with each game's experiment after its record."""
+    records = list(records)
+    frame = games_frame(records)
+    frame.insert(1, "experiment", [r.meta.get("experiment", "") for r in records])
+    return typed_games(frame)
 
 
 def typed_games(frame: pd.DataFrame) -> pd.DataFrame:
@@ -117,17 +134,6 @@ def typed_games(frame: pd.DataFrame) -> pd.DataFrame:
         if column in frame:
             frame[column] = frame[column].astype(bool)
     return frame
-
-
-def war_chest_units(record: Record) -> tuple[tuple[str, ...], ...]:
-    """The unit types each War Chest player fought with: from the options, or by replaying
-    the deal or the draft at the start of the record."""
-    state = record.load_game().initial_state()
-    for action in record.actions:
-        if state.phase not in ("deal", "draft"):
-            break
-        state = state.apply(action.notation)
-    return state.armies
 
 
 def _options_summary(options: dict) -> str:
@@ -277,13 +283,22 @@ def first_player_advantage(games: pd.DataFrame, by: str | list[str] = "game") ->
 
 
 def army_pairs(games: pd.DataFrame) -> pd.DataFrame:
-    """To War!: one row per army pair as seated (army_0 first), with the first seat's share
-    of the decided games and its interval. A pair and its reverse (the same armies, seats
-    swapped) side by side show army and seat apart: an army that wins from both seats is
-    stronger; a pair whose first seat wins both ways shows the seat."""
-    to_war = games[games["game"] == "to-war"] if "game" in games else games
-    _require(to_war, ["army_0", "army_1"], "army_pairs")
-    return first_player_advantage(to_war, by=["army_0", "army_1"])
+    """The games whose seats hold an army (To War!): one row per army pair as seated (army_0
+    first), with the first seat's share of the decided games and its interval. A pair and its
+    reverse (the same armies, seats swapped) side by side show army and seat apart: an army
+    that wins from both seats is stronger; a pair whose first seat wins both ways shows the
+    seat."""
+    _require(games, ["army_0", "army_1"], "army_pairs")
+    return first_player_advantage(holding(games, "army"), by=["army_0", "army_1"])
+
+
+def holding(games: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """The games whose first two seats hold something of `kind` ("army", "unit"; columns
+    <kind>_0 and <kind>_1): one game's rows out of a frame of several."""
+    columns = [f"{kind}_0", f"{kind}_1"]
+    if any(c not in games.columns for c in columns):
+        return games.iloc[0:0]
+    return games[games[columns].notna().all(axis=1)]
 
 
 def _key_columns(by: str | list[str], key) -> dict:

@@ -10,15 +10,16 @@ import ipywidgets as w
 import pandas as pd
 import pytest
 
-from rules_kernel import make_data, stats
+import rules_kernel as rk
+from rules_kernel import make_data, simulate, stats
 from widgets import stats_panel as sp
 
 
 @pytest.fixture(scope="module")
 def games() -> pd.DataFrame:
-    """Six quick games of Yōkai 3x4 from make_data's own tasks (random and greedy)."""
-    tasks = [make_data.task("yokai-3x4", e, i) for e in ("seats", "agents") for i in range(3)]
-    return make_data.games_table([make_data.play(t) for t in tasks])
+    """Six quick games of Yōkai 3x4 from make_data's own experiments (random and greedy)."""
+    tasks = [simulate.experiment_task("yokai-3x4", e, i) for e in ("seats", "agents") for i in range(3)]
+    return stats.experiment_games(simulate.play_tasks(tasks))
 
 
 def widgets_in(widget: w.Widget) -> list[w.Widget]:
@@ -30,13 +31,19 @@ def widgets_in(widget: w.Widget) -> list[w.Widget]:
 
 def test_tasks_are_reproducible_and_seat_the_agents_both_ways():
     # 12 pairs as seated, in order: game 13 plays the second pair again
-    assert make_data.task("to-war", "seats", 13).options == (("armies", ("western", "far-eastern")),)
-    again = make_data.task("yokai-5x6", "seats", 2)
-    assert make_data.play(again) == make_data.play(again)
-    assert make_data.task("war-chest", "agents", 0).agents == ("greedy", "random")
-    assert make_data.task("war-chest", "agents", 1).agents == ("random", "greedy")
-    with pytest.raises(make_data.rk.OptionError, match="unknown game"):
-        make_data.task("chess", "seats", 0)
+    second_pair = (("armies", ("western", "far-eastern")),)
+    assert simulate.experiment_task("to-war", "seats", 13).options == second_pair
+    # in the agents experiment games 2 and 3 (greedy first, then second) share the second pair
+    assert simulate.experiment_task("to-war", "agents", 2).options == second_pair
+    assert simulate.experiment_task("to-war", "agents", 3).options == second_pair
+    again = simulate.experiment_task("yokai-5x6", "seats", 2)
+    assert simulate.play_task(again) == simulate.play_task(again)
+    assert simulate.experiment_task("war-chest", "agents", 0).agents == ("greedy", "random")
+    assert simulate.experiment_task("war-chest", "agents", 1).agents == ("random", "greedy")
+    with pytest.raises(rk.OptionError, match="unknown game"):
+        simulate.experiment_task("chess", "seats", 0)
+    with pytest.raises(rk.OptionError, match="unknown experiment"):
+        simulate.experiment_task("yokai-3x4", "openings", 0)
 
 
 def test_the_command_writes_both_tables_with_how_they_were_made(tmp_path):

@@ -31,8 +31,11 @@ PROMOTED = "#D55E00"  # vermillion
 TARGET = "#009E73"
 SELECTED = "#0072B2"
 LAST = "#C9A800"  # a dark yellow outline: the last move's cells
-#: where long names break on a piece (a style table; anything else splits at spaces)
-NAME_BREAKS = {"Koropokkuru": ("Koro-", "pokkuru"), "Super-Oni": ("Super-", "Oni")}
+#: where long names break on a piece, as each game declares it (`Game.NAME_BREAKS`, read live
+#: from the registry); anything else splits at spaces. Imported here, among the style tables
+#: where a reader looks for it.
+from rules_kernel import NAME_BREAKS  # noqa: E402
+
 MIN_TEXT = 11  # no text on a board is smaller (at the drawing's own size)
 NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "green": "#009E73", "blue": "#0072B2",
                  "black": "#333333", "white": "#FFFFFF"}

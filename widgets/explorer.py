@@ -63,11 +63,14 @@ class Explorer(w.VBox):
         Explorer("yokai-3x4", position="...", compact=True)   # a live diagram for explainers
 
     `compact=True` shows the board, the status, the move list and Undo/Reset only (no game
-    picker, options or analysis controls): a diagram a reader can play on.
+    picker, options or analysis controls): a diagram a reader can play on. Without a game:
+    the first in the games' declared order (Yōkai no Mori 3x4).
     """
 
-    def __init__(self, game: str | rk.Game = "yokai-3x4", *, position: str | None = None,
+    def __init__(self, game: str | rk.Game | None = None, *, position: str | None = None,
                  seed: int | None = None, compact: bool = False, **options: Any) -> None:
+        if game is None:
+            game = rk.list_games(ordered=True)[0]
         game_id = game.id if isinstance(game, rk.Game) else game
         rk.game_class(game_id)  # an unknown game raises the kernel's clear OptionError here
         self.seed = seed
@@ -213,7 +216,7 @@ class Explorer(w.VBox):
             self.perspective.value = views[0][1]
         finally:
             self._quiet = False
-        solvable = self.game.id == "yokai-3x4"
+        solvable = self._solvable()
         self.perfect.layout.display = None if solvable else "none"
         if not solvable:
             self.perfect.value = False
@@ -494,13 +497,14 @@ class Explorer(w.VBox):
                                  targets=self.controller.next_cells() if prefix else (),
                                  marks=self._value_marks())
 
-    # --- perfect play (Yokai 3x4, solved) ------------------------------------------------
+    # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
+    def _solvable(self) -> bool:
+        return self.game.SOLVED_TABLE is not None
+
     def _perfect_switched(self) -> None:
         if self.perfect.value and self.tablebase is None:
-            from rules_kernel.tablebase import Tablebase
-
             try:
-                self.tablebase = Tablebase.open(self.game.id)
+                self.tablebase = self.game.open_solved_table()
             except rk.RulesError as exc:
                 self._say(str(exc), error=True)
                 self.perfect.value = False
@@ -508,7 +512,7 @@ class Explorer(w.VBox):
         self.refresh()
 
     def _perfect_on(self) -> bool:
-        return self.perfect.value and self.tablebase is not None and self.game.id == "yokai-3x4"
+        return self.perfect.value and self.tablebase is not None and self._solvable()
 
     def _perfect_status(self) -> str:
         if not self._perfect_on() or self.state.is_terminal():

@@ -23,17 +23,26 @@ from pathlib import Path
 import ipywidgets as w
 import pandas as pd
 
-from rules_kernel import make_data, stats
+import rules_kernel as rk
+from rules_kernel import simulate, stats
 from widgets import charts
 from widgets.safe import error_line, guarded, html
 
-GAME_NAMES = {
-    "yokai-3x4": "Yōkai no Mori 3x4",
-    "yokai-5x6": "Yōkai no Mori 5x6",
-    "war-stories": "War Stories (Sengokuki)",
-    "to-war": "To War!",
-    "war-chest": "War Chest",
-}
+
+def game_title(game_id: str) -> str:
+    """A game's title as its module declares it (`Game.title`); an id no registered game has
+    (a record of a game since removed) stands for itself."""
+    try:
+        return rk.game_class(str(game_id)).title or str(game_id)
+    except rk.OptionError:
+        return str(game_id)
+
+
+def titles_of(games: pd.DataFrame) -> str:
+    """The titles of the games a frame holds ("To War!"), in their declared order."""
+    present = set(map(str, games["game"]))
+    ordered = [g for g in rk.list_games(ordered=True) if g in present]
+    return " and ".join(game_title(g) for g in ordered + sorted(present - set(ordered)))
 
 
 # --- numbers as text ------------------------------------------------------------------------
@@ -65,6 +74,11 @@ def count(name: str, header: str) -> Column:
 
 def label(name: str, header: str, names: dict[str, str] | None = None) -> Column:
     return Column(header, lambda row: (names or {}).get(str(row[name]), str(row[name])), numeric=False)
+
+
+def game_label(name: str, header: str) -> Column:
+    """A column of game ids shown as the games' titles."""
+    return Column(header, lambda row: game_title(row[name]), numeric=False)
 
 
 def share(name: str, header: str) -> Column:
@@ -151,7 +165,7 @@ def seat_table(games: pd.DataFrame) -> w.HTML:
     return table(
         seats,
         [
-            label("game", "Game", GAME_NAMES),
+            game_label("game", "Game"),
             count("games", "Games (n)"),
             count("first_wins", "First wins"),
             count("second_wins", "Second wins"),
@@ -164,13 +178,13 @@ def seat_table(games: pd.DataFrame) -> w.HTML:
 
 
 def _per_game(games: pd.Series, counts: pd.Series) -> str:
-    return ", ".join(f"{GAME_NAMES.get(str(g), g)} {int(n):,}" for g, n in zip(games, counts, strict=True))
+    return ", ".join(f"{game_title(g)} {int(n):,}" for g, n in zip(games, counts, strict=True))
 
 
 def seat_plot(games: pd.DataFrame) -> w.HTML:
     seats = stats.first_player_advantage(games)
     svg = charts.interval_plot(
-        [GAME_NAMES.get(str(g), str(g)) for g in seats["game"]],
+        [game_title(g) for g in seats["game"]],
         list(100 * seats["first_share"]),
         list(100 * seats["ci_low"]),
         list(100 * seats["ci_high"]),
@@ -215,7 +229,7 @@ def agent_table(games: pd.DataFrame) -> w.HTML:
     return table(
         frame,
         [
-            label("game", "Game", GAME_NAMES),
+            game_label("game", "Game"),
             count("games", "Games (n)"),
             count("greedy_first", "Greedy sat first"),
             count("decided", "Decided"),
@@ -227,8 +241,9 @@ def agent_table(games: pd.DataFrame) -> w.HTML:
 
 
 def army_pair_plot(games: pd.DataFrame) -> w.HTML:
-    """To War!: the first seat's share for each army pair as seated, as a heat map."""
-    pairs = stats.army_pairs(games)
+    """The first seat's share for each army pair as seated, as a heat map, over the games
+    whose seats hold an army (To War!)."""
+    pairs, name = stats.army_pairs(games), titles_of(stats.holding(games, "army"))
     armies = sorted({*map(str, pairs["army_0"]), *map(str, pairs["army_1"])})
     cells = {
         (str(r["army_0"]), str(r["army_1"])): (
@@ -243,10 +258,10 @@ def army_pair_plot(games: pd.DataFrame) -> w.HTML:
         cells,
         xlabel="second player's army",
         ylabel="first player's army",
-        title="To War! by army pair",
+        title=f"{name} by army pair",
     )
     caption = (
-        f"To War!, random against random: n = {int(pairs['games'].sum()):,} games, "
+        f"{name}, random against random: n = {int(pairs['games'].sum()):,} games, "
         f"{int(pairs['games'].min())}–{int(pairs['games'].max())} per army pair. Each square: the first "
         "player's share of the decided games (blue: the first player wins more, orange: fewer) and their "
         "number n; the 95% intervals are in the table below."
@@ -255,9 +270,9 @@ def army_pair_plot(games: pd.DataFrame) -> w.HTML:
 
 
 def army_pair_table(games: pd.DataFrame) -> w.HTML:
-    pairs = stats.army_pairs(games)
+    pairs, name = stats.army_pairs(games), titles_of(stats.holding(games, "army"))
     caption = (
-        f"To War! by army pair, random against random: n = {int(pairs['games'].sum()):,} games; "
+        f"{name} by army pair, random against random: n = {int(pairs['games'].sum()):,} games; "
         "first player's share of decided games with 95% Wilson interval"
     )
     return table(
@@ -276,7 +291,8 @@ def army_pair_table(games: pd.DataFrame) -> w.HTML:
 def army_table(games: pd.DataFrame) -> w.HTML:
     armies = stats.win_rates(games, "army").sort_values("win_rate", ascending=False)
     caption = (
-        f"To War! army win rates over both seats: n = {int(armies['seats'].sum()) // 2:,} "
+        f"{titles_of(stats.holding(games, 'army'))} army win rates over both seats: "
+        f"n = {int(armies['seats'].sum()) // 2:,} "
         "games (each counts once for each side); share of seats won, 95% Wilson interval"
     )
     return table(
@@ -297,18 +313,20 @@ def unit_rates(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
+    """Win rate by unit over one game's games whose seats hold units (War Chest)."""
     units = unit_rates(games).sort_values("win_rate", ascending=False)
+    name = titles_of(stats.holding(games, "unit"))
     svg = charts.interval_plot(
         list(units["unit"].astype(str)),
         list(100 * units["win_rate"]),
         list(100 * units["ci_low"]),
         list(100 * units["ci_high"]),
         xlabel="win rate of the seats holding the unit (%)",
-        title="War Chest win rate by unit",
+        title=f"{name} win rate by unit",
     )
     finished = int(games["finished"].sum())
     caption = (
-        f"War Chest, {title}: win rate by unit over n = {finished:,} finished games "
+        f"{name}, {title}: win rate by unit over n = {finished:,} finished games "
         f"({int(units['seats'].min())}–{int(units['seats'].max())} seats per unit); "
         "bars: 95% Wilson interval. "
         "A draw (deadlock) counts as a seat that did not win."
@@ -319,7 +337,8 @@ def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
 def unit_table(games: pd.DataFrame, title: str) -> w.HTML:
     units = unit_rates(games).sort_values("win_rate", ascending=False)
     caption = (
-        f"War Chest, {title}: n = {int(games['finished'].sum()):,} finished games; win rate of the "
+        f"{titles_of(stats.holding(games, 'unit'))}, {title}: n = {int(games['finished'].sum()):,} "
+        "finished games; win rate of the "
         "seats holding each unit, 95% Wilson interval"
     )
     return table(
@@ -343,7 +362,7 @@ def endings_table(games: pd.DataFrame, title: str) -> w.HTML:
     return table(
         endings,
         [
-            label("game", "Game", GAME_NAMES),
+            game_label("game", "Game"),
             label("ending", "Ending"),
             count("games", "Games"),
             share("share", "Share (95% CI)"),
@@ -358,7 +377,7 @@ def length_table(games: pd.DataFrame, title: str) -> w.HTML:
     return table(
         length,
         [
-            label("game", "Game", GAME_NAMES),
+            game_label("game", "Game"),
             count("count", "Games (n)"),
             Column("Median", lambda r: f"{r['50%']:.0f}"),
             Column("Middle half", lambda r: f"{r['25%']:.0f}–{r['75%']:.0f}"),
@@ -369,17 +388,17 @@ def length_table(games: pd.DataFrame, title: str) -> w.HTML:
 
 
 def length_plot(games: pd.DataFrame, title: str) -> w.HTML:
-    order = [g for g in GAME_NAMES if g in set(map(str, games["game"]))]
+    order = [g for g in rk.list_games(ordered=True) if g in set(map(str, games["game"]))]
     quantiles = [
         tuple(games.loc[games["game"] == g, "actions"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])) for g in order
     ]
     svg = charts.box_plot(
-        [GAME_NAMES[g] for g in order],
+        [game_title(g) for g in order],
         quantiles,
         xlabel="actions per game (moves and chance draws)",
         title="Game length",
     )
-    counts = ", ".join(f"{GAME_NAMES[g]} {int((games['game'] == g).sum()):,}" for g in order)
+    counts = ", ".join(f"{game_title(g)} {int((games['game'] == g).sum()):,}" for g in order)
     caption = (
         f"Game length, {title}: boxes hold the middle half of the games, the orange line is the "
         f"median, whiskers reach from the 5th to the 95th percentile; n = {len(games):,} games ({counts})."
@@ -392,7 +411,7 @@ def branching_plot(actions: pd.DataFrame, max_ply: int = 200) -> w.HTML:
     branching = branching[(branching["ply"] < max_ply) & (branching["count"] >= 10)]
     games = actions.groupby("game", observed=True)["record"].nunique()
     series = {
-        f"{GAME_NAMES.get(str(game), game)} (n={games[game]})": (list(group["ply"]), list(group["mean"]))
+        f"{game_title(game)} (n={games[game]})": (list(group["ply"]), list(group["mean"]))
         for game, group in branching.groupby("game", observed=True)
     }
     svg = charts.line_plot(
@@ -420,20 +439,22 @@ EXPERIMENT_NAMES = {
 
 class StatsDashboard(w.VBox):
     """One game's statistics from the precomputed games, and a "Run more games" control
-    that plays the next games of the same experiment (same seeds as make_data would use)
-    into the tables, with one progress bar."""
+    that plays the next games of the same experiment (`rules_kernel.simulate`, the seeds
+    make_data would use) into the tables, with one progress bar. `game`: the one shown first
+    (None: the first of the games in their declared order)."""
 
     def __init__(
         self,
         games: pd.DataFrame,
         *,
-        game: str = "to-war",
+        game: str | None = None,
         experiment: str = "seats",
-        seed: int = make_data.DEFAULT_SEED,
+        seed: int = simulate.EXPERIMENT_SEED,
     ) -> None:
         self.games, self.seed = games, seed
-        present = [g for g in make_data.GAMES if g in set(map(str, games["game"]))]
-        self.game = w.Dropdown(options=[(GAME_NAMES[g], g) for g in present], value=game, description="Game")
+        present = [g for g in rk.list_games(ordered=True) if g in set(map(str, games["game"]))]
+        self.game = w.Dropdown(options=[(game_title(g), g) for g in present],
+                               value=present[0] if game is None and present else game, description="Game")
         self.experiment = w.Dropdown(
             options=[(v, k) for k, v in EXPERIMENT_NAMES.items()],
             value=experiment,
@@ -476,7 +497,7 @@ class StatsDashboard(w.VBox):
     def show(self, figures: bool = True) -> None:
         """Draw the panels of the chosen game and experiment (tables only while games stream)."""
         self.message.value = ""
-        games, game, title = self.selected(), self.game.value, EXPERIMENT_NAMES[self.experiment.value]
+        games, title = self.selected(), EXPERIMENT_NAMES[self.experiment.value]
         panels: list[w.Widget] = []
         if games.empty:
             self.panels.children = (prose("No games of this kind yet: press Run more games."),)
@@ -486,11 +507,12 @@ class StatsDashboard(w.VBox):
         else:
             panels.append(agent_table(games))
         panels += [endings_table(games, title), length_table(games, title)]
-        if game == "to-war" and self.experiment.value == "seats":
+        # the panels follow what the game's seats hold (Game.seat_holdings), not its id
+        if self.experiment.value == "seats" and not stats.holding(games, "army").empty:
             panels.append(army_pair_table(games))
             if figures:
                 panels.insert(1, army_pair_plot(games))
-        if game == "war-chest":
+        if not stats.holding(games, "unit").empty:
             panels.append(unit_table(games, title))
             if figures:
                 panels.insert(1, unit_plot(games, title))
@@ -505,9 +527,11 @@ class StatsDashboard(w.VBox):
         self.progress.max, self.progress.value = how_many, 0
         last_shown = time.monotonic()
         batch = []
+        tasks = [simulate.experiment_task(game, experiment, i, self.seed)
+                 for i in range(start, start + how_many)]
         try:
-            for i in range(start, start + how_many):
-                batch.append(make_data.play(make_data.task(game, experiment, i, self.seed)))
+            for record in simulate.play_tasks(tasks):  # in this kernel, one game after another
+                batch.append(record)
                 self.progress.value += 1
                 self.progress_label.value = html(
                     "{n} of {total} games", n=self.progress.value, total=how_many
@@ -524,7 +548,7 @@ class StatsDashboard(w.VBox):
     def _add(self, records: list) -> None:
         if not records:
             return
-        new = make_data.games_table(records)
+        new = stats.experiment_games(records)
         new["record"] = new["record"] + (int(self.games["record"].max()) + 1 if len(self.games) else 0)
         self.games = stats.typed_games(pd.concat([self.games, new], ignore_index=True))
 
@@ -538,7 +562,7 @@ def seat_summary(games: pd.DataFrame) -> w.HTML:
     seats = stats.first_player_advantage(games)
     parts = []
     for _, row in seats.iterrows():
-        name = GAME_NAMES.get(str(row["game"]), str(row["game"]))
+        name = game_title(row["game"])
         share = share_text(row["first_share"], row["ci_low"], row["ci_high"])
         if row["ci_low"] > 0.5:
             verdict = "the first player has the edge"
@@ -553,18 +577,28 @@ def seat_summary(games: pd.DataFrame) -> w.HTML:
 
 
 def deadlock_summary(games: pd.DataFrame) -> w.HTML:
-    """War Chest's deadlock share per experiment, with its interval."""
-    war_chest = games[games["game"] == "war-chest"]
+    """The deadlock share per experiment, with its interval, of each game that ended in
+    deadlock at least once among `games` (War Chest's draw); the game's title leads its
+    sentences when there are several such games."""
+    deadlocking = set(map(str, games.loc[games["ending"] == "deadlock", "game"]))
     parts = []
-    for experiment, group in war_chest.groupby("experiment", observed=True):
-        deadlocks = int((group["ending"] == "deadlock").sum())
-        low, high = stats.proportion_ci(deadlocks, len(group))
-        share = share_text(deadlocks / len(group) if len(group) else math.nan, low, high)
-        parts.append(
-            f"{EXPERIMENT_NAMES.get(str(experiment), experiment)}: {deadlocks:,} of {len(group):,} "
-            f"games ended in deadlock, {share}."
-        )
+    for game in [g for g in rk.list_games(ordered=True) if g in deadlocking]:
+        lead = f"{game_title(game)}, " if len(deadlocking) > 1 else ""
+        for experiment, group in games[games["game"] == game].groupby("experiment", observed=True):
+            deadlocks = int((group["ending"] == "deadlock").sum())
+            low, high = stats.proportion_ci(deadlocks, len(group))
+            share = share_text(deadlocks / len(group) if len(group) else math.nan, low, high)
+            parts.append(
+                f"{lead}{EXPERIMENT_NAMES.get(str(experiment), experiment)}: {deadlocks:,} of {len(group):,} "
+                f"games ended in deadlock, {share}."
+            )
     return prose(" ".join(parts))
+
+
+def _number_word(n: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+             "twelve")
+    return words[n] if 0 <= n < len(words) else f"{n:,}"
 
 
 def _rate(row: pd.Series) -> str:
@@ -572,11 +606,14 @@ def _rate(row: pd.Series) -> str:
 
 
 def army_summary(games: pd.DataFrame) -> w.HTML:
-    """The seat effect pooled over the To War! army pairs (every pair is played from both
-    seats), then the strongest and the weakest army over both seats; whether the armies
-    differ more than the seats is read off the intervals, not assumed."""
-    armies = stats.win_rates(games[games["game"] == "to-war"], "army").sort_values("win_rate")
-    seat = stats.first_player_advantage(games[games["game"] == "to-war"]).iloc[0]
+    """The seat effect pooled over the army pairs of the games whose seats hold an army (To
+    War!: every pair is played from both seats), then the strongest and the weakest army over
+    both seats; whether the armies differ more than the seats is read off the intervals, not
+    assumed."""
+    with_armies = stats.holding(games, "army")
+    armies = stats.win_rates(with_armies, "army").sort_values("win_rate")
+    seat = stats.first_player_advantage(with_armies).iloc[0]
+    pairs = _number_word(len(stats.army_pairs(with_armies)))
     best, worst = armies.iloc[-1], armies.iloc[0]
     apart = best["ci_low"] > worst["ci_high"]
     seat_text = share_text(seat["first_share"], seat["ci_low"], seat["ci_high"])
@@ -586,7 +623,7 @@ def army_summary(games: pd.DataFrame) -> w.HTML:
         else "Their intervals overlap: these games do not tell the armies apart."
     )
     return prose(
-        f"Over the twelve army pairs, each played from both seats, the first player won {seat_text} of "
+        f"Over the {pairs} army pairs, each played from both seats, the first player won {seat_text} of "
         f"{int(seat['decided']):,} decided games. By army over both seats, {best['army']} won "
         f"{_rate(best)} of its {int(best['seats']):,} seats and {worst['army']} {_rate(worst)} of "
         f"{int(worst['seats']):,}. {verdict}"
@@ -600,7 +637,7 @@ def provenance(data: str | os.PathLike) -> w.HTML:
     replayed = stats.table_metadata(Path(data) / "actions.parquet").get("action_games_per_game", "some")
     seats = made["games_per_game"]["seats"]
     per_game = (
-        ", ".join(f"{GAME_NAMES.get(g, g)} {n:,}" for g, n in seats.items())
+        ", ".join(f"{game_title(g)} {n:,}" for g, n in seats.items())
         if isinstance(seats, dict)
         else f"{seats:,} per game"
     )

@@ -35,8 +35,9 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import product
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_kernel.core import (
     CHANCE,
@@ -53,8 +54,13 @@ from rules_kernel.core import (
 )
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
+if TYPE_CHECKING:
+    from rules_kernel.records import Record
+
 FILES, RANKS = 3, 4
 ARMIES = ("western", "northern", "far-eastern", "southern")
+#: the 12 army pairs as seated (the two players never take the same army: one deck per army)
+ARMY_PAIRS = tuple((a, b) for a, b in product(ARMIES, ARMIES) if a != b)
 ARMY_NAMES = {"western": "Westliche Armee", "northern": "Nordische Armee",
               "far-eastern": "Fernöstliche Armee", "southern": "Südliche Armee"}
 SETUP_CARDS = 6
@@ -333,6 +339,26 @@ class ToWar(Game):
 
     def from_text(self, text: str) -> ToWarState:
         return _from_text(self, text)
+
+    # --- what the rest of the project needs (core.Game's declarations) ---
+    LIST_ORDER = 40
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Units on the grid, the player's minus the opponent's, over 12 (the squares)."""
+        units = [sum(1 for u in state.grid if u and u[0] == p) for p in (0, 1)]
+        return (units[player] - units[1 - player]) / 12
+
+    @classmethod
+    def data_options(cls, setting: int) -> dict[str, Any]:
+        """The army pair cycles through the 12 pairs as seated, so every pair, and every army
+        on each seat, gets the same share of the games."""
+        return {"armies": list(ARMY_PAIRS[setting % len(ARMY_PAIRS)])}
+
+    @classmethod
+    def seat_holdings(cls, record: Record) -> dict[str, list[Any]]:
+        """Each seat's army, from the record's options."""
+        armies = record.options.get("armies")
+        return {"army": list(armies)} if isinstance(armies, list) else {}
 
 
 GAMES = [ToWar]

@@ -248,6 +248,32 @@ class WarChest(Game):
     def from_text(self, text: str) -> WarChestState:
         return _from_text(self, text)
 
+    # --- what the rest of the project needs (core.Game's declarations) ---
+    LIST_ORDER = 50
+    DATA_MAX_PLIES = 2000  # chance draws count as actions: War Chest's games are the longest
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Control markers placed (what wins), then coins on the board and units near locations
+        to take, for the player's side."""
+        side = self.team(player)
+        score = (state.markers_left(1 - side) - state.markers_left(side)) / self.map.markers
+        for h, owner, _, height in state.units:
+            sign = 1 if self.team(owner) == side else -1
+            targets = [loc for loc in self.map.locations if state.controller.get(loc) != self.team(owner)]
+            near = min((distance(h, loc) for loc in targets), default=0)
+            score += sign * (height / 180 + (6 - min(near, 6)) / 120)  # closer beats bolstering
+        return score
+
+    @classmethod
+    def seat_holdings(cls, record: Any) -> dict[str, list[Any]]:
+        """Each seat's unit types: from the options, or by replaying the deal or the draft."""
+        state = record.load_game().initial_state()
+        for action in record.actions:
+            if state.phase not in ("deal", "draft"):
+                break
+            state = state.apply(action.notation)
+        return {"unit": [list(units) for units in state.armies]}
+
 
 GAMES = [WarChest]
 

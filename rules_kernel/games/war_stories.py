@@ -190,6 +190,16 @@ class WarStories(Game):
     def from_text(self, text: str) -> WarStoriesState:
         return _from_text(self, text)
 
+    # --- what the rest of the project needs (core.Game's declarations) ---
+    LIST_ORDER = 30
+    #: the agents' material values; the Daimyo counts nothing, as Haisen ends the game
+    AGENT_VALUES: ClassVar[dict[int, int]] = {DAIMYO: 0, SHINOBI: 5, ASHIGARU: 4, KIBATAI: 3, KIHEI: 3}
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Pieces on the board, the player's minus the opponent's, over 20."""
+        values = self.AGENT_VALUES
+        return sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in state.pieces if c) / 20
+
 
 GAMES = [WarStories]
 

@@ -198,6 +198,26 @@ class YokaiGame(Game):
     def player_names(self) -> tuple[str, ...]:
         return ("First player", "Second player")
 
+    # --- what the rest of the project needs (core.Game's declarations) ---
+    NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "Koropokkuru": ("Koro-", "pokkuru"), "Super-Oni": ("Super-", "Oni")}
+    #: the agents' material values; the Koropokkuru counts nothing, as taking it ends the game
+    AGENT_VALUES: ClassVar[dict[int, int]] = {
+        KODAMA: 1, KITSUNE: 3, TANUKI: 3, KIRIN: 5, ONI: 4, KODAMA_SAMURAI: 5, SUPER_ONI: 5, KOROPOKKURU: 0}
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Material on the board and in hand, the player's minus the opponent's, over 20."""
+        values = self.AGENT_VALUES
+        score = 0.0
+        for code in state.board:
+            if code:
+                score += values[kind_of(code)] * (1 if owner_of(code) == player else -1)
+        for owner in (0, 1):
+            for kind, count in enumerate(state.hands[owner]):
+                if count and kind in values:
+                    score += values[kind] * count * (1 if owner == player else -1)
+        return score / 20
+
 
 def _at_least(minimum: int, value: int) -> int:
     if value < minimum:
@@ -219,6 +239,8 @@ class YokaiNoMori3x4(YokaiGame):
 
     id = "yokai-3x4"
     title = "Yōkai no Mori 3x4"
+    LIST_ORDER = 10
+    SOLVED_TABLE = "rules_kernel.tablebase:Tablebase.open"  # retrograde analysis: docs/tablebase.md
     FILES, RANKS = 3, 4
     START = "gle/1c1/1C1/ELG[-] w 0 1"
     LETTERS = {KODAMA: "C", KITSUNE: "E", TANUKI: "G", KOROPOKKURU: "L", KODAMA_SAMURAI: "+C"}
@@ -235,6 +257,7 @@ class YokaiNoMori5x6(YokaiGame):
 
     id = "yokai-5x6"
     title = "Yōkai no Mori 5x6"
+    LIST_ORDER = 20
     FILES, RANKS = 5, 6
     START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"
     LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P",

@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from rules_kernel.core import Move, RulesError, State
+from rules_kernel.games import yokai
 from rules_kernel.tablebase import _engine as engine
 from rules_kernel.tablebase._build import build_table
 
-GAME_ID = "yokai-3x4"
+GAME_ID = yokai.YokaiNoMori3x4.id  # the game declares this table (its SOLVED_TABLE)
 FULL_MATERIAL = (2, 2, 2)
 FORMAT_VERSION = 1
 SEARCH_DEPTH = 2  # plies searched from a position outside the table
@@ -292,9 +293,10 @@ def mirrored(board: np.ndarray) -> np.ndarray:
     return board.reshape(4, 3)[:, ::-1].reshape(12).copy()
 
 
-# kernel kinds (rules_kernel.games.yokai): Kodama 1, Kitsune 2, Tanuki 3, Koropokkuru 4,
-# Kodama Samurai 7
-_KERNEL_TO_ENGINE = {1: engine.C, 7: engine.H, 2: engine.E, 3: engine.G, 4: engine.L}
+_KERNEL_TO_ENGINE = {yokai.KODAMA: engine.C, yokai.KODAMA_SAMURAI: engine.H, yokai.KITSUNE: engine.E,
+                     yokai.TANUKI: engine.G, yokai.KOROPOKKURU: engine.L}
+#: the kinds a hand may hold, in the engine's order of hand counts
+_HAND_KINDS = (yokai.KODAMA, yokai.KITSUNE, yokai.TANUKI)
 
 
 def normalised(state: State) -> tuple[np.ndarray, np.ndarray]:
@@ -303,12 +305,12 @@ def normalised(state: State) -> tuple[np.ndarray, np.ndarray]:
     board = np.zeros(12, np.int64)
     for sq, code in enumerate(state.board):
         if code:
-            kind, owner = code & 15, code >> 4
+            kind, owner = yokai.kind_of(code), yokai.owner_of(code)
             mine = _KERNEL_TO_ENGINE[kind]
             target = sq if side == 0 else 11 - sq
             board[target] = mine if owner == side else mine + engine.THEM
     ours, theirs = state.hands[side], state.hands[1 - side]
-    hands = np.array([ours[1], ours[2], ours[3], theirs[1], theirs[2], theirs[3]], np.int64)
+    hands = np.array([ours[k] for k in _HAND_KINDS] + [theirs[k] for k in _HAND_KINDS], np.int64)
     return board, hands
 
 
