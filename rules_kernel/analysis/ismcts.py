@@ -1,0 +1,231 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012).
+
+For games with hidden cards, hands and bags (War Stories, To War!, War Chest), and for any
+game as the fallback engine. Each iteration imagines one full state consistent with what the
+analysis may know — `view.determinize(rng)` of the viewer's view, never the true state —
+walks the tree by UCB1 among the moves legal in that world, adds one node, plays at random
+for at most `rollout_actions` actions and scores the end: a finished game by its result
+(1 win, 1/2 draw, 0 loss for each seat), a cut-off one by the game's heuristic (the agents'
+`evaluate`, mapped from [-1, 1] to [0, 1]). Chance events are sampled where they occur and
+do not branch the tree (a node is a sequence of decisions); a player's sub-decisions (a War
+Stories flip, a War Chest follow-up) are nodes of that player like any other.
+
+Seeded: the same seed, position and number of playouts give the same analysis.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from rules_kernel.agents import evaluate
+from rules_kernel.analysis._types import (
+    Analysis,
+    Estimate,
+    Limit,
+    MoveLine,
+    Search,
+    StopFlag,
+    of_outcome,
+    score_margin,
+)
+from rules_kernel.core import CHANCE, State
+
+#: a random playout stops after this many actions (chance included) and is scored by the
+#: heuristic: random War Chest games run to thousands of actions
+ROLLOUT_ACTIONS = 40
+#: UCB1's exploration constant for scores in [0, 1]
+EXPLORATION = 0.7
+#: the principal line follows children visited at least this often
+LINE_MIN_VISITS = 4
+#: progress reports at most this often (seconds)
+PROGRESS_EVERY = 0.1
+
+
+class _Node:
+    """A decision point: statistics of the move that led here, for every seat."""
+
+    __slots__ = ("mover", "children", "visits", "totals", "available")
+
+    def __init__(self, mover: int | None, seats: int) -> None:
+        self.mover = mover  # the seat that chose the move leading here
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.totals = [0.0] * seats
+        self.available = 1  # iterations in which the move was legal (ISMCTS' subset-armed UCB)
+
+    def mean(self, seat: int) -> float:
+        return self.totals[seat] / self.visits if self.visits else 0.5
+
+    def ucb(self, exploration: float) -> float:
+        if self.visits == 0:
+            return math.inf
+        return self.mean(self.mover) + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+class TreeSearchEngine:
+    """ISMCTS over the viewer's information set; seeded."""
+
+    name = "ismcts"
+
+    def __init__(self, *, seed: int | str = 0, exploration: float = EXPLORATION,
+                 rollout_actions: int = ROLLOUT_ACTIONS,
+                 heuristic: Callable[[State, int], float] = evaluate) -> None:
+        self.seed, self.exploration = seed, exploration
+        self.rollout_actions, self.heuristic = rollout_actions, heuristic
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def analyse(self, state: State, *, viewer: int | None = None, limit: Limit | None = None,
+                progress: Callable[[Analysis], None] | None = None,
+                stop: StopFlag | None = None) -> Analysis:
+        """Analyse what `viewer` knows of `state` (`state.view(viewer)`: the only thing read
+        from `state`), or the state itself when viewer is None (all-seeing)."""
+        limit = limit or Limit()
+        info = state if viewer is None else state.view(viewer)
+        run = _Run(self, info, viewer, limit, stop)
+        if not info.is_terminal():
+            run.search(progress)
+        result = run.analysis()
+        if progress is not None:
+            progress(result)
+        return result
+
+
+class _Run:
+    """One analysis: the tree, the random generator and the counters."""
+
+    def __init__(self, engine: TreeSearchEngine, info: State, viewer: int | None, limit: Limit,
+                 stop: StopFlag | None) -> None:
+        self.engine, self.info, self.viewer = engine, info, viewer
+        self.limit, self.stop = limit, stop
+        self.rng = random.Random(f"ismcts:{engine.seed}")
+        self.seats = info.game.num_players
+        self.root = _Node(None, self.seats)
+        self.started = time.perf_counter()
+        self.playouts = self.actions = 0
+        self.stopped = False
+
+    def _more(self) -> bool:
+        limit = self.limit
+        if self.stop is not None and self.stop.is_set():
+            self.stopped = True
+            return False
+        if limit.playouts is not None and self.playouts >= limit.playouts:
+            return False
+        if limit.nodes is not None and self.actions >= limit.nodes:
+            return False
+        if limit.seconds is not None and time.perf_counter() - self.started >= limit.seconds:
+            return False
+        return True
+
+    def search(self, progress: Callable[[Analysis], None] | None) -> None:
+        reported = time.perf_counter()
+        while self._more():
+            self._iterate(self.info.determinize(self.rng))
+            self.playouts += 1
+            if progress is not None and time.perf_counter() - reported >= PROGRESS_EVERY:
+                progress(self.analysis())
+                reported = time.perf_counter()
+
+    # --- one iteration -------------------------------------------------------------------------
+    def _iterate(self, world: State) -> None:
+        node, path = self.root, [self.root]
+        while not world.is_terminal():
+            if world.current_player == CHANCE:
+                world = self._step(world, world.sample_chance(self.rng))
+                continue
+            legal = {str(m): m for m in world.legal_moves()}
+            untried = [k for k in legal if k not in node.children]
+            if untried:
+                key = self.rng.choice(sorted(untried))
+                node.children[key] = child = _Node(world.current_player, self.seats)
+                path.append(child)
+                world = self._step(world, legal[key])
+                break
+            for key in legal:
+                node.children[key].available += 1
+            key = max(sorted(legal), key=lambda k: node.children[k].ucb(self.engine.exploration))
+            node = node.children[key]
+            path.append(node)
+            world = self._step(world, legal[key])
+        scores = self._rollout(world)
+        for visited in path:
+            visited.visits += 1
+            for seat in range(self.seats):
+                visited.totals[seat] += scores[seat]
+
+    def _step(self, world: State, action) -> State:
+        self.actions += 1
+        return world.apply(action)
+
+    def _rollout(self, world: State) -> list[float]:
+        rng = self.rng
+        for _ in range(self.engine.rollout_actions):
+            if world.is_terminal():
+                break
+            if world.current_player == CHANCE:
+                world = self._step(world, world.sample_chance(rng))
+            else:
+                world = self._step(world, rng.choice(world.legal_moves()))
+        outcome = world.outcome()
+        if outcome is not None:
+            return [of_outcome(outcome, seat).win_probability for seat in range(self.seats)]
+        return [(self.engine.heuristic(world, seat) + 1.0) / 2.0 for seat in range(self.seats)]
+
+    # --- the answer ----------------------------------------------------------------------------
+    def analysis(self) -> Analysis:
+        info = self.info
+        deciding = not info.is_terminal() and info.current_player != CHANCE
+        player = info.current_player if deciding else (self.viewer or 0)
+        ranked = sorted(self.root.children.items(),
+                        key=lambda kv: (-kv[1].visits, -kv[1].mean(player), kv[0]))
+        lines = [MoveLine(key, self._estimate(child, player), visits=child.visits)
+                 for key, child in ranked] if deciding else []
+        if lines:
+            lines[0] = MoveLine(lines[0].move, lines[0].value, self._line(), lines[0].visits)
+        if info.is_terminal():
+            value = of_outcome(info.outcome(), player)
+            values = tuple(of_outcome(info.outcome(), s).win_probability for s in range(self.seats))
+        elif lines:
+            best = ranked[0][1]
+            value = lines[0].value
+            values = tuple(best.mean(s) for s in range(self.seats))
+        else:
+            value = self._estimate(self.root, player)
+            values = tuple(self.root.mean(s) for s in range(self.seats))
+        search = Search(self.engine.name, nodes=self.actions, playouts=self.playouts,
+                        depth=self._depth(), seconds=round(time.perf_counter() - self.started, 6),
+                        exact=info.is_terminal(), stopped=self.stopped,
+                        notes=(f"seed {self.engine.seed}; rollouts cut after "
+                               f"{self.engine.rollout_actions} actions",))
+        return Analysis(info.game.id, info.to_text(), player, value, values, tuple(lines),
+                        lines[0].line if lines else (), search, self.viewer)
+
+    @staticmethod
+    def _estimate(node: _Node, player: int) -> Estimate:
+        mean = node.mean(player)
+        return Estimate(mean, score_margin(mean, node.visits))
+
+    def _line(self) -> tuple[str, ...]:
+        """The most visited child, again and again, while it is visited often enough."""
+        line, node = [], self.root
+        while node.children:
+            key, child = max(node.children.items(), key=lambda kv: (kv[1].visits, kv[0]))
+            if child.visits < LINE_MIN_VISITS and line:
+                break
+            line.append(key)
+            node = child
+        return tuple(line)
+
+    def _depth(self) -> int:
+        """The deepest node of the tree (decisions below the root)."""
+        deepest, stack = 0, [(self.root, 0)]
+        while stack:
+            node, depth = stack.pop()
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in node.children.values())
+        return deepest

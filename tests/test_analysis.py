@@ -1,0 +1,242 @@
+"""rules_kernel.analysis: the protocol, the solved-table engine (with the game's history) and
+the game report. Fairy-Stockfish: test_analysis_fsf.py; the tree search: test_analysis_ismcts.py.
+
+The table tests use a sub-game table (Kodama only besides the two Koropokkuru: material
+(1, 0, 0), 5,544 positions, built in seconds); the full table's example runs only when the
+full table is built (`rules-explorer solve yokai-3x4`)."""
+
+from __future__ import annotations
+
+import threading
+
+import pandas as pd
+import pytest
+
+import rules_kernel as rk
+from rules_kernel import analysis
+from rules_kernel.analysis import Analysis, Limit, TableEngine, analyse, report, summary
+from rules_kernel.analysis.table import history_counts, position_key
+from rules_kernel.records import Record
+from rules_kernel.tablebase import Tablebase, TablebaseError, Value
+
+GAME = rk.load_game("yokai-3x4")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> Tablebase:
+    return Tablebase.build(material=(1, 0, 0), directory=tmp_path_factory.mktemp("tb"), progress=False)
+
+
+@pytest.fixture(scope="module")
+def engine(table) -> TableEngine:
+    return TableEngine(table)
+
+
+def _values(table: Tablebase, state) -> dict[str, Value]:
+    """Every move's value by the table alone (history ignored), for the mover."""
+    return {str(mv.move): mv.value for mv in table.best_moves(state)}
+
+
+# --- the protocol ---------------------------------------------------------------------------------
+
+def test_an_analysis_ranks_every_move_and_gives_the_line_and_what_was_searched(engine, table):
+    state = GAME.from_text("3/1l1/3/L2[C] w - - 0 1")
+    result = analyse(state, engine=engine)
+    assert isinstance(result, Analysis) and result.player == 0
+    assert sorted(m.move for m in result.moves) == sorted(str(m) for m in state.legal_moves())
+    assert result.value == result.moves[0].value and str(result.value) == "win in 11"
+    assert result.value.exact and result.value.margin == 0.0 and result.value.win_probability == 1.0
+    assert result.values == (1.0, 0.0)
+    assert result.search.engine == "table" and result.search.exact
+    assert result.search.nodes >= len(result.moves)
+    expected = _values(table, state)
+    assert {m.move: (m.value.result, m.value.plies) for m in result.moves} == {
+        k: (v.result, v.plies) for k, v in expected.items()}
+    # the principal line is the table's: play it and the first player wins in 11 plies
+    line = result.line
+    end = state.play(*line) if len(line) == 11 else None
+    assert end is not None and end.outcome().winner == 0
+
+
+def test_progress_is_called_and_a_set_stop_flag_ends_the_search(engine):
+    state = GAME.from_text("3/1l1/3/L2[C] w - - 0 1")
+    seen: list[Analysis] = []
+    analyse(state, engine=engine, progress=seen.append)
+    assert seen and seen[-1].value.exact
+    stop = threading.Event()
+    stop.set()
+    stopped = analyse(state, engine="ismcts", limit=Limit(seconds=5), stop=stop)
+    assert stopped.search.stopped and stopped.search.playouts == 0 and stopped.search.seconds < 5
+    # the table answers at once whatever the flag: its first lookup of every move is exact here
+    assert analyse(state, engine=engine, stop=stop).value.exact
+
+
+def test_limit_takes_seconds_or_a_limit_and_refuses_nonsense():
+    assert Limit.of(None) == Limit() and Limit.of(0.5) == Limit(seconds=0.5)
+    for bad in (0, -1, "1", True):
+        with pytest.raises(ValueError):
+            Limit.of(bad)
+
+
+def test_a_finished_game_is_valued_by_its_outcome(engine):
+    over = GAME.from_text("3/1l1/3/L2[C] w - - 0 1").play("a1a2", "b3a2")
+    assert over.is_terminal()
+    result = analyse(over, engine=engine, viewer=1)
+    assert result.moves == () and result.player == 1 and str(result.value) == "win in 0"
+
+
+def test_the_default_engines_by_game(monkeypatch):
+    """The card games use the tree search; a game with no built table and Fairy-Stockfish
+    refused falls through to the tree search too."""
+    for game_id in ("war-stories", "to-war", "war-chest"):
+        assert analysis.default_engine_name(rk.load_game(game_id)) == "ismcts"
+    with pytest.raises(rk.RulesError, match="unknown engine"):
+        analysis.get_engine(GAME, "deep-thought")
+    with pytest.raises(rk.RulesError, match="does not analyse"):
+        analysis.get_engine(rk.load_game("to-war"), "fairy-stockfish")
+
+
+def test_a_game_declaring_its_solved_table_gets_the_table_engine(monkeypatch, table):
+    if getattr(type(GAME), "SOLVED_TABLE", None) is None:
+        pytest.skip("this kernel's games do not declare SOLVED_TABLE yet")
+    monkeypatch.setattr(type(GAME), "open_solved_table", lambda self: table)
+    analysis.close_engines()
+    try:
+        assert analysis.default_engine_name(GAME) == "table"
+        assert analysis.get_engine(GAME).tablebase is table
+    finally:
+        analysis.close_engines()
+
+
+# --- exact with the game's history ----------------------------------------------------------------
+
+# The first player wins in 5 with a1a2 and only with it; the two Koropokkuru go round once
+# (c2c3 a2a1 c3c2 a1a2 ...), so after 7 plies a1a2 would make the third occurrence of its
+# position: a draw by the rules.
+CYCLE_START = "3/3/L1l/2c[] b - - 0 1"
+CYCLE = ("c2c3", "a2a1", "c3c2", "a1a2", "c2c3", "a2a1", "c3c2")
+
+
+def test_a_move_completing_a_threefold_repetition_is_a_draw(engine, table):
+    fresh = GAME.from_text("3/3/2l/L1c[] w - - 0 1")
+    assert _values(table, fresh)["a1a2"] == Value("win", 5)
+    assert [v.result for k, v in _values(table, fresh).items() if k != "a1a2"] == ["loss", "loss"]
+    state = GAME.from_text(CYCLE_START).play(*CYCLE)
+    assert state == fresh and state.repetition_count() == 2
+    assert state.apply("a1a2").outcome().is_draw
+    result = analyse(state, engine=engine)
+    assert str(result.move("a1a2").value) == "draw" and result.move("a1a2").value.exact
+    # the position's value follows from its moves' values: a draw now, not a win in 5
+    assert str(result.value) == "draw" and result.value.exact and result.search.exact
+    assert str(analyse(fresh, engine=engine).value) == "win in 5"
+
+
+def test_a_hot_position_on_the_winners_ladder_is_searched_until_it_settles(engine):
+    """After the cycle the second player's position 3/2l/L2/2c[] w (a win in 3 for the first
+    player) has occurred twice: a third time draws. From the position before it the table's
+    win passes there, so a lookup is not enough and the search settles it."""
+    state = GAME.from_text(CYCLE_START).play(*CYCLE, "a1b1")
+    result = analyse(state, engine=engine, limit=Limit(seconds=30, depth=6))
+    assert result.search.exact and result.value.exact
+    assert result.search.depth >= 1 or all(m.value.exact for m in result.moves)
+
+
+def test_history_keys_are_the_kernels_repetition_keys():
+    """The engine reads the game's history through the kernel's count map: the keys it
+    makes must be the kernel's, or no repetition would ever be found."""
+    state = GAME.from_text(CYCLE_START).play(*CYCLE)
+    counts = dict(history_counts(state))
+    assert counts[position_key(state)] == state.repetition_count() == 2
+    assert sum(counts.values()) == len(CYCLE) + 1
+
+
+def test_the_full_table_example_from_the_issue():
+    """`g1e/lc1/1C1/ELG[] b - - 0 4` after the start occurred twice: its only winning move
+    a3b4 completes a threefold repetition and draws."""
+    try:
+        full = TableEngine(Tablebase.open("yokai-3x4"))
+    except TablebaseError:
+        pytest.skip("the full table is not built (rules-explorer solve yokai-3x4)")
+    state = GAME.initial_state().play("b1a2", "b4a3", "a2b1", "a3b4", "b1a2", "b4a3", "a2b1")
+    assert state.to_text().startswith("g1e/lc1/1C1/ELG[] b")
+    table_values = _values(full.tablebase, state)
+    assert [k for k, v in table_values.items() if v.result == "win"] == ["a3b4"]
+    result = full.analyse(state)
+    assert str(result.move("a3b4").value) == "draw"
+    assert result.value == result.moves[0].value and result.value.result in ("draw", "loss")
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+# A hand-made game of the sub-game: the first player wins in 11, takes a slower win (ply 3),
+# throws the win away with a drop that only draws (ply 5); later the second player turns the
+# draw into a loss (ply 10).
+REPORT_START = "3/1l1/3/L2[C] w - - 0 1"
+REPORT_MOVES = ["a1b1", "b3a3", "b1a1", "a3b3", "C@c1", "b3a3", "a1b1", "a3b3", "b1a1", "b3a4", "a1a2"]
+
+
+def test_report_classifies_a_game_with_known_blunders(engine, table):
+    df = report(REPORT_MOVES, start=GAME.from_text(REPORT_START), engine=engine)
+    assert isinstance(df, pd.DataFrame) and list(df["ply"]) == list(range(1, 12))
+    assert list(df["mover"]) == [0, 1] * 5 + [0]
+    assert list(df["move"]) == REPORT_MOVES
+    assert dict(zip(df["ply"], df["classification"], strict=True)) == {
+        1: "best", 2: "best", 3: "good", 4: "best", 5: "blunder", 6: "best", 7: "best", 8: "best",
+        9: "best", 10: "blunder", 11: "best"}
+    changes = df.dropna(subset=["result_change"])
+    assert dict(zip(changes["ply"], changes["result_change"], strict=True)) == {
+        5: "win → draw", 10: "draw → loss"}
+    row = df.set_index("ply").loc[5]
+    assert (row.value_before, row.value_after, row.loss) == (1.0, 0.5, 0.5)
+    assert (row.result_before, row.result_after, row.best) == ("win in 11", "draw", "a1b1")
+    assert df["exact"].all() and (df["engine"] == "table").all()
+    # every value agrees with the table alone here (no position repeats three times)
+    states = [GAME.from_text(REPORT_START)]
+    for move in REPORT_MOVES:
+        states.append(states[-1].apply(move))
+    for ply, state in enumerate(states[:-1], start=1):
+        assert df.set_index("ply").loc[ply, "result_before"] == str(table.value(state))
+
+
+def test_summary_counts_per_player(engine):
+    df = report(REPORT_MOVES, start=GAME.from_text(REPORT_START), engine=engine)
+    table = summary(df)
+    assert list(table.index) == [0, 1]
+    assert table.loc[0, "moves"] == 6 and table.loc[1, "moves"] == 5
+    assert (table.loc[0, "blunder"], table.loc[0, "good"], table.loc[0, "best"]) == (1, 1, 4)
+    assert (table.loc[1, "blunder"], table.loc[1, "best"]) == (1, 4)
+    assert table.loc[0, "results_changed"] == 1 and table.loc[1, "results_changed"] == 1
+    assert table.loc[0, "mean_loss"] == pytest.approx(0.5 / 6)
+
+
+def test_report_reads_a_record_and_marks_chance_plies():
+    game = rk.load_game("to-war")
+    state, actions = game.initial_state(), []
+    import random
+
+    rng = random.Random(2)
+    while len(actions) < 6:
+        chance = state.current_player == rk.CHANCE
+        action = state.sample_chance(rng) if chance else rng.choice(state.legal_moves())
+        actions.append(str(action))
+        state = state.apply(action)
+    record = Record.from_actions(game, actions)
+    df = report(record, engine=analysis.TreeSearchEngine(seed=1, rollout_actions=4),
+                limit=Limit(seconds=None, playouts=4))
+    assert len(df) == 6 and df.loc[0, "player"] == "chance" and pd.isna(df.loc[0, "classification"])
+    moved = df[df["mover"].notna()]
+    assert len(moved) and moved["classification"].isin([c for c, _ in analysis.CLASSIFICATION]).all()
+    with pytest.raises(rk.RulesError, match="start"):
+        report(actions)
+
+
+def test_classification_thresholds():
+    from rules_kernel.analysis import Estimate
+    from rules_kernel.analysis.report import classify
+
+    def at(loss: float) -> str:
+        return classify(Estimate(0.6), Estimate(0.6 - loss), loss, False)
+
+    assert [at(x) for x in (0.0, 0.009, 0.02, 0.05, 0.099, 0.10, 0.149, 0.15, 0.5)] == [
+        "best", "best", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert classify(Estimate(0.6), Estimate(0.2), 0.4, True) == "best"  # the engine's own choice

@@ -1,0 +1,180 @@
+"""The information-set tree search (rules_kernel.analysis.ismcts): it never reads what the
+viewer may not know, it is reproducible under a seed, and it finds a win within the turn in
+each card game."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+import rules_kernel as rk
+from rules_kernel.analysis import Limit, TreeSearchEngine, analyse
+from rules_kernel.games.war_chest import compose
+
+# White moves the Kibatai f4e6: the black Daimyo on d7 is attacked with nowhere to go (Haisen).
+# Cards on the unrevealed squares are hidden from both players' views.
+WAR_STORIES_WIN = (
+    "2ds2/6/6/5K/6/6/2DS2 khg.ki.-.-.ki.asr.-.khg.he.kbr.-.ki.asg.kbr.khb.kby.he.ki.he.-.asy.asb.khb.-."
+    "khy.kbb.he.asy.ki.-.khy.asr.khr.asg.-.khr.asb.ki.-.-.kby.kbb w - a1,b1,e1,f1,a2,e2,f2,a3,b3,c3,d3,"
+    "b4,c4,d4,e4,f4,a5,b5,d5,e5,f5,a6,b6,c6,e6,a7,b7 00 48 he,he,he,he,kbg,kbg")
+# To War!, the strategic game: the second player holds BER, BOG, KOE (the first player's hand is
+# hidden from it); a card placed on b4 pushes the column to a breakthrough in five decisions.
+TO_WAR_WIN = (
+    "0:BED.1:KOE.0:MAM.0:MAM.1:BER.0:MAM.1:BOG.1:BOG.0:BED.1:KRI.1:BOG.1:REI MAM=1,BED=1,SAQ=1,SAR=1/"
+    "BER=0,KOE=1,REI=1,KRI=2,BOG=0 BED,MAM/BER,BOG,KOE BED,MAM,SAQ,SAQ,SAQ,SAR/BER,KRI,REI b 6,6 - - 45")
+FAST = dict(rollout_actions=8)
+
+
+def war_chest_win():
+    """Side A has one marker left: `control swordsman 1,3` wins (NL "Overwinningsvoorwaarden")."""
+    game = rk.load_game("war-chest")
+    return compose(game, "1,3:0:swordsman:1;5,3:1:archer:1", ("swordsman,pikeman", "archer,royal"),
+                   control="4,0:0;6,1:0;0,5:1;2,6:1;2,1:0;3,2:0;5,3:0")
+
+
+def scenarios():
+    return [
+        ("war-stories", rk.load_game("war-stories").from_text(WAR_STORIES_WIN), 0),
+        ("to-war", rk.load_game("to-war", strategic=True).from_text(TO_WAR_WIN), 1),
+        ("war-chest", war_chest_win(), 0),
+    ]
+
+
+# --- never the hidden state ---------------------------------------------------------------------
+
+class Sealed:
+    """A true state that lets the engine ask for a view and the game, and raises on anything
+    else: an engine that plays on the true state, reads its cards or determinizes it fails."""
+
+    def __init__(self, state) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "views", [])
+
+    @property
+    def game(self):
+        return self._state.game
+
+    def view(self, player):
+        counted = Counted(self._state.view(player))
+        self.views.append((player, counted))
+        return counted
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the engine read {name!r} of the true state")
+
+
+class Counted:
+    """A view that counts its determinizations and otherwise behaves as the view."""
+
+    def __init__(self, view) -> None:
+        self._view, self.determinized = view, 0
+
+    def determinize(self, rng):
+        self.determinized += 1
+        return self._view.determinize(rng)
+
+    def __getattr__(self, name):
+        return getattr(self._view, name)
+
+
+@pytest.mark.parametrize("game_id, state, seat", scenarios(), ids=lambda v: v if isinstance(v, str) else "")
+def test_the_search_only_ever_reads_the_viewers_view(game_id, state, seat):
+    sealed = Sealed(state)
+    engine = TreeSearchEngine(seed=3, **FAST)
+    result = analyse(sealed, viewer=seat, engine=engine, limit=Limit(seconds=None, playouts=12))
+    assert [seat for seat, _ in sealed.views] == [seat] and result.search.playouts == 12
+    assert sealed.views[0][1].determinized == 12  # one imagined world per playout, from the view
+    assert result.position == state.view(seat).to_text() and result.viewer == seat
+
+
+def hidden_twin(game_id: str, state, seat: int):
+    """The same position with the hidden things of `seat`'s view dealt otherwise."""
+    if game_id == "war-stories":
+        view = state.view(seat)
+        hidden = [sq for sq, code in enumerate(view.cards) if code == "?"]
+        a, b = next((a, b) for a in hidden for b in hidden if state.cards[a] != state.cards[b])
+        cards = list(state.cards)
+        cards[a], cards[b] = cards[b], cards[a]
+        return replace(state, cards=tuple(cards))
+    if game_id == "to-war":
+        other = 1 - seat
+        codes = state.game.army_codes(other)
+        held = state.hands[other][0]
+        swap = next(c for c, n in zip(codes, state.reserves[other], strict=True) if n and c != held)
+        counts = list(state.reserves[other])
+        counts[codes.index(swap)] -= 1
+        counts[codes.index(held)] += 1
+        hands = list(state.hands)
+        hands[other] = tuple(sorted((*state.hands[other][1:], swap)))
+        reserves = list(state.reserves)
+        reserves[other] = tuple(counts)
+        return replace(state, hands=tuple(hands), reserves=tuple(reserves))
+    other = 1 - seat  # war-chest: a coin of the opponent's hand and one of its bag change places
+    hand, bag = list(state.hands[other]), list(state.bags[other])
+    i, j = next((i, j) for i in range(len(hand)) for j in range(len(bag)) if hand[i] != bag[j])
+    hand[i], bag[j] = bag[j], hand[i]
+    hands, bags = list(state.hands), list(state.bags)
+    hands[other], bags[other] = tuple(sorted(hand)), tuple(sorted(bag))
+    return replace(state, hands=tuple(hands), bags=tuple(bags))
+
+
+def summary_of(result):
+    return [(m.move, m.visits, round(m.value.win_probability, 9)) for m in result.moves], result.values
+
+
+@pytest.mark.parametrize("game_id, state, seat", scenarios(), ids=lambda v: v if isinstance(v, str) else "")
+def test_what_the_viewer_cannot_see_changes_nothing(game_id, state, seat):
+    """Two true states that differ only in what `seat` cannot see give the same analysis in
+    that seat's view; all-seeing, the same two differ (so the test would catch a peek)."""
+    twin = hidden_twin(game_id, state, seat)
+    assert twin != state and twin.view(seat).to_text() == state.view(seat).to_text()
+    limit = Limit(seconds=None, playouts=30)
+
+    def run(s, viewer):
+        return summary_of(analyse(s, viewer=viewer, engine=TreeSearchEngine(seed=5, **FAST), limit=limit))
+
+    assert run(state, seat) == run(twin, seat)
+    assert run(state, None) != run(twin, None)
+
+
+# --- reproducible -----------------------------------------------------------------------------------
+
+def test_the_same_seed_gives_the_same_analysis_and_another_seed_another():
+    game = rk.load_game("war-chest")
+    state, rng = game.initial_state(), random.Random(1)
+    while state.current_player == rk.CHANCE or len(state.legal_moves()) < 4:
+        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
+                            else rng.choice(state.legal_moves()))
+    limit = Limit(seconds=None, playouts=25)
+    first, again, other = (analyse(state, viewer=state.current_player, limit=limit,
+                                   engine=TreeSearchEngine(seed=seed, **FAST)) for seed in (7, 7, 8))
+    assert summary_of(first) == summary_of(again) and first.line == again.line
+    assert summary_of(first) != summary_of(other)
+
+
+# --- wins within the turn -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id, state, seat", scenarios(), ids=lambda v: v if isinstance(v, str) else "")
+def test_a_forced_win_within_the_turn_is_found(game_id, state, seat):
+    assert state.current_player == seat and not state.is_terminal()
+    result = analyse(state, viewer=seat, engine=TreeSearchEngine(seed=1, **FAST),
+                     limit=Limit(seconds=None, playouts=90))
+    end = state
+    for move in result.line:
+        if end.is_terminal() or end.current_player != seat:
+            break
+        end = end.apply(move)
+    assert end.is_terminal() and end.outcome().winner == seat, (result.line, str(result.value))
+    assert result.value.win_probability > 0.6 and result.best.visits == max(m.visits for m in result.moves)
+
+
+def test_a_chance_node_is_analysed_for_the_viewer():
+    game = rk.load_game("to-war")
+    state = game.initial_state()
+    assert state.current_player == rk.CHANCE
+    result = analyse(state, viewer=1, engine=TreeSearchEngine(seed=2, **FAST),
+                     limit=Limit(seconds=None, playouts=6))
+    assert result.player == 1 and result.moves == () and len(result.values) == 2
+    assert result.value.win_probability == pytest.approx(result.values[1])
