@@ -34,6 +34,7 @@ from rules_kernel.core import (
     perft,
     playout,
 )
+from rules_kernel.session import Session as Session  # a game in progress: a tree of actions
 
 __all__ = [
     "CHANCE", "NAME_BREAKS", "Action", "ChanceNotEnumerableError", "ChanceOutcome", "Game",
