@@ -10,7 +10,13 @@ What it adds to a plain `voila notebooks/` (docs/publishing.md explains each set
 - the number of kernels is bounded: beyond `max_kernels` a visitor gets a short
   "busy, try again" page (HTTP 503 with Retry-After) instead of one more kernel;
 - the landing page and the explorer are preheated (Voilà's kernel pool), so they render fast;
-- no request leaves the server: the page template drops Voilà's Font Awesome CDN links.
+- no request leaves the server: the page template drops Voilà's Font Awesome CDN links, and
+  the error pages are the project's own;
+- Voilà's doors a published site does not need are shut: no template or theme from the query
+  string (400), no file tree or contents listing (the landing page lists the notebooks), only
+  the project template's static files;
+- every kernel runs under a memory cap (`--kernel-memory-mib`, RLIMIT_DATA) and reports
+  widget-protocol errors and uncaught tracebacks to the server's log, not to the visitor.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import html
 import os
+import resource
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,12 +32,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import tornado.web
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from jupyter_server.utils import url_path_join
-from traitlets import Integer, TraitError
+from traitlets import Integer, TraitError, default
 from traitlets.config import Config
 from voila.app import Voila
+from voila.handler import BaseVoilaHandler
+from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -46,6 +57,51 @@ QUOTA_SETTING = "rules_explorer_kernel_quota"
 PREHEATED = (LANDING_PAGE, "explorer.ipynb", "statistics.ipynb", "statistics-dashboard.ipynb",
              "rules-yokai-3x4.ipynb", "rules-yokai-5x6.ipynb", "rules-war-stories.ipynb",
              "rules-to-war.ipynb", "rules-war-chest.ipynb")
+# The memory cap of each kernel (RLIMIT_DATA: heap and private writable mappings, what a
+# computation grows). Measured by benchmarks/bench_kernel_memory.py: the explorer and the
+# explainers run in 123-133 MiB of it, the statistics pages in 311 and 321 MiB; 500 more games
+# from the dashboard's "Run more games" add ~20 MiB. 1 GiB leaves three times the heaviest
+# page for what visitors do with the widgets. (Not enough for the explorer's "Perfect play",
+# whose table alone takes 1.71 GB: see docs/publishing.md.)
+KERNEL_MEMORY_MIB = 1024
+# Query arguments Voilà would take a template or a theme from: refused (400).
+OVERRIDES = ("template", "theme")
+
+# What every published kernel runs instead of `python -m ipykernel_launcher`: the same kernel,
+# but errors a visitor's widget messages cause (a malformed comm_open or comm_msg, a widget
+# callback that raises) go to the server's log (the kernel's stderr, inherited from the
+# server) with their traceback, and the visitor gets at most one line without paths.
+# ipykernel sends anything written to fd 2 to the browser too, so that capture is off: the
+# kernel's own stderr is then the server's log. (A string, not a module: importing
+# publish.serve in each kernel would cost ~50 MiB and seconds.)
+KERNEL_BOOT = """\
+import logging, os, sys
+
+# One thread for OpenBLAS and Arrow's pool, and malloc for Arrow instead of mimalloc (which
+# reserves 1 GiB at once): then a kernel's memory does not grow with the machine's cores and
+# the cap measured here holds elsewhere (statistics.ipynb: 315 MiB of data instead of 1421).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+from ipykernel.kernelapp import IPKernelApp
+
+to_server = logging.StreamHandler(sys.__stderr__)
+to_server.setFormatter(logging.Formatter("[kernel %(process)d] %(levelname)s | %(name)s: %(message)s"))
+for name in ("ipykernel.comm", "Comm", "py.warnings", "publish.kernel"):
+    logging.getLogger(name).addHandler(to_server)
+    logging.getLogger(name).propagate = False
+logging.captureWarnings(True)
+app = IPKernelApp.instance(capture_fd_output=False)
+app.initialize()
+send_error = app.shell._showtraceback
+
+def one_line_error(etype, evalue, stb):
+    logging.getLogger("publish.kernel").error(
+        "uncaught %s", etype.__name__, exc_info=(etype, evalue, getattr(evalue, "__traceback__", None)))
+    send_error(etype, "", [etype.__name__ + ": this did not work (the details are in the server's log)"])
+
+app.shell._showtraceback = one_line_error
+app.start()
+"""
 
 
 @dataclass
@@ -63,6 +119,7 @@ class PublishSettings:
     preheat: tuple[str, ...] = PREHEATED
     pool_size: int = 1                 # preheated kernels kept ready per preheated notebook
     iopub_timeout: int = 120           # seconds Voilà waits for a cell's output once it has run
+    kernel_memory_mib: int = KERNEL_MEMORY_MIB  # memory cap of each kernel; 0: none
     extra_voila_args: list[str] = field(default_factory=list)
 
     def voila_config(self) -> Config:
@@ -75,6 +132,13 @@ class PublishSettings:
         c.PublishingVoila.max_kernels = self.max_kernels
         c.VoilaConfiguration.template = TEMPLATE
         c.VoilaConfiguration.show_tracebacks = False
+        # Voilà takes ?template= and ?theme= from the URL by default: a template that does not
+        # exist held a kernel for a minute, a path answered 500, a theme was written into the
+        # page unescaped. BoundedVoilaHandler refuses those arguments; these make Voilà ignore
+        # them (and the notebooks' metadata) everywhere else, error pages included.
+        c.VoilaConfiguration.allow_template_override = "NO"
+        c.VoilaConfiguration.allow_theme_override = "NO"
+        c.GuardedKernelManager.memory_mib = self.kernel_memory_mib
         # nbclient waits only 4 s (its default) for a cell's output after the cell has run, then
         # renders the page without it: under many visitors at once the explorer's widget
         # output came late and pages showed no board at all. The wait ends as soon as the
@@ -94,6 +158,32 @@ class PublishSettings:
         return c
 
 
+class GuardedKernelManager(ServerKernelManager):
+    """One published kernel: ipykernel started through KERNEL_BOOT, under a memory cap.
+
+    The cap is RLIMIT_DATA (soft and hard), set by the server on the kernel process right
+    after it started, so the kernel cannot raise it: beyond it, an allocation fails and
+    Python raises MemoryError in the kernel (or the kernel dies); the server is another
+    process and stays up. RLIMIT_AS would also count shared libraries and reserved address
+    space: 5 to 12 times a kernel's resident memory, and more the more cores the machine has.
+    """
+
+    memory_mib = Integer(KERNEL_MEMORY_MIB, config=True,
+                         help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 for none")
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        cmd = super().format_kernel_cmd(extra_arguments)
+        if cmd[1:3] != ["-m", "ipykernel_launcher"]:
+            raise RuntimeError(f"a published kernel must be ipykernel, not {' '.join(cmd[:3])}")
+        return [cmd[0], "-c", KERNEL_BOOT, *cmd[3:]]
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+        if self.memory_mib:
+            cap = self.memory_mib * 2**20
+            resource.prlimit(self.provisioner.process.pid, resource.RLIMIT_DATA, (cap, cap))
+
+
 class PublishingKernelManager(AsyncMappingKernelManager):
     """jupyter_server's kernel manager with a culler that tells closed tabs from slow pages.
 
@@ -110,6 +200,10 @@ class PublishingKernelManager(AsyncMappingKernelManager):
 
     connect_timeout = Integer(120, config=True,
                               help="seconds a kernel whose page never connected may live")
+
+    @default("kernel_manager_class")
+    def _default_kernel_manager_class(self):
+        return "publish.serve.GuardedKernelManager"
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -186,10 +280,13 @@ visitors close their pages. Please <a href="{again}">try again</a> in a minute.<
 
 
 class BoundedVoilaHandler(TornadoVoilaHandler):
-    """Voilà's notebook page, refused with a busy page when the kernel quota is full."""
+    """Voilà's notebook page, refused with a busy page when the kernel quota is full, and
+    with 400 when the URL asks for a template or a theme (before any kernel starts)."""
 
     @tornado.web.authenticated
     async def get(self, path=None):
+        if any(name in self.request.query_arguments for name in OVERRIDES):
+            raise tornado.web.HTTPError(400, reason="Template and theme are fixed on this site")
         quota: KernelQuota = self.settings[QUOTA_SETTING]
         if not quota.admit(self.kernel_manager):
             self.log.warning("Busy page: %d kernels reached", quota.max_kernels)
@@ -225,8 +322,33 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         self.finish(BUSY_PAGE.format(places=quota.max_kernels, again=again))
 
 
+class NotFoundHandler(BaseVoilaHandler):
+    """Every URL no handler takes: the project's 404 page (tornado's default is bare)."""
+
+    async def prepare(self):
+        await super().prepare()
+        raise tornado.web.HTTPError(404)
+
+
+class ProjectTemplateStaticFiles(TemplateStaticFileHandler):
+    """Voilà's /voila/templates/<template>/static/<file>, for the project template only: Voilà
+    answered 500 to a path of another shape (an assertion failed) or to a template name that
+    is a path."""
+
+    def parse_url_path(self, path):
+        if not path.startswith(f"{TEMPLATE}/static/"):
+            raise tornado.web.HTTPError(404)
+        return super().parse_url_path(path)
+
+
+# Voilà handlers the publishing mode leaves out: the file tree and the contents API behind it
+# (the landing page lists the notebooks; a listing would also show every other file).
+LEFT_OUT = (TornadoVoilaTreeHandler, VoilaContentsHandler)
+
+
 class PublishingVoila(Voila):
-    """Voilà in tree mode with the landing page as front door and the kernel quota."""
+    """Voilà in tree mode with the landing page as front door and the kernel quota, without
+    the file tree."""
 
     name = "rules-explorer-publish"
     max_kernels = Integer(32, config=True, help="kernels alive at once, preheated ones included")
@@ -234,20 +356,30 @@ class PublishingVoila(Voila):
     def init_settings(self):
         settings = super().init_settings()
         settings[QUOTA_SETTING] = KernelQuota(self.max_kernels)
+        settings["default_handler_class"] = NotFoundHandler
+        settings["default_handler_args"] = {"voila_configuration": self.voila_configuration}
+        # jupyter_server's own error pages (e.g. a 404 from /voila/labextensions/) failed to
+        # render in Voilà (no static_url) and were sent empty: they are the project's too.
+        settings["jinja2_env"] = settings["voila_jinja2_env"]
         return settings
 
     def init_handlers(self):
-        handlers = [self._bounded(spec) for spec in super().init_handlers()]
+        # no login or logout pages either: a published site has no accounts (/logout was a 500)
+        left_out = (*LEFT_OUT, self.identity_provider.login_handler_class,
+                    self.identity_provider.logout_handler_class)
+        handlers = [self._replaced(spec) for spec in super().init_handlers()
+                    if not (len(spec) > 1 and spec[1] in left_out)]
         if Path(self.root_dir, LANDING_PAGE).is_file():
             landing = url_path_join(self.base_url, "voila/render", LANDING_PAGE)
-            front_door = (self.server_url, tornado.web.RedirectHandler, {"url": landing})
-            handlers = [front_door, *(h for h in handlers if h[0] != self.server_url)]
+            handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))
         return handlers
 
     @staticmethod
-    def _bounded(spec: tuple) -> tuple:
-        if len(spec) > 1 and spec[1] is TornadoVoilaHandler:
-            return (spec[0], BoundedVoilaHandler, *spec[2:])
+    def _replaced(spec: tuple) -> tuple:
+        replacement = {TornadoVoilaHandler: BoundedVoilaHandler,
+                       TemplateStaticFileHandler: ProjectTemplateStaticFiles}
+        if len(spec) > 1 and spec[1] in replacement:
+            return (spec[0], replacement[spec[1]], *spec[2:])
         return spec
 
 
@@ -277,6 +409,9 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
     parser.add_argument("--pool-size", type=_non_negative, default=defaults.pool_size,
                         help="preheated kernels per preheated notebook; 0 turns preheating off "
                              "(default %(default)s)")
+    parser.add_argument("--kernel-memory-mib", type=_non_negative, default=defaults.kernel_memory_mib,
+                        help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 turns it off "
+                             "(default %(default)s)")
     args, extra = parser.parse_known_args(argv)
     unknown = [arg for arg in extra if not arg.startswith("--") or "." not in arg.split("=")[0]]
     if unknown:
@@ -289,7 +424,8 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
                            cull_idle_timeout=args.cull_idle_timeout, cull_interval=args.cull_interval,
                            connect_timeout=args.connect_timeout,
                            preheat=tuple(args.preheat) if args.preheat else defaults.preheat,
-                           pool_size=args.pool_size, extra_voila_args=extra)
+                           pool_size=args.pool_size, kernel_memory_mib=args.kernel_memory_mib,
+                           extra_voila_args=extra)
 
 
 def _port(text: str) -> int:

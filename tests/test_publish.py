@@ -1,14 +1,23 @@
-"""The publishing mode (issue #13 items 2 and 4, issue #15 item 5; docs/publishing.md): the
-landing page, the kernel quota with its busy page, the culling of idle kernels, preheated
-kernels, no request to any CDN, and a bounded load test. Every server listens on 127.0.0.1
-and every browser request to another host is recorded and refused."""
+"""The publishing mode (issue #13 items 2 and 4, issue #15 item 5, issue #20 items 3 and 4;
+docs/publishing.md): the landing page, the kernel quota with its busy page, the culling of
+idle kernels, preheated kernels, no request to any CDN, and a bounded load test; Voilà's
+doors left shut (no template or theme from the URL, no file tree, the project's error
+pages), widget-protocol errors kept from the visitor, and the memory cap per kernel. Every
+server listens on 127.0.0.1 and every browser request to another host is recorded and
+refused."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import html.parser
 import json
+import re
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 import nbformat
@@ -103,8 +112,15 @@ def test_publish_options():
     assert config.VoilaConfiguration.preheat_kernel is False  # pool size 0
     assert config.VoilaConfiguration.template == "rules-explorer"
     assert settings.extra_voila_args == ["--Voila.theme=dark"]
+    for mib in (512, 0):  # 0: no cap
+        capped = serve.parse_args(["--kernel-memory-mib", str(mib)]).voila_config()
+        assert capped.GuardedKernelManager.memory_mib == mib
     defaults = serve.parse_args([]).voila_config()
     assert defaults.Voila.ip == "127.0.0.1"  # nothing is exposed unless asked
+    # no template or theme from the URL or the notebook; a memory cap on every kernel
+    assert defaults.VoilaConfiguration.allow_template_override == "NO"
+    assert defaults.VoilaConfiguration.allow_theme_override == "NO"
+    assert defaults.GuardedKernelManager.memory_mib == serve.KERNEL_MEMORY_MIB > 0
     # nbclient's own 4 s lost the explorer's widget output under 20 sessions at once
     assert defaults.VoilaExecutor.iopub_timeout >= 60
     assert defaults.VoilaConfiguration.preheat_kernel is True
@@ -117,6 +133,7 @@ def test_publish_options():
 
 
 @pytest.mark.parametrize("argv", [["--port", "70000"], ["--max-kernels", "0"], ["--cull-interval", "-1"],
+                                  ["--kernel-memory-mib", "-1"],
                                   ["--notebooks", "/nonexistent/dir"], ["stray"]])
 def test_bad_publish_options_are_refused(argv, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -293,7 +310,7 @@ def icons_come_from_the_local_font(page) -> bool:
     }""")
 
 
-def test_front_door_redirects_and_tree_lists_notebooks():
+def test_front_door_redirects_and_pages_carry_no_cdn():
     """Without a browser: / is a redirect to the landing page; pages carry no CDN address."""
     with published("--pool-size", "0", *CULL) as site:
         request = urllib.request.Request(site.url)
@@ -339,3 +356,259 @@ def test_busy_page_escapes_the_path():
     assert written["status"] == 503
     assert "<script>" not in written["body"] and "&lt;script&gt;" in written["body"]
 
+
+
+# --- issue #20: Voilà's doors, widget-protocol errors, memory cap -------------------------
+
+class Fetches(html.parser.HTMLParser):
+    """Every address a browser would fetch by itself for a page: src, srcset, poster and
+    data attributes, hrefs of <link> (stylesheets, icons, preloads), url() and @import in
+    <style> and style attributes. (Links a visitor may follow, <a href>, are not fetches;
+    xmlns and rdf names in the inline SVG are names, not addresses.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.addresses: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("src", "poster", "data") or (name == "href" and tag == "link"):
+                self.addresses.append(value)
+            elif name == "srcset":
+                self.addresses += [part.split()[0] for part in value.split(",") if part.strip()]
+            elif name == "style":
+                self.addresses += css_addresses(value)
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.addresses += css_addresses(data)
+
+
+def css_addresses(css: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in
+            re.finditer(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", css)]
+
+
+def outside_fetches(page: str) -> list[str]:
+    """The addresses on another host that a page makes the browser fetch."""
+    parser = Fetches()
+    parser.feed(page)
+    outside = []
+    for address in parser.addresses:
+        host = urllib.parse.urlsplit(address.strip()).hostname
+        if host is not None and host not in ("127.0.0.1", "localhost"):
+            outside.append(address)
+    return outside
+
+
+def test_outside_fetches_finds_a_cdn_link():
+    """The check the server tests rely on does see what Voilà's own pages used to load."""
+    voila_error_page = ('<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/'
+                        'css/font-awesome.min.css" type="text/css" />')
+    assert outside_fetches(voila_error_page) == ["https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/"
+                                                  "font-awesome.min.css"]
+    assert outside_fetches('<script src="//unpkg.com/x.js"></script><img srcset="a.png 1x, '
+                           'http://img.example/b.png 2x">') == ["//unpkg.com/x.js", "http://img.example/b.png"]
+    assert outside_fetches("<style>@import 'https://fonts.example/f.css'; b{background:url(/x.png)}</style>"
+                           '<p style="background: url(&quot;https://e.example/i.png&quot;)">') == [
+        "https://fonts.example/f.css", "https://e.example/i.png"]
+    assert outside_fetches('<a href="https://example.org/">a link</a><link href="/voila/static/x.css">'
+                           '<svg xmlns="http://www.w3.org/2000/svg"><img src="data:;base64,="></svg>') == []
+    assert outside_fetches(serve.BUSY_PAGE.format(places=3, again="/voila/render/x.ipynb")) == []
+
+
+WIDGETS_NOTEBOOK = """import ipywidgets as w
+button = w.Button(description='Open')
+button.on_click(lambda _: open('/nonexistent/secret/dir/file.txt'))  # a callback that fails
+button"""
+# Beyond the default cap, not touched (np.empty): without the cap it costs no memory at all.
+HOG_NOTEBOOK = f"""import numpy as np
+try:
+    block = np.empty(({serve.KERNEL_MEMORY_MIB} + 64) * 2**20, dtype=np.uint8)
+    print('allocated', block.nbytes)
+except MemoryError:
+    print('refused: MemoryError')"""
+KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
+WIDGET_VIEW = re.compile(r'widget-view\+json": \{"model_id": "([0-9a-f]{32})"')
+
+
+@pytest.fixture(scope="module")
+def doors(tmp_path_factory):
+    """One server in the publishing mode, its defaults (memory cap included), for the tests
+    below: a notebook with a button, one that allocates beyond the cap, one whose kernel
+    does not exist (a 500), and an index.ipynb so that / is the landing page's redirect."""
+    folder = tmp_path_factory.mktemp("doors")
+    write_notebook(folder / "widgets.ipynb", "# Widgets", WIDGETS_NOTEBOOK)
+    write_notebook(folder / "hog.ipynb", "# Hog", HOG_NOTEBOOK)
+    hog = nbformat.read(folder / "hog.ipynb", as_version=4)
+    hog.cells.append(nbformat.v4.new_code_cell("print('still here', sum(range(10)))"))
+    nbformat.write(hog, folder / "hog.ipynb")
+    write_notebook(folder / "index.ipynb", "# Index", "1 + 1")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
+    nb.metadata["kernelspec"] = {"name": "no-such-kernel", "display_name": "none", "language": ""}
+    nbformat.write(nb, folder / "nokernel.ipynb")
+    with published("--pool-size", "0", notebooks=folder) as site:
+        yield site
+
+
+def timed_get(url: str) -> tuple[int, str, float]:
+    start = time.monotonic()
+    code, body, _ = get(url, timeout=30)
+    return code, body, time.monotonic() - start
+
+
+XSS = "%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E"  # "><script>alert(1)</script>
+
+
+@pytest.mark.parametrize("query", [f"theme={XSS}", "template=nonexistent_template", "template=../../../etc",
+                                   f"template={XSS}", "theme=dark&template=lab"])
+def test_no_template_or_theme_from_the_url(doors, query):
+    """Voilà took ?theme= into the page unescaped (200 with the script), held a kernel and the
+    connection for 60 s for a template that does not exist, and answered 500 to a path. Now:
+    400 at once, no kernel started, nothing of the URL in the page, no other host."""
+    before = len(doors.kernel_pids())
+    code, body, seconds = timed_get(doors.url + f"voila/render/widgets.ipynb?{query}")
+    assert code == 400, (code, body[:300])
+    assert seconds < 5, f"{seconds:.1f} s"
+    assert "<script>alert" not in body and "alert(1)" not in body and "etc" not in body
+    assert "Template and theme are fixed on this site" in body
+    assert not outside_fetches(body)
+    assert len(doors.kernel_pids()) <= before, "a refused request started a kernel"
+
+
+@pytest.mark.parametrize("path, status", [
+    ("voila/tree", 404), ("voila/tree/", 404), ("voila/api/contents", 404),
+    ("voila/api/contents/hog.ipynb", 404),
+    (f"voila/render/{XSS}.ipynb", 404), (f"no/such/{XSS}", 404), ("logout", 404), ("login", 404),
+    ("voila/templates/x%3Cb%3E", 404), ("voila/templates/lab/static/index.css", 404),
+    ("voila/labextensions/nope", 404), ("voila/render/nokernel.ipynb", 500),
+])
+def test_every_other_page_is_the_projects_own(doors, path, status):
+    """The file tree and its contents API are gone (the landing page lists the notebooks),
+    and so are /login and /logout (/logout was a 500). Error pages are the project template's:
+    no Font Awesome from a CDN (Voilà's had it), nothing of the URL in them, no traceback."""
+    before = len(doors.kernel_pids())
+    code, body, seconds = timed_get(doors.url + path)
+    assert code == status, (code, body[:300])
+    assert seconds < 10, f"{seconds:.1f} s"
+    # the project's error page, or tornado's bare one for static files (no link at all)
+    assert f"<h1>{status}: " in body or body.startswith(f"<html><title>{status}: "), body[:300]
+    assert not outside_fetches(body), outside_fetches(body)
+    assert "alert(1)" not in body and "<b>" not in body
+    assert "Traceback" not in body and "site-packages" not in body
+    assert len(doors.kernel_pids()) <= before
+
+
+def test_notebook_page_and_front_door_ask_no_other_host(doors):
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as redirect:
+        opener.open(doors.url, timeout=30)
+    assert redirect.value.headers["Location"].endswith("/voila/render/index.ipynb")
+    code, body, _ = timed_get(doors.url + "voila/render/widgets.ipynb")
+    assert code == 200 and "application/vnd.jupyter.widget-view+json" in body
+    assert not outside_fetches(body), outside_fetches(body)
+
+
+def widget_message(msg_type: str, content: dict, metadata: dict | None = None) -> str:
+    return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": "visitor",
+                                  "username": "visitor", "version": "5.3", "date": "2026-01-01T00:00:00Z"},
+                       "parent_header": {}, "metadata": metadata or {}, "content": content,
+                       "channel": "shell", "buffers": []})
+
+
+async def exchange(url: str, messages: list[str], until, timeout: float = 30) -> list[dict]:
+    """Send `messages` over a kernel's websocket; collect what comes back until `until(all so
+    far)` holds and 1 s more has passed (late stragglers), or `timeout`."""
+    from tornado.websocket import websocket_connect
+
+    socket = await websocket_connect(url)
+    for message in messages:
+        await socket.write_message(message)
+    received: list[dict] = []
+    loop = asyncio.get_running_loop()
+    deadline, done_at = loop.time() + timeout, None
+    while loop.time() < deadline and (done_at is None or loop.time() < done_at + 1):
+        try:
+            raw = await asyncio.wait_for(socket.read_message(), 0.5)
+        except asyncio.TimeoutError:
+            continue
+        if raw is None:
+            break
+        if isinstance(raw, str):
+            received.append(json.loads(raw))
+        if done_at is None and until(received):
+            done_at = loop.time()
+    socket.close()
+    return received
+
+
+def test_widget_protocol_errors_reach_the_log_not_the_visitor(doors):
+    """Malformed widget messages and a widget callback that fails: the server's log gets the
+    tracebacks; over the kernel's websocket the visitor got them too (a stderr stream naming
+    .../site-packages/ipywidgets/widgets/widget.py) and now gets at most one line, no path."""
+    code, page, _ = timed_get(doors.url + "voila/render/widgets.ipynb")
+    assert code == 200
+    kernel_id = KERNEL_ID.search(page).group(1)
+    button = WIDGET_VIEW.search(page).group(1)
+    slider_state = {"_model_module": "@jupyter-widgets/controls", "_model_name": "IntSliderModel",
+                    "_model_module_version": "2.0.0", "_view_module": "@jupyter-widgets/controls",
+                    "_view_name": "IntSliderView", "_view_module_version": "2.0.0", "value": "not a number"}
+    messages = [
+        widget_message("comm_open", {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget",
+                                     "data": {"state": {"bad": 1}, "buffer_paths": []}}),
+        widget_message("comm_open", {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget",
+                                     "data": {"state": slider_state, "buffer_paths": []}},
+                       metadata={"version": "2.1.0"}),
+        widget_message("comm_open", {"target_name": "jupyter.widget"}),  # no comm_id at all
+        widget_message("comm_msg", {"comm_id": button, "data": {"method": "update",
+                                                                "state": {"disabled": "yes please"}}}),
+        widget_message("comm_msg", {"comm_id": button, "data": {"method": "custom",
+                                                                "content": {"event": "click"}}}),
+    ]
+    url = doors.url.replace("http://", "ws://") + f"api/kernels/{kernel_id}/channels?session_id=visitor"
+    received = asyncio.run(exchange(url, messages, until=lambda got: sum(
+        m.get("msg_type") == "error" for m in got) >= 2))
+
+    # ipywidgets shows a traceback for a failed update (its _handle_msg) and for a failed
+    # callback: one line each now, the exception's name only
+    errors = [m["content"] for m in received if m.get("msg_type") == "error"]
+    assert [error["traceback"] for error in errors] == [
+        [f"{name}: this did not work (the details are in the server's log)"]
+        for name in ("TraitError", "FileNotFoundError")], errors
+    assert all(error["evalue"] == "" for error in errors)
+    for message in received:
+        text = json.dumps(message["content"])
+        assert "Traceback" not in text and "site-packages" not in text, text
+        assert not re.search(r"/\w+/", text), text  # no path of the server's
+        assert message.get("msg_type") != "stream", text
+    log = doors.log()
+    assert "Exception opening comm with target: jupyter.widget" in log
+    assert "site-packages/ipywidgets/widgets/widget.py" in log
+    assert "uncaught TraitError" in log and "site-packages/traitlets/traitlets.py" in log
+    assert "uncaught FileNotFoundError" in log and "/nonexistent/secret/dir/file.txt" in log
+    assert doors.proc.poll() is None
+
+
+def test_a_kernel_is_capped_and_the_server_stays_up(doors):
+    """Every published kernel runs under the memory cap (RLIMIT_DATA, --kernel-memory-mib):
+    asking for more than that gets a MemoryError in the kernel, which then goes on working;
+    the server is not touched."""
+    import psutil
+
+    before = set(doors.kernel_pids())
+    code, page, _ = timed_get(doors.url + "voila/render/hog.ipynb")
+    assert code == 200
+    assert "refused: MemoryError" in page and "allocated" not in page
+    assert "still here 45" in page
+    cap = serve.KERNEL_MEMORY_MIB * 2**20
+    for pid in set(doors.kernel_pids()) - before:
+        assert psutil.Process(pid).rlimit(psutil.RLIMIT_DATA) == (cap, cap)
+    assert doors.proc.poll() is None
+    assert timed_get(doors.url + "voila/tree")[0] == 404  # still answering
