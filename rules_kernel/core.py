@@ -8,11 +8,12 @@ random generator (see `rules_kernel.records`).
 Each game module subclasses `Game` and `State` and fills in a handful of hooks:
 
     Game:  initial_state(), from_text(text)
-    State: current_player, legal_moves(), _successor(action), is_terminal(), outcome(),
+    State: current_player, legal_moves(), _successor(action), _compute_outcome(),
            to_text(), scene(perspective); for chance: chance_outcomes() or sample_chance();
            for secrets: view(player)
 
-Everything else (apply with legality checks and notation parsing, perft, repr) is shared.
+Everything else (apply with legality checks, parse_move, outcome() computed once and cached,
+is_terminal(), perft, repr) is shared. Position text: `rules_kernel.position_text`.
 What the rest of the project needs of a game (its agents' heuristic, drawing hints, a solved
 table, the statistics' settings) the Game subclass declares too: see `Game` and
 docs/kernel.md, "Adding a game".
@@ -33,6 +34,20 @@ if TYPE_CHECKING:
 
 #: `State.current_player` at a chance node (a deal, a shuffle, a draw from a bag).
 CHANCE = -1
+
+
+class _NotComputed:
+    """A state's cached outcome before `outcome()` has worked it out (None means: not over)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_COMPUTED"
+
+
+#: `State._outcome` until `outcome()` has computed it: the class default, which a state with
+#: `__slots__` (Yōkai) sets in `__init__`, as a slot has no class default.
+NOT_COMPUTED: Any = _NotComputed()
 
 
 class RulesError(ValueError):
@@ -304,6 +319,9 @@ class State:
 
     __slots__ = ()
     game: Game
+    #: `outcome()`'s cache: `is_terminal`, `legal_moves` and `apply` all ask for the outcome,
+    #: and working it out may search the moves (no legal move, Haisen), so once per state
+    _outcome: Any = NOT_COMPUTED
 
     # --- hooks every game implements -------------------------------------------------
     @property
@@ -318,11 +336,8 @@ class State:
         """The state after a legal action (no legality check: `apply` did it)."""
         raise NotImplementedError
 
-    def is_terminal(self) -> bool:
-        raise NotImplementedError
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on."""
+    def _compute_outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on (`outcome()` calls it once per state)."""
         raise NotImplementedError
 
     def to_text(self) -> str:
@@ -381,6 +396,18 @@ class State:
         return f"{_cut(text)!r} is not a legal move here; legal moves: {shown or 'none'}"
 
     # --- shared behaviour ------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on; worked out once per state (cached)."""
+        outcome = self._outcome
+        if outcome is NOT_COMPUTED:
+            outcome = self._compute_outcome()
+            object.__setattr__(self, "_outcome", outcome)  # a cache, not a change: states are frozen
+        return outcome
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over: it has an outcome."""
+        return self.outcome() is not None
+
     def apply(self, action: Action | str) -> State:
         """The state after `action` (a Move, a chance outcome, or either's notation).
 
@@ -394,7 +421,7 @@ class State:
         if self.current_player == CHANCE:
             return self._successor(self._resolve_chance(action))
         if isinstance(action, str):
-            return self._successor(self._parse_move(action))
+            return self._successor(self.parse_move(action))
         if getattr(action, "is_chance", False):
             raise IllegalMoveError(f"chance outcome {str(action)!r} given where "
                                    f"player {self.current_player} is to move")
@@ -410,12 +437,17 @@ class State:
                                    "played until it is resolved")
         return self.parse_chance(str(action))
 
-    def _parse_move(self, text: str) -> Move:
+    def parse_move(self, text: str) -> Move:
+        """The legal move whose notation is `text` (spaces around it ignored), for the player
+        to move; IllegalMoveError saying why (`why_illegal`) when `text` names none."""
         text = text.strip()
         for move in self.legal_moves():
             if str(move) == text:
                 return move
         raise IllegalMoveError(self.why_illegal(text))
+
+    def _parse_move(self, text: str) -> Move:  # old name, kept until its callers use parse_move
+        return self.parse_move(text)
 
     def _legal_set(self) -> set[Move]:
         return set(self.legal_moves())

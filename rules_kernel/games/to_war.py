@@ -49,8 +49,15 @@ from rules_kernel.core import (
     Option,
     OptionError,
     Outcome,
-    PositionTextError,
     State,
+)
+from rules_kernel.position_text import (
+    FieldError,
+    check_playable,
+    named_fields,
+    read_position,
+    split_field,
+    whole_number,
 )
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
@@ -446,14 +453,7 @@ class ToWarState(State):
             after = self._step(action)
         return replace(after, ply=self.ply + 1)
 
-    def is_terminal(self) -> bool:
-        return self.outcome() is not None
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @cached_property
-    def _outcome(self) -> Outcome | None:
+    def _compute_outcome(self) -> Outcome | None:
         if self.breakthrough is not None:
             return Outcome.win(self.breakthrough[0], "breakthrough into the opponent's camp")
         if any(sum(r) for r in self.reserves) or any(self.hands) or self.active is not None:
@@ -721,68 +721,40 @@ def _to_text(state: ToWarState) -> str:
 
 
 FIELDS = ("grid", "reserves", "hands", "discards", "side", "placed", "chain", "breakthrough", "ply")
-_COUNT = re.compile(r"[0-9]{1,9}")  # ASCII digits only, and few: int() takes '١', '1_0', 4,000 digits
 _UNIT = re.compile(r"([01]):([A-Za-z0-9]+)")
-
-
-class _FieldError(Exception):
-    """A bad field of a position text (turned into PositionTextError with the text)."""
-
-    def __init__(self, field_name: str, why: str) -> None:
-        super().__init__(f"{field_name}: {why}")
 
 
 def _from_text(game: ToWar, text: str) -> ToWarState:
     """Read a position and check it against the box and the rules; only PositionTextError escapes."""
-    if not isinstance(text, str):
-        raise PositionTextError(f"to-war position: a text is expected, not {type(text).__name__}")
-    try:
-        state = _parse_position(game, text.split())
-        _check_position(state)
-    except _FieldError as exc:
-        raise PositionTextError(f"to-war position {text[:60]!r}: {exc}") from None
-    return state
+    return read_position(game.id, text, lambda fields: _checked(_parse_position(game, fields)))
 
 
 def _parse_position(game: ToWar, fields: list[str]) -> ToWarState:
-    if len(fields) != len(FIELDS):
-        raise _FieldError("text", f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(fields)}")
+    value = named_fields(fields, FIELDS)
     grid = tuple(None if token == "-" else _parse_unit(game, token, "grid")
-                 for token in _split(fields[0], ".", FILES * RANKS, "grid"))
+                 for token in split_field(value["grid"], ".", FILES * RANKS, "grid"))
     reserves = tuple(_parse_reserve(game, p, part)
-                     for p, part in enumerate(_split(fields[1], "/", 2, "reserves")))
+                     for p, part in enumerate(split_field(value["reserves"], "/", 2, "reserves")))
     hidden = game.options["strategic"]  # a view hides the opponent's hand only in the variant
     hands = tuple(_parse_cards(game, p, part, "hands", hidden)
-                  for p, part in enumerate(_split(fields[2], "/", 2, "hands")))
+                  for p, part in enumerate(split_field(value["hands"], "/", 2, "hands")))
     discards = tuple(_parse_cards(game, p, part, "discards", False)
-                     for p, part in enumerate(_split(fields[3], "/", 2, "discards")))
-    if fields[4] not in ("w", "b"):
-        raise _FieldError("side", f"'w' (the first player) or 'b' expected, not {fields[4][:20]!r}")
-    placed = tuple(_count(n, "placed") for n in _split(fields[5], ",", 2, "placed"))
-    chain = _parse_chain(game, fields[6])
-    breakthrough = None if fields[7] == "-" else _parse_unit(game, fields[7], "breakthrough")
-    return ToWarState(game, grid, reserves, hands, discards, "wb".index(fields[4]), placed, *chain,
-                      breakthrough, _count(fields[8], "ply"))
-
-
-def _split(text: str, separator: str, parts: int, field_name: str) -> list[str]:
-    items = text.split(separator)
-    if len(items) != parts:
-        raise _FieldError(field_name, f"{parts} parts separated by {separator!r} expected, got {len(items)}")
-    return items
-
-
-def _count(text: str, field_name: str) -> int:
-    if not _COUNT.fullmatch(text):
-        raise _FieldError(field_name, f"{text[:20]!r} is not a whole number of at most 9 digits")
-    return int(text)
+                     for p, part in enumerate(split_field(value["discards"], "/", 2, "discards")))
+    if value["side"] not in ("w", "b"):
+        raise FieldError("side", f"'w' (the first player) or 'b' expected, not {value['side'][:20]!r}")
+    placed = tuple(whole_number(n, "placed") for n in split_field(value["placed"], ",", 2, "placed"))
+    chain = _parse_chain(game, value["chain"])
+    winner = value["breakthrough"]
+    breakthrough = None if winner == "-" else _parse_unit(game, winner, "breakthrough")
+    return ToWarState(game, grid, reserves, hands, discards, "wb".index(value["side"]), placed, *chain,
+                      breakthrough, whole_number(value["ply"], "ply"))
 
 
 def _parse_unit(game: ToWar, token: str, field_name: str) -> Unit_:
     match = _UNIT.fullmatch(token)
     if not match:
-        raise _FieldError(field_name, f"{token[:20]!r}: a unit is '<player 0 or 1>:<card code>', "
-                          "like '0:MAM'")
+        raise FieldError(field_name, f"{token[:20]!r}: a unit is '<player 0 or 1>:<card code>', "
+                         "like '0:MAM'")
     owner, code = int(match[1]), match[2]
     _check_code(game, owner, code, field_name)
     return owner, code
@@ -790,8 +762,8 @@ def _parse_unit(game: ToWar, token: str, field_name: str) -> Unit_:
 
 def _check_code(game: ToWar, player: int, code: str, field_name: str) -> None:
     if code not in game.army_codes(player):
-        raise _FieldError(field_name, f"{code[:20]!r} is no card of player {player}'s army "
-                          f"({game.options['armies'][player]}: {', '.join(game.army_codes(player))})")
+        raise FieldError(field_name, f"{code[:20]!r} is no card of player {player}'s army "
+                         f"({game.options['armies'][player]}: {', '.join(game.army_codes(player))})")
 
 
 def _parse_reserve(game: ToWar, player: int, part: str) -> tuple[int, ...]:
@@ -800,18 +772,18 @@ def _parse_reserve(game: ToWar, player: int, part: str) -> tuple[int, ...]:
     for item in part.split(","):
         code, equals, number = item.partition("=")
         if not equals:
-            raise _FieldError("reserves", f"{item[:20]!r}: each entry is '<code>=<cards left>'")
+            raise FieldError("reserves", f"{item[:20]!r}: each entry is '<code>=<cards left>'")
         _check_code(game, player, code, "reserves")
         if code in counts:
-            raise _FieldError("reserves", f"{code} is listed twice for player {player}")
-        counts[code] = _count(number, "reserves")
+            raise FieldError("reserves", f"{code} is listed twice for player {player}")
+        counts[code] = whole_number(number, "reserves")
         if counts[code] > game.units[code].count:
-            raise _FieldError("reserves", f"{counts[code]} {code} cards left, but the army has "
-                              f"{game.units[code].count}")
+            raise FieldError("reserves", f"{counts[code]} {code} cards left, but the army has "
+                             f"{game.units[code].count}")
     missing = [c for c in codes if c not in counts]
     if missing:
-        raise _FieldError("reserves", f"player {player}'s reserve does not say how many {missing[0]} "
-                          "are left")
+        raise FieldError("reserves", f"player {player}'s reserve does not say how many {missing[0]} "
+                         "are left")
     return tuple(counts[c] for c in codes)
 
 
@@ -829,17 +801,17 @@ def _parse_chain(game: ToWar, text: str):
     """`-`, or `<active>,<must|may>,<entering unit or ->,<entering trail>,<trails>`."""
     if text == "-":
         return None, False, None, frozenset(), ()
-    parts = _split(text, ",", 5, "chain")
+    parts = split_field(text, ",", 5, "chain")
     active, mode, entering, entering_trail, trails = parts
     if mode not in ("must", "may"):
-        raise _FieldError("chain", f"'must' or 'may' (step) expected, not {mode[:20]!r}")
+        raise FieldError("chain", f"'must' or 'may' (step) expected, not {mode[:20]!r}")
     unit = None if entering == "-" else _parse_unit(game, entering, "chain")
     parsed: dict[int, frozenset[int]] = {}
     for item in ([] if trails == "-" else trails.split(";")):
         square, equals, squares = item.partition("=")
         key = _square(square)
         if not equals or key in parsed:
-            raise _FieldError("chain", f"trail {item[:20]!r}: '<square>=<square>+<square>', one per square")
+            raise FieldError("chain", f"trail {item[:20]!r}: '<square>=<square>+<square>', one per square")
         parsed[key] = _squares(squares)
     return (_square(active), mode == "must", unit, _squares(entering_trail, empty_ok=True),
             _trail_tuple(parsed))
@@ -847,7 +819,7 @@ def _parse_chain(game: ToWar, text: str):
 
 def _square(name: str) -> int:
     if name not in SQUARES:
-        raise _FieldError("chain", f"{name[:20]!r} is not a square (a1..c4)")
+        raise FieldError("chain", f"{name[:20]!r} is not a square (a1..c4)")
     return SQUARES[name]
 
 
@@ -859,6 +831,11 @@ def _squares(text: str, empty_ok: bool = False) -> frozenset[int]:
 
 # --- does the position follow from the box and the rules? ---------------------------------------
 
+def _checked(state: ToWarState) -> ToWarState:
+    _check_position(state)
+    return state
+
+
 def _check_position(state: ToWarState) -> None:
     used = [_check_material(state, p) for p in (0, 1)]
     _check_turn_order(state, used)
@@ -868,9 +845,11 @@ def _check_position(state: ToWarState) -> None:
     if state.active is not None:
         _check_chain(state)
     if state.breakthrough is not None and state.breakthrough[0] != state.side:
-        raise _FieldError("breakthrough", "the unit that broke through belongs to the player whose "
-                          "turn it was")
-    _check_playable(state)
+        raise FieldError("breakthrough", "the unit that broke through belongs to the player whose "
+                         "turn it was")
+    check_playable(state, "chain" if state.active is not None else "hands",
+                   lambda: bool(state.chance_outcomes()),
+                   FieldError("reserves", "a card must be drawn, but the reserve is empty"))
 
 
 def _check_material(state: ToWarState, player: int) -> int:
@@ -883,11 +862,11 @@ def _check_material(state: ToWarState, player: int) -> int:
     for code, left in zip(game.army_codes(player), state.reserves[player], strict=True):
         total = left + hand.count(code) + played.count(code)
         if total != game.units[code].count:
-            raise _FieldError("reserves", f"player {player} has {total} {code} cards in reserve, hand, "
-                              f"field and discards; the army has {game.units[code].count}")
+            raise FieldError("reserves", f"player {player} has {total} {code} cards in reserve, hand, "
+                             f"field and discards; the army has {game.units[code].count}")
     if state.hands[player].count("?") > sum(state.reserves[player]):
-        raise _FieldError("hands", f"player {player}'s hidden cards ('?') are more than the reserve they "
-                          "are counted in")
+        raise FieldError("hands", f"player {player}'s hidden cards ('?') are more than the reserve they "
+                         "are counted in")
     return len(played)
 
 
@@ -898,8 +877,8 @@ def _check_turn_order(state: ToWarState, used: list[int]) -> None:
     moved = state.active is not None or state.breakthrough is not None
     lead = (1 if moved else 0) if state.side == 0 else (0 if moved else 1)
     if used[0] - used[1] != lead:
-        raise _FieldError("side", f"the players have played {used[0]} and {used[1]} cards, which cannot "
-                          f"be with {'wb'[state.side]} to move (they alternate, one card a turn)")
+        raise FieldError("side", f"the players have played {used[0]} and {used[1]} cards, which cannot "
+                         f"be with {'wb'[state.side]} to move (they alternate, one card a turn)")
 
 
 def _check_hands(state: ToWarState) -> None:
@@ -909,8 +888,8 @@ def _check_hands(state: ToWarState) -> None:
         moving = player == state.side and state.active is None and state.breakthrough is None
         most = size if moving else size - 1
         if len(state.hands[player]) > most:
-            raise _FieldError("hands", f"player {player} holds {len(state.hands[player])} cards; at most "
-                              f"{most} here ({'a hand of three' if strategic else 'one card a turn'})")
+            raise FieldError("hands", f"player {player} holds {len(state.hands[player])} cards; at most "
+                             f"{most} here ({'a hand of three' if strategic else 'one card a turn'})")
 
 
 def _check_setup(state: ToWarState) -> None:
@@ -918,46 +897,34 @@ def _check_setup(state: ToWarState) -> None:
     in the own half; nothing has moved, fought or been discarded yet."""
     for player in (0, 1):
         if state.placed[player] > SETUP_CARDS:
-            raise _FieldError("placed", f"{state.placed[player]} set-up cards; the set-up has {SETUP_CARDS}")
+            raise FieldError("placed", f"{state.placed[player]} set-up cards; the set-up has {SETUP_CARDS}")
         squares = [sq for sq, u in enumerate(state.grid) if u and u[0] == player]
         half = (0, 1) if player == 0 else (2, 3)
         middle = (1 if player == 0 else 2) * FILES + 1
         if len(squares) != state.placed[player] or any(sq // FILES not in half for sq in squares):
-            raise _FieldError("placed", f"during the set-up player {player}'s {state.placed[player]} cards "
-                              "lie in their own half, and nothing else of theirs is on the field")
+            raise FieldError("placed", f"during the set-up player {player}'s {state.placed[player]} cards "
+                             "lie in their own half, and nothing else of theirs is on the field")
         if squares and middle not in squares:
-            raise _FieldError("grid", f"player {player}'s first set-up card lies on {square_name(middle)}")
+            raise FieldError("grid", f"player {player}'s first set-up card lies on {square_name(middle)}")
     if any(state.discards) or state.active is not None or state.breakthrough is not None:
-        raise _FieldError("placed", "nothing is discarded, pushed or broken through during the set-up")
+        raise FieldError("placed", "nothing is discarded, pushed or broken through during the set-up")
 
 
 def _check_chain(state: ToWarState) -> None:
     owner_of = {sq: u[0] for sq, u in enumerate(state.grid) if u}
     if owner_of.get(state.active) != state.side:
-        raise _FieldError("chain", f"the stepping unit on {square_name(state.active)} must be the mover's")
+        raise FieldError("chain", f"the stepping unit on {square_name(state.active)} must be the mover's")
     if state.must_step != (state.entering is not None):
-        raise _FieldError("chain", "a pushed unit ('must') has a card waiting for its square, a unit on "
-                          "its second step ('may') has none")
+        raise FieldError("chain", "a pushed unit ('must') has a card waiting for its square, a unit on "
+                         "its second step ('may') has none")
     if state.entering is not None and state.entering[0] != state.side:
-        raise _FieldError("chain", "the waiting card is the mover's")
+        raise FieldError("chain", "the waiting card is the mover's")
     if not state.must_step and state.game.units[state.grid[state.active][1]].steps != 2:
-        raise _FieldError("chain", "only a two-step unit may take a second step ('may')")
+        raise FieldError("chain", "only a two-step unit may take a second step ('may')")
     for sq, trail in state.trails:
         if owner_of.get(sq) != state.side or sq not in trail:
-            raise _FieldError("chain", f"the trail of {square_name(sq)} belongs to a unit of the mover "
-                              "standing there, and includes that square")
-
-
-def _check_playable(state: ToWarState) -> None:
-    """Backstop: a game that is not over always has a legal action or a draw."""
-    if state.is_terminal():
-        return
-    if state.current_player == CHANCE:
-        if not state.chance_outcomes():
-            raise _FieldError("reserves", "a card must be drawn, but the reserve is empty")
-    elif not state.legal_moves():
-        raise _FieldError("chain" if state.active is not None else "hands",
-                          "the player to move has no legal action and the game is not over")
+            raise FieldError("chain", f"the trail of {square_name(sq)} belongs to a unit of the mover "
+                             "standing there, and includes that square")
 
 
 # --- scene -------------------------------------------------------------------------------------

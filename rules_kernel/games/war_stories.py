@@ -37,10 +37,10 @@ from rules_kernel.core import (
     Move,
     Option,
     Outcome,
-    PositionTextError,
     State,
     check_seat,
 )
+from rules_kernel.position_text import FieldError, read_position, whole_number
 from rules_kernel.scene import Cell, Scene, Token, Zone
 
 FILES, RANKS = 6, 7
@@ -261,14 +261,7 @@ class WarStoriesState(State):
         after = self._flip(action.square) if isinstance(action, Flip) else self._move_piece(action)
         return replace(after, ply=self.ply + 1)  # the ply counts every player action
 
-    def is_terminal(self) -> bool:
-        return self.outcome() is not None
-
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @cached_property
-    def _outcome(self) -> Outcome | None:
+    def _compute_outcome(self) -> Outcome | None:
         if not self.dealt:
             return None
         if self.lost is not None:
@@ -544,7 +537,6 @@ def _to_text(state: WarStoriesState) -> str:
 
 
 _TURN = re.compile(r"deal|-|([1-9])([hx])")
-_PLY = re.compile(r"[0-9]{1,9}")  # ASCII digits ('²' passes isdigit()), far below int()'s limit
 _CARD_ENTRY = re.compile(r"(-|\?|ki|he|(?:kb|as|kh)[rygb])(\*?)(\^?)")
 DECK_COUNTS = Counter(DECK)
 
@@ -552,52 +544,46 @@ DECK_COUNTS = Counter(DECK)
 def _from_text(game: WarStories, text: str) -> WarStoriesState:
     """A position from `to_text`'s form; PositionTextError naming the field for anything
     that is not a position of this game (rules/NOTES.md: the box, the turn, the markers)."""
-    if not isinstance(text, str):
-        raise PositionTextError(f"war-stories position {text!r:.60}: position text: must be a string, "
-                                f"got {type(text).__name__}")
+    return read_position(game.id, text, lambda fields: _parse_position(game, fields))
 
-    def fail(field_name: str, why: str) -> PositionTextError:
-        shown = repr(text[:60]) + ("..." if len(text) > 60 else "")
-        return PositionTextError(f"war-stories position {shown}: {field_name}: {why}")
 
-    fields = text.split()
+def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
     if len(fields) not in (8, 9):
-        raise fail("position text", "expected 8 fields: pieces cards side turn revealed two-ki ply "
-                   "removed (and lost:<player> after Yonhon no ki)")
-    pieces = _parse_pieces(fields[0], fail)
-    cards, face_up, nobori = _parse_cards(fields[1], fail)
+        raise FieldError("position text", "expected 8 fields: pieces cards side turn revealed two-ki ply "
+                         "removed (and lost:<player> after Yonhon no ki)")
+    pieces = _parse_pieces(fields[0])
+    cards, face_up, nobori = _parse_cards(fields[1])
     if fields[2] not in ("w", "b"):
-        raise fail("side", f"must be 'w' or 'b', not {fields[2][:10]!r}")
+        raise FieldError("side", f"must be 'w' or 'b', not {fields[2][:10]!r}")
     turn = _TURN.fullmatch(fields[3])
     if not turn:
-        raise fail("turn", "must be 'deal', '-' or a flip count 1-9 and h/x like '1x', "
-                   f"not {fields[3][:10]!r}")
-    revealed = _parse_squares(fields[4], fail)
+        raise FieldError("turn", "must be 'deal', '-' or a flip count 1-9 and h/x like '1x', "
+                         f"not {fields[3][:10]!r}")
+    revealed = _parse_squares(fields[4])
     if not re.fullmatch(r"[01]{2}", fields[5]):
-        raise fail("two-Ki flags", f"must be two digits 0/1 like '01', not {fields[5][:10]!r}")
-    if not _PLY.fullmatch(fields[6]):
-        raise fail("ply", f"must be a number of at most 9 digits (0-9), not {fields[6][:20]!r}")
+        raise FieldError("two-Ki flags", f"must be two digits 0/1 like '01', not {fields[5][:10]!r}")
+    ply = whole_number(fields[6], "ply")
     removed = () if fields[7] == "-" else tuple(fields[7].split(","))
     if not set(removed) <= set(DECK):
-        raise fail("removed", "must list card codes (like 'he,kbr,kbr') or '-'")
+        raise FieldError("removed", "must list card codes (like 'he,kbr,kbr') or '-'")
     lost = None
     if len(fields) == 9:
         if fields[8] not in ("lost:0", "lost:1"):
-            raise fail("lost", "the last field may only be lost:0 or lost:1")
+            raise FieldError("lost", "the last field may only be lost:0 or lost:1")
         lost = int(fields[8][-1])
     state = WarStoriesState(game, tuple(pieces), tuple(cards), 0 if fields[2] == "w" else 1,
-                            int(fields[6]), fields[3] != "deal", face_up,
+                            ply, fields[3] != "deal", face_up,
                             int(turn.group(1)) if turn.group(1) else 0, turn.group(2) != "x",
                             revealed, frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"),
                             _sorted_cards(removed), lost)
-    _check_position(state, fail)
+    _check_position(state)
     return state
 
 
-def _parse_pieces(text: str, fail) -> list[int]:
+def _parse_pieces(text: str) -> list[int]:
     rows = text.split("/")
     if len(rows) != RANKS:
-        raise fail("pieces", f"{len(rows)} ranks, the board has {RANKS}")
+        raise FieldError("pieces", f"{len(rows)} ranks, the board has {RANKS}")
     pieces = [0] * SIZE
     for i, row in enumerate(rows):
         rank, f = RANKS - 1 - i, 0
@@ -608,140 +594,140 @@ def _parse_pieces(text: str, fail) -> list[int]:
                 pieces[rank * FILES + f] = LETTER_PIECES[ch.upper()] | (0 if ch.isupper() else 8)
                 f += 1
             else:
-                raise fail("pieces", f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H), no "
-                           f"count 1-6 of empty squares, or one file too many")
+                raise FieldError("pieces", f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H), no "
+                                 f"count 1-6 of empty squares, or one file too many")
             if f > FILES:
-                raise fail("pieces", f"rank {rank + 1} covers more than {FILES} files")
+                raise FieldError("pieces", f"rank {rank + 1} covers more than {FILES} files")
         if f != FILES:
-            raise fail("pieces", f"rank {rank + 1} covers {f} files, not {FILES}")
+            raise FieldError("pieces", f"rank {rank + 1} covers {f} files, not {FILES}")
     return pieces
 
 
-def _parse_cards(text: str, fail) -> tuple[list[str | None], int | None, set[int]]:
+def _parse_cards(text: str) -> tuple[list[str | None], int | None, set[int]]:
     tokens = text.split(".")
     if len(tokens) != SIZE:
-        raise fail("cards", f"{len(tokens)} card entries, the board has {SIZE} squares")
+        raise FieldError("cards", f"{len(tokens)} card entries, the board has {SIZE} squares")
     cards: list[str | None] = []
     face_up, nobori = None, set()
     for sq, token in enumerate(tokens):
         m = _CARD_ENTRY.fullmatch(token)
         if not m:
-            raise fail("cards", f"entry {token[:10]!r} on {square_name(sq)} is not a card code")
+            raise FieldError("cards", f"entry {token[:10]!r} on {square_name(sq)} is not a card code")
         card = None if m.group(1) == "-" else m.group(1)
         cards.append(card)
         if m.group(2):
             if face_up is not None:
-                raise fail("cards", f"two face-up cards ({square_name(face_up)}, {square_name(sq)}); "
-                           "a turn has at most one card face up")
+                raise FieldError("cards", f"two face-up cards ({square_name(face_up)}, {square_name(sq)}); "
+                                 "a turn has at most one card face up")
             if card in (None, UNKNOWN):
-                raise fail("cards", f"'*' on {square_name(sq)} marks no face-up card (a face-up "
-                           "card is seen by both players)")
+                raise FieldError("cards", f"'*' on {square_name(sq)} marks no face-up card (a face-up "
+                                 "card is seen by both players)")
             face_up = sq
         if m.group(3):
             if card in (None, UNKNOWN):
-                raise fail("cards", f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
-                           "card, which both players have seen")
+                raise FieldError("cards", f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
+                                 "card, which both players have seen")
             nobori.add(sq)
     return cards, face_up, nobori
 
 
-def _parse_squares(text: str, fail) -> frozenset[int]:
+def _parse_squares(text: str) -> frozenset[int]:
     names = [] if text == "-" else text.split(",")
     if not set(names) <= set(SQUARES) or len(set(names)) != len(names):
-        raise fail("revealed", "must list different squares like 'a2,e4', or '-'")
+        raise FieldError("revealed", "must list different squares like 'a2,e4', or '-'")
     return frozenset(SQUARES[name] for name in names)
 
 
-def _check_position(state: WarStoriesState, fail) -> None:
+def _check_position(state: WarStoriesState) -> None:
     """What the box (rules/NOTES.md) and the turn structure make impossible."""
     game = state.game
     if not state.dealt:
         if state != game.initial_state():
-            raise fail("turn", "'deal' (cards not yet dealt) fits only the start position")
+            raise FieldError("turn", "'deal' (cards not yet dealt) fits only the start position")
         return
     for player in (0, 1):
         if state.pieces.count(DAIMYO | player << 3) != 1:
-            raise fail("pieces", f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
-    _check_cards(state, fail)
-    _check_pieces(state, fail)
-    _check_turn(state, fail)
+            raise FieldError("pieces", f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
+    _check_cards(state)
+    _check_pieces(state)
+    _check_turn(state)
 
 
-def _check_cards(state: WarStoriesState, fail) -> None:
+def _check_cards(state: WarStoriesState) -> None:
     start = set(state.game.start_squares)
     for sq, card in enumerate(state.cards):
         if card is not None and sq in start:
-            raise fail("cards", f"{square_name(sq)} is a start square: no card lies there")
+            raise FieldError("cards", f"{square_name(sq)} is a start square: no card lies there")
         if card is not None and state.pieces[sq]:
-            raise fail("cards", f"a piece stands on the card on {square_name(sq)}")
+            raise FieldError("cards", f"a piece stands on the card on {square_name(sq)}")
         if card is None and sq not in start and sq not in state.revealed:
-            raise fail("revealed", f"the card on {square_name(sq)} is gone, so it was flipped: "
-                       "list the square as revealed")
+            raise FieldError("revealed", f"the card on {square_name(sq)} is gone, so it was flipped: "
+                             "list the square as revealed")
     if not state.revealed.isdisjoint(start):
-        raise fail("revealed", "a start square never held a card")
+        raise FieldError("revealed", "a start square never held a card")
     known = Counter(c for c in state.cards if c not in (None, UNKNOWN)) + Counter(state.removed)
     for code, n in sorted(known.items()):
         if n > DECK_COUNTS[code]:
-            raise fail("cards", f"{n} x {card_name(code)} on the board and removed; the game has "
-                       f"{DECK_COUNTS[code]}")
+            raise FieldError("cards", f"{n} x {card_name(code)} on the board and removed; the game has "
+                             f"{DECK_COUNTS[code]}")
     on_board = sum(1 for c in state.cards if c is not None)
     if on_board + len(state.removed) != len(DECK):
-        raise fail("cards", f"{on_board} cards on the board and {len(state.removed)} removed; "
-                   f"the {len(DECK)} board cards are always all accounted for")
+        raise FieldError("cards", f"{on_board} cards on the board and {len(state.removed)} removed; "
+                         f"the {len(DECK)} board cards are always all accounted for")
     removed = Counter(state.removed)
     if removed[KI]:
-        raise fail("removed", "a Ki is never removed")
+        raise FieldError("removed", "a Ki is never removed")
     odd = [code for code, n in removed.items() if code != HEIYA and n % 2]
     if odd:
-        raise fail("removed", f"army cards leave in pairs (Engun): one {card_name(odd[0])}")
+        raise FieldError("removed", f"army cards leave in pairs (Engun): one {card_name(odd[0])}")
 
 
-def _check_pieces(state: WarStoriesState, fail) -> None:
+def _check_pieces(state: WarStoriesState) -> None:
     """A reinforcement enters per Engun pair; an extra Shinobi per two Heiya (the option)."""
     removed = Counter(state.removed)
     for code, kind in ARMY_CODES.items():
         pairs = sum(n for card, n in removed.items() if card.startswith(code)) // 2
         count = sum(1 for p in state.pieces if p and p & 7 == kind)
         if count > pairs:
-            raise fail("pieces", f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
-                       "of them among the removed cards")
+            raise FieldError("pieces", f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
+                             "of them among the removed cards")
     extra = removed[HEIYA] // 2 if state.game.options["shinobi_wo_tsukau"] else 0
     shinobi = [state.pieces.count(SHINOBI | player << 3) for player in (0, 1)]
     if max(shinobi) > 1 + extra or sum(shinobi) > 2 + extra:
-        raise fail("pieces", f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
-                   "each (option shinobi_wo_tsukau)")
+        raise FieldError("pieces", f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
+                         "each (option shinobi_wo_tsukau)")
     d0, d1 = (square_name(state.pieces.index(DAIMYO | p << 3)) for p in (0, 1))
     if _step_distance(SQUARES[d0], SQUARES[d1]) == 1:
-        raise fail("pieces", f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
-                   "the other (it would be attacked)")
+        raise FieldError("pieces", f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
+                         "the other (it would be attacked)")
 
 
-def _check_turn(state: WarStoriesState, fail) -> None:
+def _check_turn(state: WarStoriesState) -> None:
     game, flips = state.game, state.flips
     heiya_removed = Counter(state.removed)[HEIYA]
     if state.face_up is not None:
         if not flips or state.all_heiya:
-            raise fail("turn", "a card is face up ('*'), so the turn must count it, like '1x'")
+            raise FieldError("turn", "a card is face up ('*'), so the turn must count it, like '1x'")
         if state.cards[state.face_up] == HEIYA or state.face_up not in state.revealed:
-            raise fail("cards", "the face-up card must be a revealed card other than a Heiya "
-                       "(a Heiya leaves the board at once)")
+            raise FieldError("cards", "the face-up card must be a revealed card other than a Heiya "
+                             "(a Heiya leaves the board at once)")
     elif flips and not state.all_heiya:
-        raise fail("turn", f"'{flips}x' means a card is face up: mark it with '*'")
+        raise FieldError("turn", f"'{flips}x' means a card is face up: mark it with '*'")
     heiyas_this_turn = flips - (state.face_up is not None)
     if heiyas_this_turn > heiya_removed:
-        raise fail("turn", f"{heiyas_this_turn} Heiya flipped this turn but {heiya_removed} removed")
+        raise FieldError("turn", f"{heiyas_this_turn} Heiya flipped this turn but {heiya_removed} removed")
     if game.options["shinobi_wo_tsukau"] and state.all_heiya and flips >= 2:
-        raise fail("turn", "two Heiya as the first two cards end the turn (shinobi_wo_tsukau)")
+        raise FieldError("turn", "two Heiya as the first two cards end the turn (shinobi_wo_tsukau)")
     if state.nobori:
         if not game.options["nobori"]:
-            raise fail("cards", "'^' marks a Nobori, but the nobori option is off")
+            raise FieldError("cards", "'^' marks a Nobori, but the nobori option is off")
         if len(state.nobori) > 2 or not state.nobori <= state.revealed or state.face_up in state.nobori:
-            raise fail("cards", "at most 2 Nobori, on revealed face-down cards")
+            raise FieldError("cards", "at most 2 Nobori, on revealed face-down cards")
     if state.lost is not None:
         loser = state.lost
         if not state.two_ki[loser] or state.side != 1 - loser or flips:
-            raise fail("lost", f"Yonhon no ki ends {PLAYER_NAMES[loser]}'s turn with two Ki: its "
-                       "two-Ki flag is set and the other player is to move")
+            raise FieldError("lost", f"Yonhon no ki ends {PLAYER_NAMES[loser]}'s turn with two Ki: its "
+                             "two-Ki flag is set and the other player is to move")
 
 
 def _step_distance(a: int, b: int) -> int:

@@ -21,14 +21,15 @@ from functools import cached_property
 from typing import ClassVar
 
 from rules_kernel.core import (
+    NOT_COMPUTED,
     Game,
     Move,
     Option,
     Outcome,
-    PositionTextError,
     State,
 )
 from rules_kernel.persistent import Counts
+from rules_kernel.position_text import FieldError, read_position, whole_number
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
 # Piece kinds, in the rulebook's names.
@@ -191,8 +192,7 @@ class YokaiGame(Game):
         """A position from Fairy-Stockfish FEN; anything that is not a position this game
         can reach (too many pieces, the side not to move in check, ...) raises
         PositionTextError naming the field. The repetition history starts afresh."""
-        board, hands, side, ply = _parse_fen(self, text)
-        return YokaiState(self, board, hands, side, ply, Counts())
+        return read_position(self.id, text, lambda fields: _parse_fen(self, fields))
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -275,55 +275,43 @@ GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
 
 # --- position text (Fairy-Stockfish FEN) -------------------------------------------------
 
-# ASCII digits only ('²' and other Unicode digits pass str.isdigit() but not int()), and at
-# most 9 of them, far below int()'s 4,300-digit limit.
-_NUMBER = re.compile(r"[0-9]{1,9}")
 _FIELDS = {2: ("side to move",),
            4: ("side to move", "halfmove clock", "move number"),
            6: ("side to move", "castling", "en passant", "halfmove clock", "move number")}
 
 
-def _fail(text: object, field: str, why: str) -> PositionTextError:
-    shown = repr(text[:80]) + ("..." if len(text) > 80 else "") if isinstance(text, str) else repr(text)
-    return PositionTextError(f"{shown}: {field}: {why}")
-
-
-def _parse_fen(game: YokaiGame, text: str):
-    """(board, hands, side, ply) from FEN `board[hand] side [castling ep] [halfmove move]`."""
-    if not isinstance(text, str):
-        raise _fail(text, "position text", f"must be a string, got {type(text).__name__}")
-    fields = text.split()
+def _parse_fen(game: YokaiGame, fields: list[str]) -> YokaiState:
+    """The state of FEN `board[hand] side [castling ep] [halfmove move]`, from its fields; it
+    starts a game (no repetition history)."""
     if len(fields) not in _FIELDS:
-        raise _fail(text, "position text", f"expected 'board[hand] side ...' like {game.START!r}, "
-                    f"got {len(fields)} fields")
+        raise FieldError("position text", f"expected 'board[hand] side ...' like {game.START!r}, "
+                         f"got {len(fields)} fields")
     m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", fields[0])
     if not m:
-        raise _fail(text, "board", "the board must be followed by the hand in [...]")
-    board = _parse_board(game, m.group(1), text)
-    hands = _parse_hand(game, m.group(2), text)
+        raise FieldError("board", "the board must be followed by the hand in [...]")
+    board = _parse_board(game, m.group(1))
+    hands = _parse_hand(game, m.group(2))
     named = dict(zip(_FIELDS[len(fields)], fields[1:], strict=True))
     if named["side to move"] not in ("w", "b"):
-        raise _fail(text, "side to move", f"must be 'w' or 'b', not {named['side to move'][:10]!r}")
+        raise FieldError("side to move", f"must be 'w' or 'b', not {named['side to move'][:10]!r}")
     side = 0 if named["side to move"] == "w" else 1
     for field in ("castling", "en passant"):
         if named.get(field, "-") != "-":
-            raise _fail(text, field, f"{game.title} has none: write '-'")
-    for field in ("halfmove clock", "move number"):
-        if not _NUMBER.fullmatch(named.get(field, "1")):
-            raise _fail(text, field, f"must be a number of at most 9 digits (0-9), "
-                        f"not {named[field][:20]!r}")
-    fullmove = int(named.get("move number", "1"))
+            raise FieldError(field, f"{game.title} has none: write '-'")
+    whole_number(named.get("halfmove clock", "0"), "halfmove clock")  # not kept: no rule needs it
+    fullmove = whole_number(named.get("move number", "1"), "move number")
     if fullmove < 1:
-        raise _fail(text, "move number", "must be at least 1")
-    _check_position(game, board, hands, side, text)
-    return tuple(board), (tuple(hands[0]), tuple(hands[1])), side, 2 * (fullmove - 1) + side
+        raise FieldError("move number", "must be at least 1")
+    _check_position(game, board, hands, side)
+    ply = 2 * (fullmove - 1) + side
+    return YokaiState(game, tuple(board), (tuple(hands[0]), tuple(hands[1])), side, ply, Counts())
 
 
-def _parse_board(game: YokaiGame, placement: str, text: str) -> list[int]:
+def _parse_board(game: YokaiGame, placement: str) -> list[int]:
     t = game.tables
     rows = placement.split("/")
     if len(rows) != t.ranks:
-        raise _fail(text, "board", f"{len(rows)} ranks, {game.id} has {t.ranks}")
+        raise FieldError("board", f"{len(rows)} ranks, {game.id} has {t.ranks}")
     board = [EMPTY] * t.size
     for i, row in enumerate(rows):
         rank = t.ranks - 1 - i
@@ -331,52 +319,52 @@ def _parse_board(game: YokaiGame, placement: str, text: str) -> list[int]:
         for token in re.findall(r"\+?[A-Za-z]|[0-9]+|.", row):
             if token.isascii() and token.isdigit():
                 if len(token) > 2 or int(token) == 0:
-                    raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is "
-                                f"no count of empty squares")
+                    raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is "
+                                     f"no count of empty squares")
                 file += int(token)
                 continue
-            code = _code_of_letter(game, token, text, "board")
+            code = _code_of_letter(game, token, "board")
             if file >= t.files:
-                raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}) has more than {t.files} files")
+                raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) has more than {t.files} files")
             board[rank * t.files + file] = code
             file += 1
         if file != t.files:
-            raise _fail(text, "board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, "
-                        f"not {t.files}")
+            raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, "
+                             f"not {t.files}")
     return board
 
 
-def _parse_hand(game: YokaiGame, hand: str, text: str) -> list[list[int]]:
+def _parse_hand(game: YokaiGame, hand: str) -> list[list[int]]:
     hands = [[0] * 9, [0] * 9]
     for letter in re.findall(r"\+?[A-Za-z]|.", "" if hand == "-" else hand):
-        code = _code_of_letter(game, letter, text, "hand")
+        code = _code_of_letter(game, letter, "hand")
         if kind_of(code) in UNPROMOTED:
-            raise _fail(text, "hand", "a promoted piece cannot be in hand (captures unpromote)")
+            raise FieldError("hand", "a promoted piece cannot be in hand (captures unpromote)")
         hands[owner_of(code)][kind_of(code)] += 1
     return hands
 
 
-def _code_of_letter(game: YokaiGame, token: str, text: str, field: str) -> int:
+def _code_of_letter(game: YokaiGame, token: str, field: str) -> int:
     kind = game.tables.kind_of_letter.get(token.upper())
     if kind is None:
-        raise _fail(text, field, f"{token!r} is no piece of {game.id} "
-                    f"(pieces: {', '.join(game.LETTERS.values())})")
+        raise FieldError(field, f"{token!r} is no piece of {game.id} "
+                         f"(pieces: {', '.join(game.LETTERS.values())})")
     return piece(kind, 0 if token.upper() == token else 1)
 
 
-def _check_position(game: YokaiGame, board, hands, side: int, text: str) -> None:
+def _check_position(game: YokaiGame, board, hands, side: int) -> None:
     """Refuse what the box or the rules make impossible (rules/NOTES.md, the rulebook)."""
-    _check_material(game, board, hands, text)
-    _check_koropokkuru(game, board, hands, side, text)
+    _check_material(game, board, hands)
+    _check_koropokkuru(game, board, hands, side)
     if game.ROYAL and _in_check(game, board, 1 - side):
         who = game.player_names[1 - side]
-        raise _fail(text, "side to move", f"{who} is not to move but its Koropokkuru is attacked: "
-                    "no legal move leaves the own Koropokkuru attacked")
+        raise FieldError("side to move", f"{who} is not to move but its Koropokkuru is attacked: "
+                         "no legal move leaves the own Koropokkuru attacked")
     if game.DROP_RESTRICTIONS:
-        _check_kodama(game, board, text)
+        _check_kodama(game, board)
 
 
-def _check_material(game: YokaiGame, board, hands, text: str) -> None:
+def _check_material(game: YokaiGame, board, hands) -> None:
     counts = dict.fromkeys(game.MATERIAL, 0)
     for code in board:
         if code != EMPTY:
@@ -387,32 +375,32 @@ def _check_material(game: YokaiGame, board, hands, text: str) -> None:
                 counts[kind] += n
     for kind, n in counts.items():
         if n > game.MATERIAL[kind]:
-            raise _fail(text, "board and hands", f"{n} {KIND_NAMES[kind]} (promoted ones included); "
-                        f"{game.title} has {game.MATERIAL[kind]}")
+            raise FieldError("board and hands", f"{n} {KIND_NAMES[kind]} (promoted ones included); "
+                             f"{game.title} has {game.MATERIAL[kind]}")
 
 
-def _check_koropokkuru(game: YokaiGame, board, hands, side: int, text: str) -> None:
+def _check_koropokkuru(game: YokaiGame, board, hands, side: int) -> None:
     """One Koropokkuru each on the board; in 3x4 a captured one lies in the captor's hand,
     and then the game ended with that capture (the loser is to move)."""
     names = game.player_names
     for player in (0, 1):
         on_board = board.count(piece(KOROPOKKURU, player))
         if on_board > 1:
-            raise _fail(text, "board", f"{names[player]} has {on_board} Koropokkuru")
+            raise FieldError("board", f"{names[player]} has {on_board} Koropokkuru")
     for player in (0, 1):
         on_board = board.count(piece(KOROPOKKURU, player))
         held = hands[player][KOROPOKKURU]
         if held and game.ROYAL:
-            raise _fail(text, "hand", "a Koropokkuru is never captured in the 5x6 game")
+            raise FieldError("hand", "a Koropokkuru is never captured in the 5x6 game")
         if held and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
-            raise _fail(text, "hand", f"{names[player]} holds a captured Koropokkuru, so the game "
-                        f"ended with that capture: {names[1 - player]} has none on the board and "
-                        "is to move")
+            raise FieldError("hand", f"{names[player]} holds a captured Koropokkuru, so the game "
+                             f"ended with that capture: {names[1 - player]} has none on the board and "
+                             "is to move")
         if not on_board and not hands[1 - player][KOROPOKKURU]:
-            raise _fail(text, "board", f"{names[player]} has no Koropokkuru")
+            raise FieldError("board", f"{names[player]} has no Koropokkuru")
 
 
-def _check_kodama(game: YokaiGame, board, text: str) -> None:
+def _check_kodama(game: YokaiGame, board) -> None:
     """5x6: a Kodama reaching the last rank must promote and may not be dropped there; two
     own unpromoted Kodama never share a file (no drop makes it, a Kodama never changes file)."""
     t = game.tables
@@ -420,12 +408,12 @@ def _check_kodama(game: YokaiGame, board, text: str) -> None:
         files = [sq % t.files for sq, code in enumerate(board) if code == piece(KODAMA, player)]
         dead = [t.names[sq] for sq in t.far_rank[player] if board[sq] == piece(KODAMA, player)]
         if dead:
-            raise _fail(text, "board", f"an unpromoted Kodama of the {game.player_names[player]} on "
-                        f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)")
+            raise FieldError("board", f"an unpromoted Kodama of the {game.player_names[player]} on "
+                             f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)")
         if len(set(files)) != len(files):
             file = next(f for f in files if files.count(f) > 1)
-            raise _fail(text, "board", f"two unpromoted Kodama of the {game.player_names[player]} in "
-                        f"file {chr(ord('a') + file)} (the rulebook forbids it)")
+            raise FieldError("board", f"two unpromoted Kodama of the {game.player_names[player]} in "
+                             f"file {chr(ord('a') + file)} (the rulebook forbids it)")
 
 
 def _fen(state: YokaiState) -> str:
@@ -467,7 +455,7 @@ class YokaiState(State):
     """
 
     __slots__ = ("game", "board", "hands", "side", "ply", "last_move", "_key", "_counts",
-                 "_repeats", "_legal", "_outcome")
+                 "_repeats", "_legal", "_outcome")  # _outcome: core.State.outcome's cache
 
     def __init__(self, game: YokaiGame, board: tuple[int, ...], hands: tuple[tuple[int, ...], ...],
                  side: int, ply: int, counts: Counts, last_move: YokaiMove | None = None) -> None:
@@ -487,7 +475,7 @@ class YokaiState(State):
         set_(self, "_counts", counts)
         set_(self, "_repeats", repeats)
         set_(self, "_legal", None)
-        set_(self, "_outcome", False)  # False: not computed yet
+        set_(self, "_outcome", NOT_COMPUTED)  # a slot has no class default
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("states are immutable; apply() returns a new one")
@@ -517,14 +505,6 @@ class YokaiState(State):
     def _successor(self, move: YokaiMove) -> YokaiState:
         board, hands = _make(self.board, self.hands, move, self.side)
         return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
-
-    def is_terminal(self) -> bool:
-        return self.outcome() is not None
-
-    def outcome(self) -> Outcome | None:
-        if self._outcome is False:
-            object.__setattr__(self, "_outcome", self._compute_outcome())
-        return self._outcome
 
     def _compute_outcome(self) -> Outcome | None:
         game = self.game
