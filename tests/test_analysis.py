@@ -33,8 +33,10 @@ def engine(table) -> TableEngine:
 
 
 def _values(table: Tablebase, state) -> dict[str, Value]:
-    """Every move's value by the table alone (history ignored), for the mover."""
-    return {str(mv.move): mv.value for mv in table.best_moves(state)}
+    """Every move's value by the table alone, history ignored (each position afresh), for the
+    mover."""
+    return {str(m): table.value(GAME.from_text(state.apply(m).to_text())).after_move()
+            for m in state.legal_moves()}
 
 
 # --- the protocol ---------------------------------------------------------------------------------
@@ -76,6 +78,10 @@ def test_limit_takes_seconds_or_a_limit_and_refuses_nonsense():
     for bad in (0, -1, "1", True):
         with pytest.raises(ValueError):
             Limit.of(bad)
+    # a bound the engine has no use for (a depth for the tree search) leaves the default time
+    state = rk.load_game("to-war").initial_state()
+    result = analyse(state, engine="ismcts", limit=Limit(seconds=None, depth=3))
+    assert result.search.playouts > 0 and result.search.seconds < 1.5
 
 
 def test_a_finished_game_is_valued_by_its_outcome(engine):

@@ -393,6 +393,8 @@ class FairyStockfishEngine:
                 progress: Callable[[Analysis], None] | None = None,
                 stop: StopFlag | None = None) -> Analysis:
         limit = limit or Limit()
+        if limit.seconds is None and limit.depth is None and limit.nodes is None:
+            limit = replace(limit, seconds=Limit().seconds)  # playouts alone bound no search
         state = state if viewer is None else state.view(viewer)  # the same: no secrets
         started = time.perf_counter()
         if state.is_terminal():
@@ -470,7 +472,9 @@ class FairyStockfishEngine:
             notes += (f"not searched (the engine's rules lack them): {', '.join(unvalued)}",)
         search = Search(self.name, nodes=found.nodes, depth=found.depth,
                         seconds=round(time.perf_counter() - started, 6),
-                        exact=bool(lines) and lines[0].value.exact and not found.lines,
+                        # a ruled value beats the engine's claims only as a win in 1
+                        exact=bool(lines) and lines[0].value.exact and (
+                            not found.lines or (lines[0].value.result, lines[0].value.plies) == (WIN, 1)),
                         stopped=found.stopped, notes=notes)
         return _analysis(state, player, value, lines, viewer, search)
 

@@ -19,6 +19,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from rules_kernel.agents import evaluate
 from rules_kernel.analysis._types import (
@@ -47,7 +48,7 @@ PROGRESS_EVERY = 0.1
 class _Node:
     """A decision point: statistics of the move that led here, for every seat."""
 
-    __slots__ = ("mover", "children", "visits", "totals", "available")
+    __slots__ = ("mover", "children", "visits", "totals", "available", "entered", "won_at_once")
 
     def __init__(self, mover: int | None, seats: int) -> None:
         self.mover = mover  # the seat that chose the move leading here
@@ -55,6 +56,12 @@ class _Node:
         self.visits = 0
         self.totals = [0.0] * seats
         self.available = 1  # iterations in which the move was legal (ISMCTS' subset-armed UCB)
+        self.entered = self.won_at_once = 0  # times played; times it ended the game, won
+
+    @property
+    def proven(self) -> bool:
+        """The move won the game on the spot in every world it was played in."""
+        return self.entered > 0 and self.won_at_once == self.entered
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.5
@@ -71,10 +78,11 @@ class TreeSearchEngine:
     name = "ismcts"
 
     def __init__(self, *, seed: int | str = 0, exploration: float = EXPLORATION,
-                 rollout_actions: int = ROLLOUT_ACTIONS,
+                 rollout_actions: int = ROLLOUT_ACTIONS, ordered: bool = True,
                  heuristic: Callable[[State, int], float] = evaluate) -> None:
+        """`ordered`: expand the untried move the heuristic likes best first (else at random)."""
         self.seed, self.exploration = seed, exploration
-        self.rollout_actions, self.heuristic = rollout_actions, heuristic
+        self.rollout_actions, self.heuristic, self.ordered = rollout_actions, heuristic, ordered
 
     def close(self) -> None:
         """Nothing to release."""
@@ -85,6 +93,8 @@ class TreeSearchEngine:
         """Analyse what `viewer` knows of `state` (`state.view(viewer)`: the only thing read
         from `state`), or the state itself when viewer is None (all-seeing)."""
         limit = limit or Limit()
+        if limit.seconds is None and limit.playouts is None and limit.nodes is None:
+            limit = replace(limit, seconds=Limit().seconds)  # a depth alone bounds no playout
         info = state if viewer is None else state.view(viewer)
         run = _Run(self, info, viewer, limit, stop)
         if not info.is_terminal():
@@ -141,22 +151,41 @@ class _Run:
             legal = {str(m): m for m in world.legal_moves()}
             untried = [k for k in legal if k not in node.children]
             if untried:
-                key = self.rng.choice(sorted(untried))
+                key = self._first_to_try(world, legal, untried)
                 node.children[key] = child = _Node(world.current_player, self.seats)
                 path.append(child)
-                world = self._step(world, legal[key])
+                world = self._enter(child, world, legal[key])
                 break
             for key in legal:
                 node.children[key].available += 1
             key = max(sorted(legal), key=lambda k: node.children[k].ucb(self.engine.exploration))
             node = node.children[key]
             path.append(node)
-            world = self._step(world, legal[key])
+            world = self._enter(node, world, legal[key])
         scores = self._rollout(world)
         for visited in path:
             visited.visits += 1
             for seat in range(self.seats):
                 visited.totals[seat] += scores[seat]
+
+    def _first_to_try(self, world: State, legal: dict, untried: list[str]) -> str:
+        """The untried move whose position scores best by the heuristic for the mover (ties
+        at random): with a small budget the search tries the promising moves first instead of
+        a random few of many (War Chest offers dozens), at the cost of one apply per move."""
+        if not self.engine.ordered or len(untried) == 1:
+            return self.rng.choice(sorted(untried))
+        mover = world.current_player
+        scored = [(self.engine.heuristic(self._step(world, legal[k]), mover), k) for k in sorted(untried)]
+        best = max(score for score, _ in scored)
+        return self.rng.choice([k for score, k in scored if score >= best - 1e-12])
+
+    def _enter(self, node: _Node, world: State, move) -> State:
+        """Play the node's move in this world, noting whether it won on the spot."""
+        world = self._step(world, move)
+        node.entered += 1
+        outcome = world.outcome()
+        node.won_at_once += outcome is not None and outcome.finished and node.mover in outcome.winners
+        return world
 
     def _step(self, world: State, action) -> State:
         self.actions += 1
@@ -169,8 +198,8 @@ class _Run:
                 break
             if world.current_player == CHANCE:
                 world = self._step(world, world.sample_chance(rng))
-            else:
-                world = self._step(world, rng.choice(world.legal_moves()))
+            else:  # sorted: the kernel's move order may follow string hashes, which vary by process
+                world = self._step(world, rng.choice(sorted(world.legal_moves(), key=str)))
         outcome = world.outcome()
         if outcome is not None:
             return [of_outcome(outcome, seat).win_probability for seat in range(self.seats)]
@@ -182,7 +211,7 @@ class _Run:
         deciding = not info.is_terminal() and info.current_player != CHANCE
         player = info.current_player if deciding else (self.viewer or 0)
         ranked = sorted(self.root.children.items(),
-                        key=lambda kv: (-kv[1].visits, -kv[1].mean(player), kv[0]))
+                        key=lambda kv: (not kv[1].proven, -kv[1].visits, -kv[1].mean(player), kv[0]))
         lines = [MoveLine(key, self._estimate(child, player), visits=child.visits)
                  for key, child in ranked] if deciding else []
         if lines:
@@ -214,7 +243,7 @@ class _Run:
         """The most visited child, again and again, while it is visited often enough."""
         line, node = [], self.root
         while node.children:
-            key, child = max(node.children.items(), key=lambda kv: (kv[1].visits, kv[0]))
+            key, child = max(node.children.items(), key=lambda kv: (kv[1].proven, kv[1].visits, kv[0]))
             if child.visits < LINE_MIN_VISITS and line:
                 break
             line.append(key)

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from tqdm.auto import tqdm
 
 from rules_kernel.analysis._types import DRAW, LOSS, WIN, Analysis, Engine, Estimate, Limit
 from rules_kernel.core import CHANCE, Action, Game, RulesError, State
+
+if TYPE_CHECKING:  # pandas is imported when a report is made: the explorer never pays for it
+    import pandas as pd
 
 #: (name, the smallest loss of win probability it takes), worst last
 CLASSIFICATION: tuple[tuple[str, float], ...] = (
@@ -58,6 +60,8 @@ def report(source: Any, *, engine: str | Engine | None = None, limit: Limit | fl
     `state` and `notation`), or a sequence of actions (their notation) played from `start`
     (a state, or a game whose initial state it is). `viewer`: "mover" (each ply as its mover
     knew it), a seat, or None (all-seeing). `limit`: per position analysed."""
+    import pandas as pd
+
     from rules_kernel.analysis import get_engine
 
     line = _game_line(source, start)
@@ -152,6 +156,8 @@ def _change(before: Estimate, after: Estimate) -> str | None:
 def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per player: moves, mean and total loss, how many of each classification, and how many
     moves changed an exact result (won into drawn or lost, drawn into lost)."""
+    import pandas as pd
+
     moves = df[df["mover"].notna()].copy()
     moves["mover"] = moves["mover"].astype(int)
     grouped = moves.groupby("mover")
