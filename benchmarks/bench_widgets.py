@@ -1,6 +1,8 @@
-"""Click-to-redraw latency of the explorer dashboard in a real browser (Voilà + Chromium).
+"""Click-to-redraw latency of the explorer dashboard in a real browser (Voilà + Chromium), and
+the kernel's own work for a click that plays a move (headless, no browser).
 
     python benchmarks/bench_widgets.py [--clicks 30]
+    python benchmarks/bench_widgets.py --headless [--clicks 40]
 
 For every game: a click on a piece (a pointer-down on the board) goes to the kernel, which
 finds the moves and sends the new highlight layer; we time, inside the page, from the
@@ -8,19 +10,25 @@ pointer-down to the next animation frame after the highlight changed in the DOM.
 run in the same command: a bare ipywidgets button whose click updates a label (one kernel
 round trip, no drawing), so the ratio shows what the board itself costs. Goals: Yokai
 under 50 ms, War Chest with 4 players under 100 ms (median).
+
+Headless: for every game, an Explorer (all-seeing) plays `--clicks` random moves by clicking
+their cells, as the page does; we time each click that plays (the move, the automatic
+actions after it, and the redraw: presentation, scene, board, move list, menus, export) and
+count the calls of `present` and of `State.scene` per such click. The peer: applying the
+same move to the state alone (`state.apply`), so the ratio is the Explorer's cost per move
+over the rules' own.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from browser_support import launch, voila  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 import rules_kernel as rk  # noqa: E402
 from widgets.controller import ClickController  # noqa: E402
@@ -126,10 +134,82 @@ def open_page(browser, url: str):
     return page
 
 
+HEADLESS_GAMES = [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {"strategic": True}),
+                  ("war-chest", {}), ("war-chest", {"players": 4})]
+
+
+class _Counter:
+    """Counts the calls of a function it wraps (installed on a module or a class)."""
+
+    def __init__(self, owner: object, name: str) -> None:
+        self.owner, self.name, self.calls = owner, name, 0
+        self.original = getattr(owner, name)
+
+    def __enter__(self) -> _Counter:
+        original = self.original
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return original(*args, **kwargs)
+        setattr(self.owner, self.name, counted)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        setattr(self.owner, self.name, self.original)
+
+
+def _click_move(explorer, move) -> None:
+    """Click the move's cells as the page would; pick it among choices if several share them."""
+    state = explorer.state
+    for cell in move.cells:
+        explorer.click(cell)
+    if explorer.state is state:
+        next(b for b in explorer.choices.children if b.tooltip == str(move)).click()
+
+
+def headless(clicks: int) -> None:
+    import widgets.explorer as explorer_module
+    from widgets.explorer import ALL_SEEING, Explorer
+
+    for game_id, options in HEADLESS_GAMES:
+        explorer = Explorer(rk.load_game(game_id, **options), seed=1)
+        explorer.perspective.value = ALL_SEEING
+        scene_of = type(explorer.state)  # the game's state class (its own scene())
+        rng = random.Random(4)
+        times, peer, presents, scenes = [], [], 0, 0
+        for _ in range(clicks):
+            state = explorer.state
+            if state.is_terminal():
+                break
+            move = rng.choice(state.legal_moves())
+            start = time.perf_counter()
+            state.apply(move)
+            peer.append(time.perf_counter() - start)
+            with _Counter(explorer_module, "present") as present, _Counter(scene_of, "scene") as scene:
+                start = time.perf_counter()
+                _click_move(explorer, move)
+                times.append(time.perf_counter() - start)
+            presents, scenes = presents + present.calls, scenes + scene.calls
+        name = game_id + (" 4p" if options.get("players") == 4 else "") + (" strategic" if options else "")
+        name = name.replace(" 4p strategic", " 4p")
+        print(f"{name:22s} click that plays: median {statistics.median(times) * 1000:6.1f} ms, "
+              f"p95 {percentile(times, 0.95) * 1000:6.1f} ms over {len(times)} moves "
+              f"({statistics.median(times) / statistics.median(peer):.0f}x state.apply); per click "
+              f"{presents / len(times):.2f} present, {scenes / len(times):.2f} State.scene")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--clicks", type=int, default=30)
+    parser.add_argument("--clicks", type=int, default=None)
+    parser.add_argument("--headless", action="store_true", help="the kernel side of a move, no browser")
     args = parser.parse_args()
+    if args.headless:
+        headless(args.clicks or 40)
+        return
+    from browser_support import launch, voila
+    from playwright.sync_api import sync_playwright
+
+    args.clicks = args.clicks or 30
     results = {}
     with sync_playwright() as p:
         browser = launch(p)

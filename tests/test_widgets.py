@@ -60,8 +60,7 @@ def test_drops_start_from_the_hand_zone():
 def test_several_moves_on_the_same_cells_are_offered_as_choices():
     """5x6: a Kodama entering the zone may promote or not (rulebook: "Kann-Beförderung")."""
     ex = widgets.Explorer(rk.load_game("yokai-5x6"))
-    ex.states = [ex.game.from_text("4k/5/1P3/5/5/K4[] w - - 0 1")]
-    ex.refresh()
+    ex.set_position("4k/5/1P3/5/5/K4[] w - - 0 1")
     click(ex, "b4")
     click(ex, "b5")
     labels = sorted((b.description, b.tooltip) for b in ex.choices.children)
@@ -315,3 +314,58 @@ def test_perfect_play_without_a_table_names_the_build_command(tmp_path, monkeypa
     ex = widgets.Explorer("yokai-3x4")
     ex.perfect.value = True
     assert "rules-explorer solve yokai-3x4" in ex.message.value and not ex.perfect.value
+
+
+class _Calls:
+    """Counts the calls of a function while passing them on."""
+
+    def __init__(self, function):
+        self.function, self.count = function, 0
+
+    def __call__(self, *args, **kwargs):
+        self.count += 1
+        return self.function(*args, **kwargs)
+
+
+def test_a_refresh_computes_the_presentation_once_and_the_scene_once(monkeypatch):
+    """The Explorer is a view of its session: a click that plays a move, an undo, a redo, a
+    refresh each compute one presentation and at most one scene (issue #21 item 4)."""
+    import widgets.explorer as explorer_module
+
+    ex = widgets.Explorer("yokai-3x4")
+    present = _Calls(explorer_module.present)
+    scene = _Calls(type(ex.state).scene)
+    monkeypatch.setattr(explorer_module, "present", present)
+    monkeypatch.setattr(type(ex.state), "scene", lambda *a, **k: scene(*a, **k))
+
+    def calls(action) -> tuple[int, int]:
+        present.count = scene.count = 0
+        action()
+        return present.count, scene.count
+
+    assert calls(lambda: click(ex, "b1")) == (0, 0)  # a selection only lights targets
+    assert calls(lambda: click(ex, "c2")) == (1, 1)  # the move: one presentation, one new scene
+    assert calls(lambda: ex.play("a4a3")) == (1, 1)
+    assert ex.move_list.options == ("1. First player: Koropokkuru b1c2", "2. Second player: Tanuki a4a3")
+    assert calls(ex.undo) == (1, 0)  # the position shown before: its scene is known
+    assert calls(ex.redo) == (1, 0)
+    assert calls(ex.refresh) == (1, 0)
+    assert calls(lambda: ex.play("a1a4")) == (0, 0) and "cannot" in ex.message.value  # illegal: no redraw
+
+
+def test_the_explorer_is_a_view_of_its_session():
+    """Undo keeps the line (lichess): a different move from a past position is a variation,
+    Reset goes to the start and Redo walks the game again; a loaded position exports nothing."""
+    ex = widgets.Explorer("yokai-3x4")
+    ex.play("b2b3")
+    ex.play("c4b3")
+    ex.undo()
+    ex.play("a4a3")
+    assert [str(a) for a in ex.actions] == ["b2b3", "a4a3"] and ex.redo_button.disabled
+    assert [n.notation for n in ex.session.main_line()] == [None, "b2b3", "c4b3"]
+    ex.reset()
+    assert ex.actions == [] and ex.undo_button.disabled and not ex.redo_button.disabled
+    ex.redo()
+    assert [str(a) for a in ex.actions] == ["b2b3"]
+    ex.set_position("1l1/3/1G1/1L1[] w - - 0 1")
+    assert ex.export() == "" and "a record starts from the initial position" in ex.export_area.value

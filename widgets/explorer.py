@@ -7,11 +7,15 @@ move list, menus, position text, export — reveals what that player cannot know
 hidden information open in the view of the player to move; "All-seeing" is an explicit
 analysis switch. Chance (deals, draws) resolves itself with a seeded generator unless the
 teaching switch asks for it by hand.
+
+The game itself is a `rules_kernel.session.Session` (`explorer.session`): the tree of
+actions, undo/redo, automatic chance and the agent's seat, records out. The Explorer is a
+view of it: it observes the session and redraws once per change, computing one
+Presentation (and so one scene) per redraw.
 """
 
 from __future__ import annotations
 
-import random
 from base64 import b64encode
 from typing import Any
 
@@ -19,8 +23,8 @@ import ipywidgets as w
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.agents import make_agent
 from rules_kernel.core import Action, Move, State
+from rules_kernel.session import Change, Session, SessionError
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
@@ -74,12 +78,15 @@ class Explorer(w.VBox):
         game_id = game.id if isinstance(game, rk.Game) else game
         rk.game_class(game_id)  # an unknown game raises the kernel's clear OptionError here
         self.seed = seed
-        self.rng = random.Random(seed)
         self.compact = compact
         self.start_position = position
         self.board = Board()
         self.controller: ClickController | None = None
         self.curtain_for: int | None = None
+        self.session: Session | None = None
+        self._stop_observing = lambda: None
+        self._view: Presentation | None = None  # the last presentation shown (export reads it)
+        self._quiet = False  # True while new_game sets its menus: their observers wait
         self._make_controls()
         self._wire()
         body = self._layout()
@@ -172,8 +179,9 @@ class Explorer(w.VBox):
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
         self.perspective.observe(on(lambda _: self._view_changed()), names="value")
-        self.opponent.observe(on(lambda _: self._after_change()), names="value")
-        self.manual_chance.observe(on(lambda _: self._after_change()), names="value")
+        self.opponent.observe(on(lambda _: self._settings_changed()), names="value")
+        self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
+        self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
@@ -200,9 +208,16 @@ class Explorer(w.VBox):
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
             return
-        self.rng = random.Random(self.seed)
         self.secrets = has_secrets(self.game)
+        self._quiet = True  # the menus' observers wait until every menu fits the new game
+        try:
+            self._set_menus()
+        finally:
+            self._quiet = False
+        self._say("")
         self._start(self.game.initial_state())
+
+    def _set_menus(self) -> None:
         players = self.game.player_names
         views = [(f"{p}'s view", i) for i, p in enumerate(players)]
         if self.secrets:
@@ -210,12 +225,8 @@ class Explorer(w.VBox):
                      ("All-seeing (analysis)", ALL_SEEING)]
         else:
             views = [("Whole board", ALL_SEEING), *views]
-        self._quiet = True  # the view's observer waits until the new options are in place
-        try:
-            self.perspective.options = views
-            self.perspective.value = views[0][1]
-        finally:
-            self._quiet = False
+        self.perspective.options = views
+        self.perspective.value = views[0][1]
         solvable = self._solvable()
         self.perfect.layout.display = None if solvable else "none"
         if not solvable:
@@ -223,14 +234,38 @@ class Explorer(w.VBox):
         self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if solvable else ())
         self.opponent.options = [("nobody", NOBODY)] + [(p, i) for i, p in enumerate(players)]
         self.opponent.value = NOBODY
-        self._say("")
-        self._after_change()
 
     def _start(self, state: State) -> None:
-        self.states: list[State] = [state]
-        self.actions: list[Action] = []
-        self.redo_stack: list[Action] = []
+        """A new session from `state` (chance and the agent act at once), observed by this page."""
+        self._stop_observing()
+        self.session = Session(state, seed=self.seed, agents=self._agents(),
+                               manual_chance=self.manual_chance.value)
+        self._stop_observing = self.session.observe(self._session_changed)
         self.curtain_for = None
+        self._shown_viewer = None
+        self._redraw()
+
+    def _agents(self) -> dict[int, str]:
+        seat = self.opponent.value
+        return {} if seat in (None, NOBODY) else {seat: self.agent_kind.value}
+
+    def _session_changed(self, change: Change) -> None:
+        """The one place a change of the game is drawn: once per session call."""
+        self._redraw()
+
+    def _redraw(self) -> None:
+        self._maybe_curtain()
+        self.refresh()
+
+    def _settings_changed(self) -> None:
+        """The agent's seat or kind, or chance by hand: the session takes them and, if it is now
+        an agent's turn or chance is due, plays on (one change, one redraw)."""
+        if self._quiet or self.session is None:
+            return
+        with self.session.batch():
+            self.session.agents = self._agents()
+            self.session.manual_chance = self.manual_chance.value
+            self.session.run_automatic()
 
     def set_position(self, position: str | State) -> None:
         """Start exploring from a position (its text, as `state.to_text()` gives it)."""
@@ -247,63 +282,56 @@ class Explorer(w.VBox):
         else:
             state = position
         self.start_position = state.to_text()
-        self._start(state)
         self._say("")
-        self._after_change()
+        self._start(state)
 
     @property
     def state(self) -> State:
-        return self.states[-1]
+        return self.session.state
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions from the start to the current position (the session's current line)."""
+        return [node.action for node in self.session.node.path()[1:]]
+
+    @property
+    def states(self) -> list[State]:
+        """The states from the start to the current position, computed on each call (the
+        session keeps only some; read `session` for long games)."""
+        return list(self.session.states())
 
     def play(self, action: Action | str) -> State:
         """Play a move or chance outcome (or its notation); errors are shown, not raised."""
-        state = self.state
         try:
-            if isinstance(action, str):  # keep the action itself in the history, not its text
-                action = (state.parse_chance(action) if state.current_player == rk.CHANCE
-                          else state._parse_move(action))
-            new = state.apply(action)
+            self.session.play(action)
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
-            return state
-        self._push(action, new)
-        self.redo_stack.clear()
+            return self.state
         self._say("")
-        self._after_change()
         return self.state
-
-    def _push(self, action: Action, state: State) -> None:
-        self.actions.append(action)
-        self.states.append(state)
 
     def undo(self) -> None:
         """Take back the last move (and the chance and agent actions after it)."""
-        while self.actions:
-            self.redo_stack.append(self.actions.pop())
-            self.states.pop()
-            if self._is_persons_turn():
-                break
         self.curtain_for = None
-        self._after_change(automatic=False)
+        if not self.session.undo():
+            self._redraw()  # nothing to take back: the curtain, if any, is lifted all the same
 
     def redo(self) -> None:
-        if self.redo_stack:
-            action = self.redo_stack.pop()
-            self._push(action, self.state.apply(action))
-            self._after_change(automatic=False)
+        self.session.redo()
 
     def reset(self) -> None:
-        """Back to the start (the initial state, or the position the explorer was given)."""
-        self.rng = random.Random(self.seed)
-        start = self.game.initial_state() if self.start_position is None else \
-            self.game.from_text(self.start_position)
-        self._start(start)
+        """Back to the start (the initial state, or the position the explorer was given); the
+        moves stay in the session's tree (Redo walks them again), automatic ones included."""
         self._say("")
-        self._after_change()
+        with self.session.batch():
+            self.session.start()
+            self.session.run_automatic()
 
     def sample_chance(self) -> None:
         if self.state.current_player == rk.CHANCE and not self.state.is_terminal():
-            self.play(self.state.sample_chance(self.rng))
+            with self.session.batch():
+                self.session.sample_chance()
+                self.session.run_automatic()
 
     def _apply_chosen_chance(self) -> None:
         if self.chance_select.value is not None:
@@ -312,32 +340,6 @@ class Explorer(w.VBox):
     def _play_selected(self) -> None:
         if self.all_moves.value is not None:
             self.play(self.all_moves.value)
-
-    def _is_persons_turn(self) -> bool:
-        player = self.state.current_player
-        return player != rk.CHANCE and player != self.opponent.value
-
-    def _run_automatic(self) -> None:
-        """Resolve chance (unless by hand) and let the agent move, until a person's turn."""
-        for _ in range(10_000):  # a guard: agents and chance always reach a person or the end
-            state = self.state
-            if state.is_terminal():
-                return
-            player = state.current_player
-            if player == rk.CHANCE and not self.manual_chance.value:
-                action: Action = state.sample_chance(self.rng)
-            elif player != rk.CHANCE and player == self.opponent.value:
-                agent = make_agent(self.agent_kind.value, seed=self.rng.randrange(2**31))
-                action = agent.choose(state.view(player))
-            else:
-                return
-            self._push(action, state.apply(action))
-
-    def _after_change(self, automatic: bool = True) -> None:
-        if automatic:
-            self._run_automatic()
-        self._maybe_curtain()
-        self.refresh()
 
     # --- whose eyes ----------------------------------------------------------------------
     @property
@@ -352,12 +354,11 @@ class Explorer(w.VBox):
 
     def _turn_viewer(self) -> int:
         humans = [p for p in range(self.game.num_players) if p != self.opponent.value]
-        player = self.state.current_player
-        if player in humans:
-            return player
-        for state in reversed(self.states):  # at chance or the agent's turn: the last person
-            if state.current_player in humans:
-                return state.current_player
+        node = self.session.node
+        while node is not None:  # at chance or the agent's turn: the last person to act
+            if node.state.current_player in humans:
+                return node.state.current_player
+            node = node.parent
         return humans[0]
 
     def _maybe_curtain(self) -> None:
@@ -376,7 +377,7 @@ class Explorer(w.VBox):
         self.refresh()
 
     def _view_changed(self) -> None:
-        if getattr(self, "_quiet", False):
+        if self._quiet or self.session is None:
             return
         self.curtain_for = None
         self._shown_viewer = None
@@ -409,10 +410,11 @@ class Explorer(w.VBox):
 
     # --- showing -----------------------------------------------------------------------
     def presentation(self) -> Presentation:
-        return present(self.states, self.actions, self.viewer)
+        return present(self.session, self.viewer)
 
     def refresh(self) -> None:
-        view = self.presentation()
+        """Draw the page from one presentation of the session (one scene)."""
+        view = self._view = self.presentation()
         curtain = self.curtain_for is not None
         self.controller = _Controller(view.moves)
         self._show_curtain(curtain)
@@ -429,11 +431,11 @@ class Explorer(w.VBox):
         lines = [] if curtain else [str(line) for line in view.lines]
         self.move_list.options = lines
         self.move_list.value = lines[-1] if lines else None  # keeps the last move in sight
-        self.undo_button.disabled = not self.actions
-        self.redo_button.disabled = not self.redo_stack
+        self.undo_button.disabled = self.session.ply == 0
+        self.redo_button.disabled = self.session.ply == len(self.session.line()) - 1
         self._show_menus(view, curtain)
         self._show_position(view, curtain)
-        self.export()
+        self.export(view)
         self.choices.children = ()
 
     def _show_curtain(self, curtain: bool) -> None:
@@ -509,7 +511,8 @@ class Explorer(w.VBox):
                 self._say(str(exc), error=True)
                 self.perfect.value = False
                 return
-        self.refresh()
+        if not self._quiet and self.session is not None:  # a new game draws itself once its menus are set
+            self.refresh()
 
     def _perfect_on(self) -> bool:
         return self.perfect.value and self.tablebase is not None and self._solvable()
@@ -546,20 +549,25 @@ class Explorer(w.VBox):
 
     # --- records -----------------------------------------------------------------------
     def record(self) -> records.Record:
-        """The game so far as a record (rules_kernel.records)."""
-        return records.Record.from_actions(self.game, self.actions, players=self.game.player_names,
-                                           meta={"source": "explorer"})
+        """The game so far as a record (rules_kernel.records). A session from a loaded position
+        raises SessionError: records start from the initial position."""
+        return self.session.to_record(self.session.node, players=self.game.player_names,
+                                      meta={"source": "explorer"})
 
-    def export(self) -> str:
+    def export(self, view: Presentation | None = None) -> str:
         """The game as a record line; the page's download link is rebuilt from it. In a
         player's view the record (it names every card) is offered only after the end."""
-        if not self.presentation().secrets_visible or self.start_position is not None:
-            why = ("a record starts from the initial position" if self.start_position is not None
-                   else "the record names every hidden card: it is offered after the game or in "
-                        "the all-seeing view")
+        view = view or self._view or self.presentation()
+        try:
+            line = self.record().to_json() if view.secrets_visible else ""
+        except SessionError:
+            line, why = "", "a record starts from the initial position"
+        else:
+            why = ("the record names every hidden card: it is offered after the game or in the "
+                   "all-seeing view")
+        if not line:
             self.export_area.value = html('<span style="color:#555">Export: {why}</span>', why=why)
             return ""
-        line = self.record().to_json()
         data = b64encode((line + "\n").encode()).decode()
         self.export_area.value = html('<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
                                       '{data}">Download {name}.jsonl ({n} actions)</a>',

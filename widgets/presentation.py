@@ -1,22 +1,35 @@
 """What one viewer may see of a game, decided in one place for every widget.
 
-A `Presentation` is a game (its states and the actions between them) as seen by a viewer:
+A `Presentation` is a game session (rules_kernel.session: its current line up to the current
+node) as seen by a viewer:
 a player's seat, or None for the all-seeing analysis view. It holds the scene drawn from
 `state.view(viewer)`, the move list as that viewer saw it (`State.action_text`), the moves
 that viewer may make now (none when it is not their turn), and whether the position text
 and the record may be shown (they hold every secret, so only all-seeing or after the end).
 Widgets draw from a Presentation and never read the full state when a viewer is set.
+
+`present(session, viewer)` reads the session's nodes, not a list of every past state: each
+node's move-list entry and the last scenes are kept beside the session by (node, viewer)
+(and go with it), so a refresh after
+one more move builds one scene (the new position's; the previous one's, needed to name the
+piece that moved, was built when it was shown) and replays no past position.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 import rules_kernel as rk
 from rules_kernel.core import Action, Move, State
 from rules_kernel.scene import Scene
+from rules_kernel.session import Node, Session
+
+#: how many (node, viewer) scenes a session's presentations keep: the last positions shown
+SCENES_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -46,20 +59,72 @@ class Presentation:
         return self.scene.status
 
 
-def present(states: Sequence[State], actions: Sequence[Action], viewer: int | None) -> Presentation:
-    """The game `states[0] --actions--> states[-1]` as `viewer` (None: all-seeing) sees it."""
-    state = states[-1]
-    seen = state if viewer is None else state.view(viewer)
-    scene = seen.scene(viewer)
+def present(session: Session, viewer: int | None) -> Presentation:
+    """The session's current line, up to its current node, as `viewer` (None: all-seeing) sees it."""
+    node = session.node
+    state = node.state
     mover = state.current_player
     at_chance = mover == rk.CHANCE and not state.is_terminal()
     may_move = viewer is None or viewer == mover
     moves = tuple(state.legal_moves()) if may_move and not at_chance else ()
-    return Presentation(viewer, scene, tuple(move_lines(states, actions, viewer)), moves, at_chance,
+    shown = _shown(session)
+    lines = tuple(shown.line(step, viewer) for step in node.path()[1:])
+    return Presentation(viewer, shown.scene(node, viewer), lines, moves, at_chance,
                         viewer is None or state.is_terminal())
 
 
+class _Shown:
+    """What a session's viewers were shown: each node's move-list entry (for good: a long game's
+    list is built once) and the last scenes, by (node, viewer). A node's state never changes,
+    so the scene shown now is the one that names the next move's piece later."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[Node, int | None], MoveLine] = {}
+        self.scenes: OrderedDict[tuple[Node, int | None], Scene] = OrderedDict()
+
+    def scene(self, node: Node, viewer: int | None) -> Scene:
+        key = (node, viewer)
+        scene = self.scenes.get(key)
+        if scene is None:
+            state = node.state
+            scene = self.scenes[key] = (state if viewer is None else state.view(viewer)).scene(viewer)
+            if len(self.scenes) > SCENES_KEPT:
+                self.scenes.popitem(last=False)
+        self.scenes.move_to_end(key)
+        return scene
+
+    def line(self, node: Node, viewer: int | None) -> MoveLine:
+        key = (node, viewer)
+        line = self.lines.get(key)
+        if line is None:
+            line = self.lines[key] = self._line(node, viewer)
+        return line
+
+    def _line(self, node: Node, viewer: int | None) -> MoveLine:
+        """The move-list entry of the action that led to `node`, as `viewer` learned of it."""
+        before = node.parent.state
+        player = before.current_player
+        text = before.action_text(node.action, viewer)
+        if player == rk.CHANCE:
+            return MoveLine(node.ply, None, "Chance", text)
+        if getattr(node.action, "cells", ()):  # a piece moved: name it as the viewer saw it
+            text = _piece_named(self.scene(node.parent, viewer), node.action, text)
+        return MoveLine(node.ply, player, before.game.player_names[player], text)
+
+
+#: each session's `_Shown`, kept as long as the session lives (a new game lets the old one go)
+_SHOWN: WeakKeyDictionary[Session, _Shown] = WeakKeyDictionary()
+
+
+def _shown(session: Session) -> _Shown:
+    shown = _SHOWN.get(session)
+    if shown is None:
+        shown = _SHOWN[session] = _Shown()
+    return shown
+
+
 def move_lines(states: Sequence[State], actions: Sequence[Action], viewer: int | None) -> list[MoveLine]:
+    """The move list of a game given as its states and actions (what a Replay without a session reads)."""
     names = states[0].game.player_names if states else ()
     lines = []
     for number, (before, action) in enumerate(zip(states, actions, strict=False), start=1):
@@ -81,10 +146,16 @@ def _seen(before: State, action: Action, viewer: int | None) -> tuple[int | None
 
 def _with_piece_name(before: State, action: Action, text: str, viewer: int | None) -> str:
     """'b1c2' -> 'Koropokkuru b1c2': the piece on the first cell, as the viewer saw it."""
+    if not getattr(action, "cells", ()):
+        return text
+    return _piece_named((before if viewer is None else before.view(viewer)).scene(viewer), action, text)
+
+
+def _piece_named(scene: Scene, action: Action, text: str) -> str:
+    """'b1c2' -> 'Koropokkuru b1c2', from the scene before the action (as its viewer saw it)."""
     cells = getattr(action, "cells", ())
     if not cells:
         return text
-    scene = (before if viewer is None else before.view(viewer)).scene(viewer)
     name = _name_at(scene, cells[0])
     if not name or name in ("?", "") or name.lower() in text.lower().replace("-", " "):
         return text

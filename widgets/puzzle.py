@@ -214,7 +214,7 @@ class MovePuzzle(w.Box):
     def check(self) -> bool | None:
         """Judge the reader's turn once it is over; clear the verdict when they go back."""
         state = self.board.state
-        if state == self.start or len(self.board.states) <= 1:
+        if state == self.start or self.board.session.ply == 0:
             self.solved, self.feedback.value = None, ""
             return None
         turn_over = (
