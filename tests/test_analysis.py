@@ -246,3 +246,18 @@ def test_classification_thresholds():
     assert [at(x) for x in (0.0, 0.009, 0.02, 0.05, 0.099, 0.10, 0.149, 0.15, 0.5)] == [
         "best", "best", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
     assert classify(Estimate(0.6), Estimate(0.2), 0.4, True) == "best"  # the engine's own choice
+
+
+def test_report_reads_a_session_from_a_position(engine):
+    """A session (rules_kernel.session) started from a position: its main line is reported
+    like the same actions given with start=."""
+    from rules_kernel.session import Session
+
+    session = Session(GAME.from_text(REPORT_START))
+    for move in REPORT_MOVES:
+        session.play(move)
+    session.go_to(3)  # where the session stands does not matter: the main line is reported
+    from_session = report(session, engine=engine)
+    from_actions = report(REPORT_MOVES, start=GAME.from_text(REPORT_START), engine=engine)
+    columns = ["ply", "mover", "move", "classification", "result_before", "result_after", "result_change"]
+    assert from_session[columns].equals(from_actions[columns])
