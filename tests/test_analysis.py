@@ -137,14 +137,24 @@ def test_a_move_completing_a_threefold_repetition_is_a_draw(engine, table):
     assert str(analyse(fresh, engine=engine).value) == "win in 5"
 
 
-def test_a_hot_position_on_the_winners_ladder_is_searched_until_it_settles(engine):
-    """After the cycle the second player's position 3/2l/L2/2c[] w (a win in 3 for the first
-    player) has occurred twice: a third time draws. From the position before it the table's
-    win passes there, so a lookup is not enough and the search settles it."""
-    state = GAME.from_text(CYCLE_START).play(*CYCLE, "a1b1")
-    result = analyse(state, engine=engine, limit=Limit(seconds=30, depth=6))
-    assert result.search.exact and result.value.exact
-    assert result.search.depth >= 1 or all(m.value.exact for m in result.moves)
+def test_a_hot_position_on_the_ladder_is_searched_until_the_table_settles(engine):
+    """3/l2/1C1/L2[] w (a win in 9 by a1b1 alone) after both Koropokkuru went round once: a1b1
+    now repeats a position a third time (a draw), and b2b3, a loss in 8 by the table, has
+    positions seen twice on its ladder, so a lookup cannot tell whether the loser might draw
+    through them. The search over the kernel's states settles it: still a loss in 8."""
+    start = GAME.from_text("3/l2/1C1/L2[] w - - 0 1")
+    state = GAME.from_text(start.apply("a1b1").to_text()).play(
+        "a3a2", "b1a1", "a2a3", "a1b1", "a3a2", "b1a1", "a2a3")
+    assert state == start and state.repetition_count() == 2
+    looked_up = analyse(state, engine=engine, limit=Limit(seconds=60, depth=0))
+    assert str(looked_up.move("b2b3").value) == "loss in 8 (engine)"  # not exact from a lookup
+    assert str(looked_up.move("a1b1").value) == "draw"
+    # the position's value is exact already: a loss may at best become a draw
+    assert str(looked_up.value) == "draw" and looked_up.search.exact
+    searched = analyse(state, engine=engine, limit=Limit(seconds=60, depth=6))
+    assert str(searched.move("b2b3").value) == "loss in 8" and searched.move("b2b3").value.exact
+    assert searched.search.depth >= 1 and searched.search.nodes > looked_up.search.nodes
+    assert any("hot position" in note for note in searched.search.notes)
 
 
 def test_history_keys_are_the_kernels_repetition_keys():
