@@ -2,7 +2,7 @@
 
 "NL" cites rules/war-chest.nl.txt; "NOTES" cites the War Chest section of rules/NOTES.md
 (the published English rules and unit texts, which rule where the translation is vague).
-Positions are written in the position text of `rules_kernel.games.war_chest._to_text`.
+Positions are written in the position text of `rules_kernel.games.war_chest.text`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from playing import random_game
 import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, compose, distance
+from rules_kernel.games.war_chest.rules import deadlocked
 
 START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
 START_4P = "4,0:0;6,1:0;6,4:0;0,5:1;2,6:1;0,2:1"
@@ -738,7 +739,7 @@ def test_finished_random_games_end_on_the_last_marker_or_in_deadlock():
             assert final.markers_left(outcome.winner) == 0
             endings["marker"] += 1
         else:
-            assert outcome.is_draw and final._deadlocked()
+            assert outcome.is_draw and deadlocked(final)
             endings["deadlock"] += 1
     assert endings["marker"] >= 1 and endings["deadlock"] >= 1
 

@@ -1,0 +1,284 @@
+"""A War Chest position and the kernel protocol on it: who acts, the legal actions (worked
+out in `rules`), chance, the outcome, secrets (views), text and scene. What the rules ask of a
+position (who stands where, markers left) is here too; how actions change it is in `rules`."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING
+
+from rules_kernel.core import (
+    CHANCE,
+    ChanceNotEnumerableError,
+    HiddenInformationError,
+    IllegalMoveError,
+    Move,
+    Outcome,
+    State,
+    TextChance,
+)
+from rules_kernel.games.war_chest import rules
+from rules_kernel.games.war_chest.box import (
+    ARMY_SIZE,
+    COINS,
+    DRAFT_ORDER,
+    FACE_DOWN,
+    HIDDEN,
+    MANEUVERS,
+    UNITS,
+    Hex,
+    Pending,
+    Unit,
+)
+from rules_kernel.games.war_chest.scene import scene_of
+from rules_kernel.games.war_chest.text import position_text
+from rules_kernel.scene import Scene
+
+if TYPE_CHECKING:
+    from rules_kernel.games.war_chest.game import WarChest
+
+
+@dataclass(frozen=True, repr=False, eq=False)  # equality: by position (`_position_key`)
+class WarChestState(State):
+    game: WarChest
+    phase: str  # "deal" (armies or draft cards to come), "draft", "draw", "play"
+    armies: tuple[tuple[str, ...], ...]
+    pool: tuple[str, ...]  # draft cards not yet picked
+    bags: tuple[tuple[str, ...], ...]  # each a sorted multiset of coin names
+    hands: tuple[tuple[str, ...], ...]
+    faceup: tuple[tuple[str, ...], ...]  # the public part of each discard pile
+    facedown: tuple[tuple[str, ...], ...]  # its private part
+    supply: tuple[tuple[str, ...], ...]
+    eliminated: tuple[tuple[str, ...], ...]  # out of the game
+    units: tuple[tuple[Hex, int, str, int], ...]  # (hex, owner, type, height), sorted by hex
+    control: tuple[tuple[Hex, int], ...]  # controlled locations: (hex, side)
+    initiative: int
+    claimed: bool  # the initiative was claimed this round
+    turn: int  # the seat acting (play) or drawing (draw)
+    pending: tuple[Pending, ...]  # follow-ups; the last one is resolved first
+    ply: int = 0  # actions so far, chance included; a position only under `max_actions`
+    last: tuple[str, ...] = field(default=(), compare=False)  # cells of the last action, for drawing
+
+    # --- equality: the position, not the display hints -----------------------------------
+    def _position_key(self) -> tuple:
+        """What the rules depend on: every field but the last-action highlight, and the action
+        counter only when a cap (`max_actions`) makes it end the game."""
+        key = tuple(getattr(self, name) for name in _POSITION_FIELDS)
+        return key + (self.ply,) if self.game.options["max_actions"] is not None else key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WarChestState):
+            return NotImplemented
+        return self._position_key() == other._position_key()
+
+    def __hash__(self) -> int:
+        return hash(self._position_key())
+
+    # --- protocol --------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.phase in ("deal", "draw"):
+            return CHANCE
+        if self.phase == "draft":
+            return DRAFT_ORDER[self.game.num_players][sum(map(len, self.armies))]
+        if self.pending:
+            kind, player, _ = self.pending[-1]
+            return CHANCE if kind == "priest-draw" else player
+        return self.turn
+
+    def legal_moves(self) -> list[Move]:
+        if self.current_player == CHANCE or self.is_terminal():
+            return []
+        return list(self._move_list)
+
+    @cached_property
+    def _move_list(self) -> list[Move]:
+        return rules.legal_moves(self)
+
+    def _compute_outcome(self) -> Outcome | None:
+        game = self.game
+        for side in (0, 1):
+            if self.markers_left(side) == 0:
+                who = f"{'Side' if game.num_players == 2 else 'Team'} {'AB'[side]}"
+                reason = f"{who} placed its last control marker"
+                if game.num_players == 2:
+                    return Outcome.win(side, reason)
+                return Outcome(side, reason, (side, side + 2))
+        if rules.deadlocked(self):
+            return Outcome.draw("deadlock: no coin is left to act with, so no side can place "
+                                "another marker")
+        cap = game.options["max_actions"]
+        if cap is not None and self.ply >= cap:
+            return Outcome.unfinished(f"stopped after {cap} actions (max_actions)")
+        return None
+
+    def _successor(self, action) -> WarChestState:
+        if action.is_chance:
+            after = rules.after_chance(self, str(action))
+        elif getattr(action, "coin", None) == HIDDEN:  # a view's hidden coin: nothing to act with
+            raise HiddenInformationError(f"{action}: this coin is hidden in this view; play on the full "
+                                         "state or on view.determinize(rng)")
+        else:
+            after = rules.after_move(self, action)
+        return replace(rules.settled(after), ply=self.ply + 1, last=() if action.is_chance else action.cells)
+
+    # --- who is where ----------------------------------------------------------------------------
+    @cached_property
+    def board(self) -> dict[Hex, Unit]:
+        return {h: (owner, kind, height) for h, owner, kind, height in self.units}
+
+    @cached_property
+    def controller(self) -> dict[Hex, int]:
+        return dict(self.control)
+
+    def unit_hexes(self, player: int, kind: str) -> list[Hex]:
+        return [h for h, owner, k, _ in self.units if owner == player and k == kind]
+
+    def markers_left(self, side: int) -> int:
+        """Control markers the side has not placed (a side wins when it has none left)."""
+        return self.game.map.markers - sum(1 for _, s in self.control if s == side)
+
+    # --- chance ------------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[TextChance, float]]:
+        if self.current_player != CHANCE or self.is_terminal():
+            return []
+        if self.phase == "deal":
+            if self.game.options["setup"] == "random":
+                raise ChanceNotEnumerableError("the deal of the armies has too many outcomes to "
+                                               "list; use sample_chance")
+            k = len(DRAFT_ORDER[self.game.num_players])
+            total = comb(len(UNITS), k)
+            return [(TextChance("reveal:" + ",".join(cards)), 1 / total)
+                    for cards in combinations(sorted(UNITS), k)]
+        player, k = rules.drawer(self)
+        return [(TextChance("draw:" + ",".join(coins)), p) for coins, p in rules.draw_odds(self, player, k)]
+
+    def sample_chance(self, rng: random.Random) -> TextChance:
+        if self.phase == "deal" and self.game.options["setup"] == "random":
+            units = rng.sample(UNITS, ARMY_SIZE[self.game.num_players] * self.game.num_players)
+            size = ARMY_SIZE[self.game.num_players]
+            armies = [sorted(units[i * size:(i + 1) * size]) for i in range(self.game.num_players)]
+            return TextChance("deal:" + "/".join(",".join(a) for a in armies))
+        if self.phase == "deal":
+            cards = sorted(rng.sample(UNITS, len(DRAFT_ORDER[self.game.num_players])))
+            return TextChance("reveal:" + ",".join(cards))
+        return super().sample_chance(rng)
+
+    def parse_chance(self, text: str) -> TextChance:
+        if self.phase == "deal" and self.game.options["setup"] == "random":
+            rules.parse_deal(self, text)
+            return TextChance(text)
+        if self.phase == "deal":
+            cards = text[len("reveal:"):].split(",") if text.startswith("reveal:") else []
+            k = len(DRAFT_ORDER[self.game.num_players])
+            if len(cards) != k or len(set(cards)) != k or any(c not in COINS for c in cards):
+                raise IllegalMoveError(f"{text[:40]!r}: the draft starts with 'reveal:' and {k} different "
+                                       "unit names, separated by ','")
+            return TextChance("reveal:" + ",".join(sorted(cards)))
+        for outcome, _ in self.chance_outcomes():
+            if str(outcome) == text:
+                return outcome
+        player, k = rules.drawer(self)
+        bag = ", ".join(self.bags[player]) or "empty"
+        raise IllegalMoveError(f"{text!r}: not a possible draw of {k} coin(s) for "
+                               f"{self.game.player_names[player]} (bag: {bag})")
+
+    # --- secrets -------------------------------------------------------------------------------
+    def action_text(self, action, viewer: int | None = None) -> str:
+        """Draws go into a hidden hand, and a coin paid face down (pass, recruit, initiative)
+        stays unknown: other players learn only how many coins and what was recruited."""
+        if viewer is None:
+            return str(action)
+        if action.is_chance:
+            if self.phase == "deal":
+                return str(action)  # the armies are dealt face up
+            player, _ = rules.drawer(self)
+            if player == viewer:
+                return str(action)
+            count = len(str(action).split(":", 1)[1].split(","))
+            return f"{self.game.player_names[player]} draws {count} coin{'s' if count > 1 else ''}"
+        if self.current_player == viewer or getattr(action, "verb", "") not in FACE_DOWN:
+            return str(action)
+        if action.verb == "recruit":
+            return f"recruit {action.arg} (paid with a coin face down)"
+        if action.verb == "initiative":
+            return "initiative (a coin face down)"
+        return "pass (a coin face down)"
+
+    def view(self, player: int) -> WarChestState:
+        """Another player's hand and face-down discards become '?'; the coins behind them are
+        pooled into that player's bag counts, which is what counting tells you."""
+        super().view(player)  # the base view checks the seat: SeatError for a bad one
+        bags, hands, facedown = list(self.bags), list(self.hands), list(self.facedown)
+        for other in range(self.game.num_players):
+            if other == player:
+                continue
+            secret = [c for c in hands[other] + facedown[other] if c != HIDDEN]
+            if not secret:
+                continue
+            bags[other] = tuple(sorted(bags[other] + tuple(secret)))
+            hands[other] = (HIDDEN,) * len(hands[other])
+            facedown[other] = (HIDDEN,) * len(facedown[other])
+        pending = tuple(("priest-use", p, HIDDEN) if k == "priest-use" and p != player else (k, p, d)
+                        for k, p, d in self.pending)
+        last = tuple(c for c in self.last if not c.startswith("hand-") or c.startswith(f"hand-{player}:"))
+        return replace(self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown),
+                       pending=pending, last=last)
+
+    def determinize(self, rng: random.Random) -> WarChestState:
+        """Deal every '?' from its owner's pooled bag counts at random."""
+        bags, hands, facedown = list(self.bags), list(self.hands), list(self.facedown)
+        pending = list(self.pending)
+        for p in range(self.game.num_players):
+            unknown_hand, unknown_down = hands[p].count(HIDDEN), facedown[p].count(HIDDEN)
+            if not unknown_hand + unknown_down:
+                continue
+            pool = list(bags[p])
+            rng.shuffle(pool)
+            dealt_hand, dealt_down = pool[:unknown_hand], pool[unknown_hand:unknown_hand + unknown_down]
+            bags[p] = tuple(sorted(pool[unknown_hand + unknown_down:]))
+            hands[p] = tuple(sorted([c for c in hands[p] if c != HIDDEN] + dealt_hand))
+            facedown[p] = tuple(sorted([c for c in facedown[p] if c != HIDDEN] + dealt_down))
+            pending = [(k, q, rng.choice(hands[p]) if k == "priest-use" and q == p and d == HIDDEN else d)
+                       for k, q, d in pending]
+        return replace(self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown),
+                       pending=tuple(pending))
+
+    # --- text, drawing, messages -----------------------------------------------------------------
+    def to_text(self) -> str:
+        return position_text(self)
+
+    def scene(self, perspective: int | None = None) -> Scene:
+        return scene_of(self if perspective is None else self.view(perspective), perspective)
+
+    def why_illegal(self, text: str) -> str:
+        if self.current_player == CHANCE:
+            return f"{text!r}: a chance event is pending (a deal or a draw from a bag)"
+        legal = sorted(str(m) for m in self.legal_moves())
+        shown = ", ".join(legal[:30]) + (" ..." if len(legal) > 30 else "")
+        if self.phase == "draft":
+            return f"{text!r}: the draft is on; cards left: {', '.join(self.pool)}"
+        if self.pending:
+            kind, player, detail = self.pending[-1]
+            what = {"guard": "decide how the attacked Royal Guard takes the hit",
+                    "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
+                    "sword": "the Swordsman may move one hex (or done)",
+                    "berserk": "the Berserker may maneuver again, paying a coin of its stack (or done)",
+                    "mercenary": "the Mercenary may make a free maneuver (or done)",
+                    "footman": "each Footman unit may make one maneuver (or done)"}[kind]
+            return f"{text!r}: {self.game.player_names[player]} must first {what}; legal: {shown}"
+        words = text.split()
+        hand = self.hands[self.turn]
+        if len(words) > 1 and words[0] in FACE_DOWN + MANEUVERS + ("deploy", "bolster", "tactic") \
+                and words[1] not in hand:
+            return (f"{text!r}: {self.game.player_names[self.turn]} has no {words[1]!r} coin in hand "
+                    f"(hand: {', '.join(hand)})")
+        return f"{text!r} is not a legal action here; legal: {shown}"
+
+
+#: the fields of a position (`WarChestState._position_key`); `ply` joins them under a cap
+_POSITION_FIELDS = tuple(f.name for f in fields(WarChestState) if f.compare and f.name != "ply")
