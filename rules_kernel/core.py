@@ -446,9 +446,6 @@ class State:
                 return move
         raise IllegalMoveError(self.why_illegal(text))
 
-    def _parse_move(self, text: str) -> Move:  # old name, kept until its callers use parse_move
-        return self.parse_move(text)
-
     def _legal_set(self) -> set[Move]:
         return set(self.legal_moves())
 

@@ -707,7 +707,7 @@ def _checked(state: State, action: Action | str) -> tuple[Action, State]:
     name this very action, and replaying uses that object."""
     after = state.apply(action)
     text = str(action)
-    own = state.parse_chance(text) if state.current_player == CHANCE else state._parse_move(text)
+    own = state.parse_chance(text) if state.current_player == CHANCE else state.parse_move(text)
     if isinstance(action, Action) and own != action:
         raise IllegalMoveError(f"{one_line(text)!r} names another action here ({own!r}): its "
                                "notation would not replay it")

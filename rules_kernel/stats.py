@@ -183,7 +183,7 @@ def _action_details(before, after, action) -> dict[str, Any]:
     if action.chance or before.current_player == CHANCE:
         return {"player": None, "legal": None, "piece": None, "capture": False}
     player = before.current_player
-    move = before._parse_move(action.notation)
+    move = before.parse_move(action.notation)
     scene_before, scene_after = before.scene(), after.scene()
     return {
         "player": player,
