@@ -14,6 +14,7 @@ Set RULES_EXPLORER_TRACEBACK=1 to see the Python traceback of an unexpected fail
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import shlex
@@ -96,6 +97,7 @@ def _whole(low: int, meaning: str = ""):
 POSITIVE = _whole(1)
 
 
+@functools.cache  # built once: argparse takes ~40 ms to build it, and parsing leaves it as it was
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(required=True, metavar="command")
@@ -159,9 +161,10 @@ def _option_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> rk.Game:
-    """The game with the -O options; names are checked before any call (a name such as
-    `game_id` is an unknown option, not a Python keyword). Local use: a To War! `units`
-    path is read, as `rk.load_game` does."""
+    """The game with the -O options; names and value types are checked before any call (a
+    name such as `game_id` is an unknown option, not a Python keyword; `players=4.0` is not
+    a whole number) by the check every untrusted option source goes through. Local use: a
+    To War! `units` path is read, as `rk.load_game` does."""
     known = rk.game_class(args.game).OPTIONS
     options: dict[str, Any] = {}
     for item in args.option:
@@ -172,6 +175,7 @@ def _load(args: argparse.Namespace) -> rk.Game:
             raise rk.OptionError(f"{args.game} has no option {name!r} "
                                  f"(its options: {', '.join(sorted(known)) or 'none'})")
         options[name] = _option_value(name, value)
+    options = records.check_options(args.game, options, paths=True)
     return rk.load_game(args.game, **options)
 
 

@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import re
 import stat
+from array import array
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +55,11 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 #: the longest line an upload may have (a game of ~50k actions fits)
 MAX_UPLOAD_LINE_BYTES = 1024 * 1024
-#: an upload holding more actions in all is refused before any is replayed (replay time)
-MAX_UPLOAD_ACTIONS = 100_000
+#: an upload holding more actions in all is refused before any is replayed. Set from measured
+#: memory (benchmarks/bench_uploads.py, docs/records.md): a Replay widget showing a long Yokai
+#: game costs ~1-1.3 KiB per ply over an idle kernel (the repetition history), so 100,000
+#: actions came to ~100 MiB and more on the 5x6 board; 50,000 keeps the worst near 60 MiB
+MAX_UPLOAD_ACTIONS = 50_000
 #: arrays and objects nested deeper are refused (a record needs 4; free `meta` gets room)
 MAX_NESTING = 32
 #: a number written with more characters is refused (seeds, indices and counts need far fewer;
@@ -173,12 +179,42 @@ class Record:
                               f"({type(exc).__name__}: {one_line(str(exc))})") from exc
 
     def replay(self) -> list[State]:
-        """Every state of the game, from the initial one; checks each action and the result."""
-        states = [self.load_game().initial_state()]
+        """Every state of the game, from the initial one; checks each action and the result.
+        A long game's states take memory: `check()` and `checkpoints()` check the same and
+        keep less."""
+        return list(self._states())
+
+    def check(self) -> State:
+        """Replay and check the whole record (every action, the result) holding one state at
+        a time; returns the final state."""
+        return deque(self._states(), maxlen=1)[0]
+
+    def checkpoints(self, every: int = 64) -> list[State]:
+        """Replay and check the whole record as `replay()` does, but keep only the states at
+        plies 0, every, 2*every, ...: replaying forward from the nearest gives any other."""
+        if not _is_int(every) or every < 1:
+            raise ValueError(f"every must be a whole number of at least 1, not {every!r}")
+        return [state for ply, state in enumerate(self._states()) if ply % every == 0]
+
+    def _states(self) -> Iterator[State]:
+        """The initial state and the state after every action, each checked; the result is
+        checked once the last one has been handed out."""
+        state = self._initial_state()
+        yield state
         for ply, action in enumerate(self.actions):
-            states.append(self._replay_one(states[-1], ply, action))
-        self._check_result(states[-1])
-        return states
+            state = self._replay_one(state, ply, action)
+            yield state
+        self._check_result(state)
+
+    def _initial_state(self) -> State:
+        game = self.load_game()
+        try:
+            return game.initial_state()
+        except RulesError as exc:
+            raise self._error(str(exc)) from exc
+        except Exception as exc:  # a game's code failing on odd options is still bad data
+            raise self._error(f"{self.game} cannot start with these options "
+                              f"({type(exc).__name__}: {one_line(str(exc))})") from exc
 
     def _replay_one(self, state: State, ply: int, action: RecordedAction) -> State:
         at_chance = state.current_player == rk.CHANCE
@@ -256,8 +292,10 @@ class Record:
         return data
 
     def to_json(self) -> str:
-        """One line of JSON (no newline inside)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        """One line of JSON (no newline inside), which `read_records` reads back: never NaN or
+        Infinity (RecordError naming the field instead), and the characters the reader
+        refuses raw (DEL, C1 controls, U+2028/U+2029) written as \\u escapes."""
+        return _json_line(self.to_dict(), self._error)
 
     @classmethod
     def from_json(cls, text: str, *, source: str | None = None, line: int | None = None) -> Record:
@@ -318,12 +356,15 @@ def _expect(data: dict, key: str, kind: type, fail) -> None:
 _JSON_NAMES = {str: "string", dict: "object", list: "array"}
 
 
-def check_options(game_id: Any, options: Any) -> dict[str, Any]:
-    """Options from an untrusted source (a record, an upload, a dashboard box), checked
-    before any game code sees them: a known game, an object, only the game's option names
-    (so a key such as `game_id` or `self` is refused, not passed on as a keyword), and no
-    file path where a local user could give one (To War!'s `units`: a record carries the
-    table inline). Returns the options as a dict; raises RecordError (without a location)."""
+def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[str, Any]:
+    """Options from an untrusted source (a record, an upload, a dashboard box, the command
+    line), checked before any game code sees them: a known game, an object, only the game's
+    option names (so a key such as `game_id` or `self` is refused, not passed on as a
+    keyword), a whole number where the option takes one (`4.0` and `true` are refused: JSON
+    reads them as a float and a boolean, which the games' own checks may let through), and
+    no file path where a local user could give one (To War!'s `units`: a record carries the
+    table inline; `paths=True` lets a local command-line user give one). Returns the options
+    as a dict; raises RecordError (without a location)."""
     if not isinstance(game_id, str) or game_id not in rk.list_games():
         raise RecordError(f"unknown game {_echo(game_id)}; known games: {', '.join(rk.list_games())}")
     if not isinstance(options, dict):
@@ -333,12 +374,35 @@ def check_options(game_id: Any, options: Any) -> dict[str, Any]:
         if not isinstance(name, str) or name not in known:
             raise RecordError(f"{game_id} has no option {_echo(name)} "
                               f"(its options: {', '.join(sorted(known)) or 'none'})")
+        if isinstance(value, (float, bool)) and _takes_whole_number(known[name]):
+            raise RecordError(f"option {name!r} of {game_id} must be a whole number, not "
+                              f"{_json_echo(value)}")
         inline = _INLINE_OPTIONS.get((game_id, name))
-        if inline and value is not None and not isinstance(value, list):
+        if inline and not paths and value is not None and not isinstance(value, list):
             # one message whatever the value names: nothing is opened, nothing is revealed
             raise RecordError(f"option {name!r} of {game_id} must be {inline}; a file name or "
                               "path is not accepted in a record or an upload")
     return dict(options)
+
+
+def _takes_whole_number(option: rk.Option) -> bool:
+    """Whether an option's values are whole numbers: its kind says int (not float), or its
+    choices or its default are ints (War Chest's players: 2 or 4)."""
+    kinds = option.kind if isinstance(option.kind, tuple) else (option.kind,)
+    if float in kinds or bool in kinds:
+        return False
+    if int in kinds:
+        return True
+    if option.choices is not None:
+        return any(_is_int(choice) for choice in option.choices)
+    return _is_int(option.default)
+
+
+def _json_echo(value: Any) -> str:
+    """A value as JSON writes it (true, 4.0, 1e+300), for messages about JSON input."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _echo(value)
 
 
 def _parse_action(value: Any, ply: int, source: str | None, line: int | None) -> RecordedAction:
@@ -385,11 +449,47 @@ def _players(players: Iterable[Any], fail=None) -> tuple[dict[str, Any], ...]:
 
 def _options_json(game: Game) -> dict[str, Any]:
     options = dict(game.options)
-    try:
-        json.dumps(options)
-    except TypeError as exc:
-        raise RecordError(f"the options of {game.id} cannot be written as JSON: {exc}") from exc
+    _json_line(options, lambda reason: RecordError(f"the options of {game.id}: {reason}"))
     return options
+
+
+#: characters written as \\u escapes although JSON allows them raw: the reader refuses them
+#: raw (they are control characters, or line breaks to str.splitlines and many editors)
+_WRITE_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
+def _json_line(data: Any, fail: Callable[[str], RecordError], where: str = "", *,
+               separators: tuple[str, str] = (",", ":")) -> str:
+    """`data` (found at `where` in a record) as one line of JSON that the bounded reader
+    accepts, or `fail(reason)`."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=separators, allow_nan=False)
+    except ValueError:
+        place = _non_finite_at(data, where) or "a number"
+        raise fail(f"cannot be written: {place} is not a finite number (JSON has no NaN or "
+                   "Infinity; give a finite number or null)") from None
+    except (TypeError, RecursionError) as exc:
+        raise fail(f"cannot be written as JSON ({type(exc).__name__}: {one_line(str(exc))})") from None
+    if _WRITE_ESCAPED.search(text):
+        text = _WRITE_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def _non_finite_at(data: Any, where: str = "") -> str | None:
+    """The place of the first NaN or infinity in `data` ('meta.x', 'options.units[3].count')."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return f"{where or 'the value'} ({data!r})"
+    if isinstance(data, dict):
+        items = [(f"{where}.{key}" if where else str(key), value) for key, value in data.items()]
+    elif isinstance(data, (list, tuple)):
+        items = [(f"{where}[{i}]", value) for i, value in enumerate(data)]
+    else:
+        return None
+    for place, value in items:
+        found = _non_finite_at(value, place)
+        if found:
+            return found
+    return None
 
 
 def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -459,7 +559,10 @@ def _bounded_int(digits: str) -> int:
 def _bounded_float(digits: str) -> float:
     if len(digits) > MAX_NUMBER_CHARS:
         raise _Refused(f"a number of {len(digits)} characters (at most {MAX_NUMBER_CHARS})")
-    return float(digits)
+    value = float(digits)
+    if not math.isfinite(value):  # 1e400 would be read as Infinity, which JSON has not
+        raise _Refused(f"the number {digits} is too large (it would be infinite)")
+    return value
 
 
 def _no_constant(name: str) -> Any:
@@ -486,9 +589,12 @@ PathOrFile = str | os.PathLike | IO[str] | IO[bytes]
 
 
 def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | RecordError]]:
-    """(line number, text or the error of that line) for every line. Bytes are decoded line by
-    line, so a bad byte is reported on its own line and the lines before it are kept; a line
-    over `limit` bytes (characters for a text stream) is skipped unread."""
+    """(line number, text or the error of that line) for every line, split at '\\n' only
+    (never at the form feeds, vertical tabs, U+2028 ... that str.splitlines also splits at).
+    Bytes are decoded line by line, so a bad byte is reported on its own line and the lines
+    before it are kept; a line over `limit` bytes (characters for a text stream) is skipped
+    unread; a line holding a control character other than tab is an error of that line. A
+    file in UTF-16 or UTF-32 is one error (line 1) and nothing more is read."""
     number = 0
     while True:
         number += 1
@@ -499,13 +605,43 @@ def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | Recor
             return
         if not raw:
             return
+        if number == 1 and isinstance(raw, bytes):
+            encoding = _wide_encoding(raw)
+            if encoding:
+                yield number, RecordError(f"this file is {encoding}; save it as UTF-8",
+                                          source=name, line=number)
+                return
         if len(raw) > limit and raw[-1:] not in ("\n", b"\n"):
             _skip_rest_of_line(stream)
             yield number, RecordError(f"line longer than {limit} "
                                       f"{'characters' if isinstance(raw, str) else 'bytes'}; "
                                       "not a record file?", source=name, line=number)
             continue
-        yield number, _decoded(raw, name, number)
+        yield number, "\n" if raw in (b"\n", "\n") else _decoded(raw, name, number)
+
+
+#: byte order marks, the longer first (UTF-32 LE starts as UTF-16 LE does)
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+         (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+
+
+def _wide_encoding(first: bytes) -> str | None:
+    """'UTF-16 LE (it starts with a UTF-16 LE byte order mark)' and the like when a file's
+    first bytes say it is UTF-16 or UTF-32, else None. Without a mark, ASCII text in those
+    encodings shows as zero bytes between the characters."""
+    for mark, encoding in _BOMS:
+        if first.startswith(mark):
+            return f"{encoding} (it starts with a {encoding} byte order mark)"
+    head = first[:4]
+    if len(head) == 4 and head[0] and head[1:] == b"\0\0\0":
+        return "UTF-32 LE (text with three zero bytes after each character; no byte order mark)"
+    if len(head) == 4 and head[:3] == b"\0\0\0" and head[3]:
+        return "UTF-32 BE (text with three zero bytes before each character; no byte order mark)"
+    if len(head) == 4 and head[0] and head[2] and head[1] == head[3] == 0:
+        return "UTF-16 LE (text with a zero byte after each character; no byte order mark)"
+    if len(head) == 4 and head[1] and head[3] and head[0] == head[2] == 0:
+        return "UTF-16 BE (text with a zero byte before each character; no byte order mark)"
+    return None
 
 
 def _skip_rest_of_line(stream: IO) -> None:
@@ -513,6 +649,15 @@ def _skip_rest_of_line(stream: IO) -> None:
         chunk = stream.readline(1 << 20)
         if not chunk or chunk[-1:] in ("\n", b"\n"):
             return
+
+
+#: control characters refused in a line: C0 but tab (a '\\r' only ends a line), DEL, C1, and
+#: the line and paragraph separators (str.splitlines and editors break lines at several)
+_LINE_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_NAMES = {"\x00": "a NUL byte", "\x0b": "a vertical tab", "\x0c": "a form feed",
+                  "\r": "a carriage return inside the line", "\x1b": "an escape character",
+                  "\x7f": "a delete character", "\x85": "a next-line character (U+0085)",
+                  "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
 
 
 def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
@@ -524,12 +669,52 @@ def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
         except UnicodeDecodeError as exc:
             return RecordError(f"not UTF-8 text (byte {exc.start + 1} of the line is "
                                f"{raw[exc.start:exc.start + 1]!r})", source=name, line=number)
-    return text[1:] if number == 1 and text.startswith("\ufeff") else text  # a BOM is no content
+    if number == 1 and text.startswith("\ufeff"):
+        text = text[1:]  # a UTF-8 byte order mark is no content
+    body = text[:-1] if text.endswith("\n") else text
+    found = _LINE_CONTROL.search(body[:-1] if body.endswith("\r") else body)
+    if found:
+        char = found.group()
+        what = _CONTROL_NAMES.get(char, f"a control character (U+{ord(char):04X})")
+        return RecordError(f"{what} at column {found.start() + 1}; no control characters but "
+                           "tab may stand in a line", source=name, line=number)
+    return text
+
+
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"))
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _open_regular_file(path: Path, name: str) -> IO[bytes]:
+    """`path` opened for reading in binary, if it is a regular file; a directory, a pipe, a
+    device or a socket is refused at once (RecordError), never read. The file is opened
+    without blocking and then looked at (fstat on what was opened, so it cannot be swapped
+    in between): opening a named pipe would otherwise wait for a writer for ever."""
+    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise RecordError(f"cannot open: {exc.strerror}", source=name) from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((kind for test, kind in _FILE_KINDS if test(mode)), "not a file")
+            raise RecordError(f"not a regular file ({kind}); give a record file", source=name)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 class _open:
-    """Open a path (binary, for exact line numbers) or pass through an open stream (text or
-    binary), and know its name for errors."""
+    """Open a path (binary, for exact line numbers; only a regular file, for reading) or pass
+    through an open stream (text or binary), and know its name for errors."""
 
     def __init__(self, source: PathOrFile, mode: str = "rb", name: str | None = None) -> None:
         self.source, self.mode, self.name, self.owned = source, mode, name, False
@@ -538,17 +723,14 @@ class _open:
         if isinstance(self.source, (str, os.PathLike)):
             path = Path(self.source)
             name = self.name or str(path)
-            try:
-                if "b" in self.mode:
-                    self.stream = open(path, self.mode)  # noqa: SIM115
-                else:
+            if "r" in self.mode:
+                self.stream = _open_regular_file(path, name)
+            else:
+                try:
                     self.stream = open(path, self.mode, encoding="utf-8", newline="\n")  # noqa: SIM115
-            except OSError as exc:
-                raise RecordError(f"cannot open: {exc.strerror}", source=name) from exc
+                except OSError as exc:
+                    raise RecordError(f"cannot open: {exc.strerror}", source=name) from exc
             self.owned = True
-            if "r" in self.mode and not stat.S_ISREG(os.fstat(self.stream.fileno()).st_mode):
-                self.stream.close()  # a device such as /dev/zero or a pipe might never end
-                raise RecordError("not a regular file", source=name)
             return self.stream, name
         self.stream = self.source
         return self.stream, self.name or str(getattr(self.source, "name", "<stream>"))
@@ -579,7 +761,7 @@ def scan_records(source: PathOrFile, *, replay: bool = False, max_line_bytes: in
                     yield text
                     seen += 1
                     continue
-                if not text.strip():
+                if not text.strip(" \t\r\n"):  # a line of U+00A0 is not blank: JSON says why
                     continue
                 seen += 1
                 yield _record_of_line(text, label, number, replay)
@@ -594,9 +776,12 @@ def _record_of_line(text: str, name: str, number: int, replay: bool) -> Record |
     try:
         record = Record.from_json(text.rstrip("\r\n"), source=name, line=number)
         if replay:
-            record.replay()
+            record.check()
     except RecordError as exc:
         return exc.at(source=name, line=number)
+    except Exception as exc:  # no record may stop the reading of the others (or crash a caller)
+        return RecordError(f"the record could not be read ({type(exc).__name__}: "
+                           f"{one_line(str(exc))})", source=name, line=number)
     return record
 
 
@@ -661,8 +846,12 @@ class RecordWriter:
         return self
 
     def write(self, record: Record) -> None:
+        try:
+            line = record.to_json()
+        except RecordError as exc:  # nothing of it is written
+            raise exc.at(source=self.name) from exc
         # one write call per line: a kill can tear only the last line (resume repairs it)
-        self.stream.write(record.to_json() + "\n")
+        self.stream.write(line + "\n")
         self.stream.flush()
         self.count += 1
 
@@ -681,27 +870,49 @@ def write_records(target: PathOrFile, records: Iterable[Record], *, append: bool
 # --- the one-game text form ----------------------------------------------------------------
 
 def read_text_game(source: PathOrFile, *, game: Game | None = None, max_line_bytes: int = MAX_LINE_BYTES,
-                   name: str | None = None) -> Record:
+                   max_actions: int | None = None, name: str | None = None,
+                   check: Callable[[Record], object] = Record.check) -> Record:
     """A single game written one action per line, with `game:` and `options:` headers
-    (or pass `game`). Every action is checked by replaying; errors name the line."""
+    (or pass `game`). Every action is checked by replaying; errors name the line.
+
+    Read as JSON Lines are: streamed (blank and comment lines are read past, never kept),
+    each line at most `max_line_bytes`, and the game as a whole bounded as one record line
+    is: its action lines may hold at most `max_line_bytes` in all. `max_actions` (uploads)
+    refuses a longer game before any action is replayed. `check(record)` replays and checks
+    it (`Record.check`; `Record.checkpoints` keeps some states), its errors named by line."""
     with _open(source, name=name) as (stream, label):
-        lines = []
+        header = _TextHeader(label, game)
+        actions: list[RecordedAction] = []
+        numbers = array("Q")  # the line of every action, for errors: 8 bytes each
+        size, content = 0, False
         for number, text in _lines(stream, label, max_line_bytes):
+            if text == "\n":
+                continue
             if isinstance(text, RecordError):
                 raise text
-            lines.append((number, text.split("#", 1)[0].strip()))
-    header = _TextHeader(label, game)
-    actions: list[tuple[int, RecordedAction]] = []
-    for number, text in lines:
-        if text and not header.take(text, number, before_actions=not actions):
-            actions.append((number, _text_action(text)))
-    if not any(text for _, text in lines):
+            body = text.split("#", 1)[0].strip(" \t\r\n")
+            if not body:
+                continue
+            content = True
+            if header.take(body, number, before_actions=not actions):
+                continue
+            size += len(body.encode()) + 1
+            if size > max_line_bytes:
+                raise RecordError(f"the game's action lines hold more than {max_line_bytes:,} bytes, "
+                                  "the most one record may hold", source=label, line=number)
+            if max_actions is not None and len(actions) >= max_actions:
+                raise RecordError(f"the game has more than {max_actions:,} actions; replay fewer "
+                                  "at a time", source=label, line=number)
+            actions.append(_text_action(body))
+            numbers.append(number)
+    if not content:
         raise RecordError("no records: the file is empty", source=label)
-    record = header.record(tuple(a for _, a in actions))
+    record = header.record(tuple(actions))
+    del actions
     try:
-        record.replay()
+        check(record)
     except RecordError as exc:
-        line = actions[exc.ply][0] if exc.ply is not None else header.options_line
+        line = numbers[exc.ply] if exc.ply is not None else header.options_line
         raise RecordError(exc.reason, source=label, line=line, ply=exc.ply) from exc
     return record
 
@@ -759,10 +970,13 @@ def _parse_options_line(value: str, name: str, number: int) -> dict[str, Any]:
 
 def to_text_game(record: Record) -> str:
     """The one-action-per-line text form of a record."""
-    lines = [f"game: {record.game}", f"options: {json.dumps(record.options)}"]
+    def dumps(data: Any, where: str) -> str:
+        return _json_line(data, record._error, where, separators=(", ", ": "))
+
+    lines = [f"game: {record.game}", f"options: {dumps(record.options, 'options')}"]
     lines += [f"chance: {a.notation}" if a.chance else a.notation for a in record.actions]
     if record.result is not None:
-        lines.append(f"# result: {json.dumps(record.result)}")
+        lines.append(f"# result: {dumps(record.result, 'result')}")
     return "\n".join(lines) + "\n"
 
 
@@ -798,8 +1012,13 @@ def _check_upload_size(found: list[Record], label: str) -> None:
                               "replay fewer games at a time", source=label, line=record.line)
 
 
+def _check_whole(_: int, record: Record) -> None:
+    record.check()
+
+
 def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES,
-                max_line_bytes: int = MAX_UPLOAD_LINE_BYTES) -> list[Record]:
+                max_line_bytes: int = MAX_UPLOAD_LINE_BYTES,
+                check: Callable[[int, Record], object] | None = None) -> list[Record]:
     """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
     `filename` ends in .jsonl/.json/.ndjson, else the one-game text form. Every record is
     replayed and checked; a record that names a file (To War!'s `units`) is refused and no
@@ -810,7 +1029,13 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
     unknown game or option, more than MAX_UPLOAD_ACTIONS actions in all (replay time), an
     illegal action, a result the replay contradicts, ... Every line is read and checked
     before any record is replayed.
+
+    `check(i, record)`, if given, replays and checks record i (from 0) instead of
+    `record.check()`, and must check it whole: the Replay widget keeps the checkpoints of the
+    game it is about to show (`Record.checkpoints`, which checks as `check` does), so that
+    game is not replayed twice.
     """
+    check = check or _check_whole
     label = one_line(Path(str(filename)).name or "upload", limit=60)
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise RecordError(f"an upload must be bytes, not {type(data).__name__}", source=label)
@@ -822,10 +1047,11 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
         if label.lower().endswith(_JSON_SUFFIXES):
             found = list(read_records(stream, max_line_bytes=max_line_bytes, name=label))
             _check_upload_size(found, label)
-            for record in found:
-                record.replay()
+            for i, record in enumerate(found):
+                check(i, record)
             return found
-        return [read_text_game(stream, max_line_bytes=max_line_bytes, name=label)]
+        return [read_text_game(stream, max_line_bytes=max_line_bytes, max_actions=MAX_UPLOAD_ACTIONS,
+                               name=label, check=lambda record: check(0, record))]
     except RecordError:
         raise
     except Exception as exc:  # a visitor must get a message, never a traceback

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import signal
@@ -116,6 +117,50 @@ def test_bad_options_are_refused_in_one_line(capsys, option, fragment):
     assert main(["play", "yokai-3x4", "-O", option]) == 2
     line = one_error_line(capsys)
     assert line.startswith("rules-explorer: error: ") and fragment in line
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "war-chest", "-O", "players=4.0"],
+    ["simulate", "war-chest", "-n", "1", "-O", "players=4.0", "-o", "OUT"],
+    ["perft", "war-chest", "1", "-O", "players=4.0"],
+])
+def test_a_float_for_a_whole_number_option_is_refused_in_one_line(tmp_path, capsys, argv):
+    """Issue #20 item 5: `-O players=4.0` passed War Chest's own check (4.0 == 4) and crashed
+    the command with an internal error (TypeError); it is refused as a whole-number option."""
+    out = tmp_path / "games.jsonl"
+    assert main([str(out) if a == "OUT" else a for a in argv]) == 2
+    assert one_error_line(capsys) == ("rules-explorer: error: option 'players' of war-chest must be a "
+                                      "whole number, not 4.0")
+    assert not out.exists()
+    assert main(["play", "war-chest", "-O", "players=true"]) == 2
+    assert one_error_line(capsys).endswith("must be a whole number, not true")
+    assert main(["play", "war-chest", "-O", "players=1e400"]) == 2
+    assert one_error_line(capsys).endswith("--option players: the number 1e400 is too large (it would be "
+                                           "infinite)")
+
+
+def test_replay_of_a_record_with_a_float_for_a_whole_number_reports_it_and_goes_on(tmp_path, capsys):
+    """Issue #20 item 5: the whole file stopped with "internal error"; now that record is one
+    error line and the records after it are replayed."""
+    path = tmp_path / "wc.jsonl"
+    bad = {"format": "rules-explorer/1", "game": "war-chest", "options": {"players": 4.0}, "actions": []}
+    good = {"format": "rules-explorer/1", "game": "yokai-3x4", "options": {}, "actions": ["b1a2"]}
+    path.write_text(json.dumps(bad) + "\n" + json.dumps(good) + "\n")
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (f"rules-explorer: error: {path}, line 1: option 'players' of war-chest must be "
+                            "a whole number, not 4.0\n")
+    assert "1 game(s), 1 actions, 1 error(s) reported above" in captured.out
+
+
+def test_the_installed_command_refuses_a_named_pipe_at_once(tmp_path):
+    """Issue #20 item 5: `rules-explorer replay` on a named pipe waited for a writer for ever."""
+    pipe = tmp_path / "games.jsonl"
+    os.mkfifo(pipe)
+    done = run_command("replay", str(pipe), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"rules-explorer: error: {pipe}: not a regular file (a named pipe); give a "
+                           "record file\n")
 
 
 @pytest.mark.parametrize("game", ["war-stories", "war-chest"])

@@ -11,15 +11,23 @@ untrusted upload (`read_upload`: one-line RecordError naming the upload, line 1 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import json
 import os
+import re
+import subprocess
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 import rules_kernel as rk
 from rules_kernel import records
+from rules_kernel.cli import main
 from rules_kernel.records import Record, RecordError
 from tests.playing import random_game
 
@@ -129,6 +137,30 @@ CASES = [
     ("units-inline-bad-row", raw(json.dumps({**good(), "game": "to-war", "actions": [],
                                              "options": {"units": [{"army": "x"}]}})),
      None, "units row 1: missing column"),
+    # issue #20 item 5: every field's type is checked before use (JSON's 4.0 is a float, true
+    # a boolean: War Chest's own check let 4.0 through, and the replay crashed with TypeError)
+    ("option-float-for-a-whole-number", line(game="war-chest", options={"players": 4.0}, actions=[]),
+     None, "option 'players' of war-chest must be a whole number, not 4.0"),
+    ("option-boolean-for-a-whole-number", line(game="war-chest", options={"players": True}, actions=[]),
+     None, "option 'players' of war-chest must be a whole number, not true"),
+    ("option-float-repetitions", line(options={"repetitions": 3.0}), None,
+     "option 'repetitions' of yokai-3x4 must be a whole number, not 3.0"),
+    # non-finite numbers are refused on read (1e400 was read as Infinity, and written back so)
+    ("number-beyond-float", raw(GOOD_HEAD + ', "meta": {"x": 1e400}}'), None,
+     "the number 1e400 is too large (it would be infinite)"),
+    ("negative-number-beyond-float", raw(GOOD_HEAD + ', "meta": {"x": -1e400}}'), None,
+     "the number -1e400 is too large"),
+    # control characters other than tab (a form feed line was skipped as blank)
+    ("form-feed-line", b"\x0c", None, "a form feed at column 1; no control characters but tab"),
+    ("vertical-tab-between-fields", raw(GOOD_HEAD + ',\x0b"meta": {}}'), None, "a vertical tab at column"),
+    ("nul-byte", raw(GOOD_HEAD + ', "meta": {}}\x00'), None, "a NUL byte at column"),
+    ("carriage-return-inside", raw(GOOD_HEAD + ',\r"meta": {}}'), None, "a carriage return inside the line"),
+    ("line-separator-in-a-string", raw(GOOD_HEAD + ', "meta": {"x": "a\u2028b"}}'), None,
+     "a line separator (U+2028) at column"),
+    ("next-line-in-a-string", raw(GOOD_HEAD + ', "meta": {"x": "a\x85b"}}'), None,
+     "a next-line character (U+0085) at column"),
+    ("escape-character", raw(GOOD_HEAD + ', "meta": {"x": "\x1b[31m"}}'), None,
+     "an escape character at column"),
 ]
 
 
@@ -230,18 +262,11 @@ def test_a_byte_order_mark_is_not_content(tmp_path):
     assert records.load(path)[0].game == "yokai-3x4"
 
 
-def test_missing_file_and_directory(tmp_path):
-    for target in (tmp_path / "nope.jsonl", tmp_path):
-        found = records.read_records(target, errors="collect")
-        assert found.records == [] and str(found.errors[0]).startswith(f"{target}: cannot open")
-
-
-def test_a_device_is_not_read(tmp_path):
-    for device in ("/dev/zero", "/dev/null"):
-        with pytest.raises(RecordError, match=f"^{device}: not a regular file$"):
-            records.load(device)
-        with pytest.raises(RecordError, match=f"^{device}: not a regular file$"):
-            list(records.read_records(device))
+def test_missing_file(tmp_path):
+    target = tmp_path / "nope.jsonl"
+    found = records.read_records(target, errors="collect")
+    assert found.records == [] and [str(e) for e in found.errors] == [
+        f"{target}: cannot open: No such file or directory"]
 
 
 def test_errors_must_be_raise_or_collect():
@@ -377,9 +402,9 @@ def test_a_units_path_is_refused_with_one_message_and_nothing_opened(no_file_ope
                         "record or an upload"}
     assert no_file_opened == []
     # the watch works: local Python use still reads a path (and is seen doing so)
-    with pytest.raises(rk.OptionError, match="cannot read"):
-        rk.load_game("to-war", units=PATHS[1])
-    assert no_file_opened and PATHS[1] in no_file_opened[0]
+    table = Path(rk.__file__).parent / "data" / "to-war-units.csv"
+    assert rk.load_game("to-war", units=str(table)).options["units"]
+    assert any(str(table) in opened for opened in no_file_opened)
 
 
 def test_a_units_path_in_a_python_record_or_text_form_is_refused_too(no_file_opened):
@@ -411,3 +436,233 @@ def test_check_options_for_a_dashboard_box():
         records.check_options("<b>chess</b>", {})
     with pytest.raises(RecordError, match="must be a JSON object"):
         records.check_options("yokai-3x4", [("repetitions", 3)])
+
+
+# --- issue #20 item 5: found by an attacker / a new user -----------------------------------------
+
+def test_non_finite_numbers_are_never_written(tmp_path):
+    """Issue #20 item 5: `write_records` wrote Infinity, which its own reader refuses."""
+    path = tmp_path / "out.jsonl"
+    record = Record.from_actions(YOKAI, LION_CAPTURE)
+    bad = Record(record.game, record.options, record.actions, result=record.result,
+                 meta={"run": {"scores": [1.5, float("inf")]}})
+    with pytest.raises(RecordError) as info:
+        records.write_records(path, [record, bad])
+    assert str(info.value) == (f"{path}: cannot be written: meta.run.scores[1] (inf) is not a finite "
+                               "number (JSON has no NaN or Infinity; give a finite number or null)")
+    assert path.read_bytes() == record.to_json().encode() + b"\n"  # the good record, no torn line
+    with pytest.raises(RecordError, match=r"meta.x \(nan\) is not a finite number"):
+        Record("yokai-3x4", {}, (), meta={"x": float("nan")}).to_json()
+    with pytest.raises(RecordError, match=r"options.repetitions \(inf\) is not a finite number"):
+        records.to_text_game(Record("yokai-3x4", {"repetitions": float("inf")}, ()))
+
+
+def test_what_the_writer_writes_the_reader_reads(tmp_path):
+    """Characters the reader refuses raw (C1 controls, U+2028/9, DEL) are written escaped."""
+    meta = {"name": "a\u2028b\u2029c\x85d\x7fe\x9f", "tab": "x\ty", "note": "é ☃ \U0001F600"}
+    record = Record.from_actions(YOKAI, LION_CAPTURE, meta=meta)
+    line = record.to_json()
+    assert "\\u2028" in line and "\\u0085" in line and "\u2028" not in line and "é ☃" in line
+    path = tmp_path / "esc.jsonl"
+    records.write_records(path, [record])
+    (again,) = records.read_records(path, replay=True)
+    assert again.meta == meta
+
+
+def fifo(tmp_path) -> Path:
+    path = tmp_path / "pipe.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "character device", "directory"])
+def test_a_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    """Issue #20 item 5: a named pipe given to `replay` hung (open waits for a writer); a
+    device or a directory is no record file either. Refused at once, by every reader."""
+    target = {"named pipe": lambda: fifo(tmp_path), "character device": lambda: Path("/dev/zero"),
+              "directory": lambda: tmp_path}[kind]()
+    expected = f"{target}: not a regular file (a {kind}); give a record file"
+    for read in (lambda: list(records.read_records(target)), lambda: records.load(target),
+                 lambda: records.read_text_game(target), lambda: list(records.scan_records(target))[0]):
+        try:
+            found = read()
+        except RecordError as exc:
+            found = exc
+        assert str(found) == expected
+    assert [str(e) for e in records.read_records(target, errors="collect").errors] == [expected]
+
+
+@pytest.mark.parametrize("kind, name", [("named pipe", "pipe.jsonl"), ("named pipe", "pipe.txt"),
+                                        ("character device", "/dev/null"), ("directory", "")])
+def test_the_command_refuses_a_path_that_is_not_a_regular_file(tmp_path, kind, name):
+    if kind == "named pipe":
+        target = tmp_path / name
+        os.mkfifo(target)
+    else:
+        target = Path(name) if name else tmp_path
+    done = subprocess.run([sys.executable, "-m", "rules_kernel.cli", "replay", str(target)],
+                          capture_output=True, text=True, timeout=60)  # the old code never returned
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"rules-explorer: error: {target}: not a regular file (a {kind}); "
+                                        "give a record file"]
+
+
+def test_the_text_form_is_streamed(tmp_path):
+    """Issue #20 item 5: 100 MB of newlines in the text form ended in a MemoryError (every
+    line was kept); JSON Lines streamed. Blank and comment lines are now read past."""
+    path = tmp_path / "blank.txt"
+    path.write_bytes(b"game: yokai-3x4\n" + b"\n" * 40_000 + b"# c\n" * 10_000 + b"b2b3\n")
+    tracemalloc.start()
+    try:
+        record = records.read_text_game(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [a.notation for a in record.actions] == ["b2b3"]
+    assert peak < 512 * 1024, f"{peak:,} bytes for 50,000 blank lines: are lines kept?"  # was 4.7 MB
+
+
+def test_the_text_form_has_the_limits_of_json_lines(tmp_path, monkeypatch):
+    """A text-form game is bounded as one JSON Lines record is: each line, and its action
+    lines in all, at most max_line_bytes; an upload at most MAX_UPLOAD_ACTIONS actions,
+    refused before any is replayed."""
+    path = tmp_path / "game.txt"
+    path.write_bytes(b"game: yokai-3x4\n" + b"b2b3   \n" + b"x" * 300 + b"\n")
+    with pytest.raises(RecordError, match=r"game\.txt, line 3: line longer than 100 bytes"):
+        records.read_text_game(path, max_line_bytes=100)
+    path.write_bytes(b"game: yokai-3x4\n" + b"b1a2\na4a3\n" * 20)
+    with pytest.raises(RecordError) as info:
+        records.read_text_game(path, max_line_bytes=50)
+    assert str(info.value) == (f"{path}, line 12: the game's action lines hold more than 50 bytes, "
+                               "the most one record may hold")
+    monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 3)
+    replayed = []
+    monkeypatch.setattr(Record, "check", lambda self: replayed.append(self))
+    with pytest.raises(RecordError) as info:
+        records.read_upload(b"game: yokai-3x4\n# four moves\nb1a2\na4a3\na2a3\nb4a3\n", "g.txt")
+    assert str(info.value) == "g.txt, line 6: the game has more than 3 actions; replay fewer at a time"
+    assert replayed == []
+
+
+@pytest.mark.parametrize("char, name", [
+    ("\x0c", "a form feed"), ("\x0b", "a vertical tab"), ("\x1c", "a control character (U+001C)"),
+    ("\x1d", "a control character (U+001D)"), ("\x1e", "a control character (U+001E)"),
+    ("\x85", "a next-line character (U+0085)"), ("\u2028", "a line separator (U+2028)"),
+    ("\u2029", "a paragraph separator (U+2029)"), ("\x00", "a NUL byte"), ("\x7f", "a delete character"),
+    ("\r", "a carriage return inside the line"),
+])
+def test_control_characters_are_refused_with_their_line(tmp_path, char, name):
+    """Issue #20 item 5: a line holding a form feed or a vertical tab was skipped silently
+    (str.splitlines and str.strip treat them, \\x1c-\\x1e, \\x85, U+2028/9 as line breaks or
+    blanks). Lines are split at '\\n' only; any control character but tab is an error."""
+    path = tmp_path / "game.txt"
+    path.write_bytes(f"game: yokai-3x4\nb1a2\n{char}a4a3\n".encode())
+    with pytest.raises(RecordError) as info:
+        records.read_text_game(path)
+    assert str(info.value) == (f"{path}, line 3: {name} at column 1; no control characters but tab "
+                               "may stand in a line")
+    path.write_bytes(f"game: yokai-3x4\nb1a2  # Ann{char}s move\n".encode())
+    with pytest.raises(RecordError, match=rf"line 2: {re.escape(name)} at column 12;"):
+        records.read_text_game(path)
+    with pytest.raises(RecordError, match=rf"^up\.jsonl, line 2: {re.escape(name)} at column 1;"):
+        records.read_upload(line() + b"\n" + char.encode() + line() + b"\n", "up.jsonl")
+
+
+def test_tabs_and_crlf_line_ends_are_fine(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_bytes(b"game:\tyokai-3x4\r\nb1a2\t# a tab\r\n\t\r\na4a3\r\n")
+    assert [a.notation for a in records.read_text_game(path).actions] == ["b1a2", "a4a3"]
+    path = tmp_path / "crlf.jsonl"
+    path.write_bytes(line() + b"\r\n\t \r\n" + line() + b"\r\n")
+    assert [r.line for r in records.read_records(path, replay=True)] == [1, 3]
+
+
+@pytest.mark.parametrize("encoding, named", [
+    ("utf-16", "UTF-16 LE (it starts with a UTF-16 LE byte order mark)"),
+    ("utf-16-be-bom", "UTF-16 BE (it starts with a UTF-16 BE byte order mark)"),
+    ("utf-32", "UTF-32 LE (it starts with a UTF-32 LE byte order mark)"),
+    ("utf-32-be-bom", "UTF-32 BE (it starts with a UTF-32 BE byte order mark)"),
+    ("utf-16-le", "UTF-16 LE (text with a zero byte after each character; no byte order mark)"),
+    ("utf-16-be", "UTF-16 BE (text with a zero byte before each character; no byte order mark)"),
+])
+def test_a_utf16_or_utf32_file_is_named_as_such_in_one_error(tmp_path, encoding, named):
+    """Issue #20 item 5: a UTF-16 file gave two errors (a bad byte, then 'line 2 not valid
+    JSON'); it is one error saying what the file is."""
+    text = line().decode() + "\n" + line().decode() + "\n"
+    if encoding.endswith("-bom"):
+        data = "\ufeff".encode(encoding.removesuffix("-bom")) + text.encode(encoding.removesuffix("-bom"))
+    else:
+        data = text.encode(encoding)
+    message = f"line 1: this file is {named}; save it as UTF-8"
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes(data)
+    found = records.read_records(path, replay=True, errors="collect")
+    assert found.records == [] and [str(e) for e in found.errors] == [f"{path}, {message}"]
+    path = tmp_path / "wide.txt"
+    path.write_bytes(data)
+    with pytest.raises(RecordError, match=f"^{re.escape(str(path))}, {re.escape(message)}$"):
+        records.read_text_game(path)
+    with pytest.raises(RecordError, match=f"^up.jsonl, {re.escape(message)}$"):
+        records.read_upload(data, "up.jsonl")
+
+
+# arbitrary JSON values, with the ones that once crashed a reader: floats for whole numbers,
+# booleans for numbers, huge numbers, empty containers, strings where objects are due
+ODD = st.sampled_from([4.0, 2.0, 3.0, True, False, 1e300, -1, 0, 10**30, "", "x", "/dev/zero", [], {}, None,
+                       [1.0], [{}], [None], ["Archer"] * 4, [["Archer"] * 4] * 2])
+JSON = st.recursive(ODD | st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.text(max_size=6)
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                  max_size=3),
+                    max_leaves=6)
+OPTION_NAMES = sorted({n for g in rk.list_games() for n in rk.game_class(g).OPTIONS}) + ["x", "game_id"]
+NOTATIONS = ["b1a2", "a4a3", "a2a3", "b4a3", "b2b3", "deal:x", "", "zz", "a1a1"]
+ACTION = st.sampled_from(NOTATIONS) | st.builds(lambda n: {"chance": n}, st.sampled_from(NOTATIONS)) | JSON
+GAME_ID = st.sampled_from(rk.list_games())
+RECORD_LIKE = st.fixed_dictionaries(
+    {"format": st.just(records.FORMAT) | JSON, "game": GAME_ID | JSON,
+     "options": st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=3) | JSON,
+     "actions": st.lists(ACTION, max_size=5) | JSON},
+    optional={"players": JSON, "meta": JSON,
+              "result": st.fixed_dictionaries({}, optional={k: JSON for k in ("winner", "reason", "winners",
+                                                                             "finished")}) | JSON})
+JSON_LINE = st.builds(lambda d: json.dumps(d).encode(), RECORD_LIKE)
+TEXT_LINE = (st.builds(lambda g: f"game: {g}".encode(), GAME_ID | st.text(max_size=8))
+             | st.builds(lambda o: b"options: " + json.dumps(o).encode(),
+                         st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=2) | JSON)
+             | st.sampled_from(NOTATIONS).map(str.encode) | st.just(b"# c"))
+SEPARATOR = st.sampled_from([b"\n", b"\r\n", b"\x0c", b"\x0b", b"\r", b"\x85", "\u2028".encode(), b"\x00"])
+
+
+@st.composite
+def record_files(draw) -> tuple[str, bytes]:
+    suffix = draw(st.sampled_from([".jsonl", ".txt"]))
+    part = st.binary(max_size=40) | (JSON_LINE if suffix == ".jsonl" else TEXT_LINE)
+    parts = draw(st.lists(part, max_size=5))
+    seps = draw(st.lists(SEPARATOR, min_size=len(parts), max_size=len(parts)))
+    head = draw(st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00"]))
+    return suffix, head + b"".join(p + s for p, s in zip(parts, seps, strict=True))
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(record_files())
+@example((".jsonl", line(game="war-chest", options={"players": 4.0}, actions=[]) + b"\n"))
+@example((".txt", b'game: war-chest\noptions: {"players": 4.0}\n'))
+@example((".jsonl", raw(GOOD_HEAD + ', "meta": {"x": 1e400}}\n')))
+def test_replay_never_gives_an_internal_error(tmp_path, file):
+    """Issue #20 item 5: `rules-explorer replay` on any bytes ends with status 0 or 2 and one
+    line per error, never an internal error or a traceback (War Chest's "players": 4.0 once
+    stopped the whole file with "internal error (TypeError ...)")."""
+    suffix, data = file
+    path = tmp_path / f"game{suffix}"  # the same file for every example: written afresh
+    path.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["replay", str(path)])
+    errors = err.getvalue().splitlines()
+    assert status in (0, 2) and (status == 2) == bool(errors), err.getvalue()
+    for message in errors:
+        assert message.startswith(f"rules-explorer: error: {path}"), message
+        assert "internal error" not in message and "Traceback" not in message
+    assert f"{len(errors)} error(s) reported above" in out.getvalue() or status == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 
@@ -145,7 +146,7 @@ def test_missing_file_and_bad_encoding(tmp_path):
     with pytest.raises(RecordError, match="cannot open"):
         list(records.read_records(tmp_path / "nope.jsonl"))
     binary = tmp_path / "bin.jsonl"
-    binary.write_bytes(b"\xff\xfe\x00garbage\n")
+    binary.write_bytes(b"\xc3\x28garbage\n")
     with pytest.raises(RecordError, match="not UTF-8"):
         list(records.read_records(binary))
 
@@ -166,3 +167,93 @@ def test_the_text_form(tmp_path):
     with pytest.raises(RecordError, match="no 'game: <id>' line"):
         records.read_text_game(path)
     assert records.read_text_game(io.StringIO("b2b3\n"), game=GAME).actions[0].notation == "b2b3"
+
+
+# --- long games, checked without holding every state (issue #20 item 5) -------------------------
+
+def long_yokai(plies: int) -> tuple[Record, list]:
+    """A Yokai game of `plies` random moves that avoid ending (a huge repetition limit)."""
+    game = rk.load_game("yokai-3x4", repetitions=10**6)
+    rng = random.Random(2)
+    state, actions = game.initial_state(), []
+    while len(actions) < plies:
+        moves = state.legal_moves()
+        rng.shuffle(moves)
+        following = next(s for s in map(state.apply, moves) if not s.is_terminal())
+        actions.append(following.last_move)
+        state = following
+    return Record.from_actions(game, actions), actions
+
+
+def test_check_and_checkpoints_check_what_replay_checks():
+    record, _ = long_yokai(150)
+    states = record.replay()
+    assert record.check() == states[-1]
+    assert record.checkpoints(64) == states[::64] and len(record.checkpoints(64)) == 3
+    assert record.checkpoints(1) == states
+    illegal = Record(record.game, record.options, record.actions[:100] + (records.RecordedAction("a1a1"),))
+    wrong_result = Record(record.game, record.options, record.actions,
+                          result={"winner": 0, "reason": "x", "winners": [0], "finished": True})
+    for bad_record, says in ((illegal, "ply 100: "), (wrong_result, "while the game goes on")):
+        for method in (bad_record.replay, bad_record.check, bad_record.checkpoints):
+            with pytest.raises(RecordError, match=says):
+                method()
+    with pytest.raises(ValueError, match="at least 1"):
+        record.checkpoints(0)
+
+
+def test_the_replay_widget_keeps_checkpoints_not_every_state():
+    """Issue #20 item 5: a 100,000-action upload took the kernel to 852 MiB: the Replay widget
+    kept every state and scene. It keeps a checkpoint every 64 plies and replays forward."""
+    import widgets
+    from widgets import replay as replay_module
+    from widgets.presentation import move_lines
+
+    record, actions = long_yokai(300)
+    states = record.replay()
+    rp = widgets.Replay(record)
+    assert len(rp.states) == len(rp.scenes) == 301 and rp.slider.max == 300
+    assert len(rp.states.checkpoints) == 5  # plies 0, 64, 128, 192, 256
+    for ply in (0, 63, 64, 65, 255, 256, 299, 300, 150, -1):
+        assert rp.states[ply] == states[ply]
+    assert rp.states[10:13] == states[10:13]
+    rp.jump(200)
+    assert rp.board.scene == states[200].scene() and len(rp.states._blocks) <= replay_module.KEEP_BLOCKS
+    # the move list holds the plies around the one on show, as the whole list would say them
+    every_line = ["start"] + [str(line) for line in move_lines(states, actions, None)]
+    assert rp.moves.options == tuple(every_line[129:301])
+    assert rp.moves.options[rp.moves.index].startswith("200. ")
+    assert "moves 129–300 of 300" in rp.window_note.value
+    rp.moves.index = 0  # a click on the first entry
+    assert rp.slider.value == 129 and rp.board.scene == states[129].scene()
+    rp.jump(3)
+    assert rp.moves.options == tuple(every_line[:129]) and rp.moves.index == 3
+    rp.slider.value = 64
+    assert rp.moves.options == tuple(every_line[:193]) and rp.moves.index == 64
+
+
+def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypatch):
+    """The Replay widget keeps the checkpoints of the game it shows while `read_upload` checks
+    it (`check=`), so an upload at the action limit is replayed once, not twice; the other
+    records of the upload are checked all the same."""
+    from datetime import datetime, timezone
+
+    import widgets
+
+    record, _ = long_yokai(130)
+    other = good_record()
+    replayed: list[int] = []
+    real = Record._states
+    monkeypatch.setattr(Record, "_states", lambda self: (replayed.append(len(self.actions)), real(self))[1])
+    rp = widgets.Replay(upload=True)
+    rp.record_index.value = 1
+    data = "\n".join(r.to_json() for r in (other, record, other)).encode()
+    rp.upload.value = ({"name": "three.jsonl", "type": "", "size": len(data), "content": memoryview(data),
+                        "last_modified": datetime.now(timezone.utc)},)
+    assert rp.slider.max == 130 and len(rp.states.checkpoints) == 3 and "yokai-3x4" in rp.info.value
+    assert replayed == [4, 130, 4]  # each record once, in order; showing plies replays blocks only
+    bad = data.replace(b'"b4a3"]', b'"b4b1"]', 1)  # the first record's last move made illegal
+    rp.upload.value = ({"name": "bad.jsonl", "type": "", "size": len(bad), "content": memoryview(bad),
+                        "last_modified": datetime.now(timezone.utc)},)
+    assert 'role="alert"' in rp.info.value and "bad.jsonl, line 1, ply 3" in rp.info.value
+    assert rp.slider.max == 130  # the game on show stays
