@@ -41,13 +41,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 #: the long games: (name, game id, options)
-LONG_GAMES = [("yokai-3x4", "yokai-3x4", {"repetitions": 10**9}),
-              ("yokai-5x6", "yokai-5x6", {"repetitions": 10**9}),
-              ("war-chest", "war-chest", {}),
-              ("war-chest-4p", "war-chest", {"players": 4})]
+LONG_GAMES = [
+    ("yokai-3x4", "yokai-3x4", {"repetitions": 10**9}),
+    ("yokai-5x6", "yokai-5x6", {"repetitions": 10**9}),
+    ("war-chest", "war-chest", {}),
+    ("war-chest-4p", "war-chest", {"players": 4}),
+]
 
 
 # --- the measured side (a fresh interpreter per case) ------------------------------------------
+
 
 def _imports():
     import rules_kernel as rk
@@ -90,8 +93,15 @@ def child(case: str, path: str) -> None:
 def _browser_file(data: bytes, name: str) -> tuple[dict, ...]:
     from datetime import datetime, timezone
 
-    return ({"name": name, "type": "", "size": len(data), "content": memoryview(data),
-             "last_modified": datetime.now(timezone.utc)},)
+    return (
+        {
+            "name": name,
+            "type": "",
+            "size": len(data),
+            "content": memoryview(data),
+            "last_modified": datetime.now(timezone.utc),
+        },
+    )
 
 
 def _take_record(widgets, data: bytes, name: str) -> tuple[bool, str]:
@@ -122,6 +132,7 @@ def _take_table(widgets, data: bytes, name: str) -> tuple[bool, str]:
 
 
 # --- the inputs ----------------------------------------------------------------------------
+
 
 def long_game(game_id: str, options: dict, limit: int, seconds: float = 120.0):
     """A random game of up to `limit` actions that avoids ending while it can."""
@@ -168,8 +179,11 @@ def make_inputs(folder: Path, only: set[str]) -> list[tuple[str, Path]]:
                 game, actions = long_game(game_id, options, records.MAX_UPLOAD_ACTIONS)
                 record = records.Record.from_actions(game, actions)
                 path.write_text(record.to_json() + "\n")
-                print(f"(made a {name} game of {len(actions):,} actions in "
-                      f"{time.perf_counter() - started:.0f} s)", file=sys.stderr)
+                print(
+                    f"(made a {name} game of {len(actions):,} actions in "
+                    f"{time.perf_counter() - started:.0f} s)",
+                    file=sys.stderr,
+                )
             record = next(records.read_records(path))
             if "jsonl" in only:
                 keep(f"jsonl-{name}", f"upload-{name}.jsonl", lambda r=record: _fit_line(records, r))
@@ -179,22 +193,27 @@ def make_inputs(folder: Path, only: set[str]) -> list[tuple[str, Path]]:
         keep("jsonl-many", "upload-many.jsonl", lambda: _many_games(records))
     if "text" in only:
         head = b"game: yokai-3x4\nb2b3\n"
-        keep("text-blank", "upload-blank.txt",
-             lambda: head + b"\n" * (records.MAX_UPLOAD_BYTES - len(head)))
+        keep("text-blank", "upload-blank.txt", lambda: head + b"\n" * (records.MAX_UPLOAD_BYTES - len(head)))
         comment = b"# a comment line of some length, as a visitor's editor might leave\n"
-        keep("text-comments", "upload-comments.txt",
-             lambda: head + comment * ((records.MAX_UPLOAD_BYTES - len(head)) // len(comment)))
+        keep(
+            "text-comments",
+            "upload-comments.txt",
+            lambda: head + comment * ((records.MAX_UPLOAD_BYTES - len(head)) // len(comment)),
+        )
     if "table" in only:
         table = to_war.TABLE_PATH.read_bytes()
         pad = b"# padding: a comment line of a unit table, as long as a visitor likes\n"
-        keep("table", "upload-units.csv",
-             lambda: table + pad * ((to_war.MAX_TABLE_BYTES - len(table)) // len(pad)))
+        keep(
+            "table",
+            "upload-units.csv",
+            lambda: table + pad * ((to_war.MAX_TABLE_BYTES - len(table)) // len(pad)),
+        )
     return cases
 
 
 def _fit_line(records, record) -> bytes:
     """The record cut to the most actions one upload line and the action limit accept."""
-    actions = record.actions[:records.MAX_UPLOAD_ACTIONS]
+    actions = record.actions[: records.MAX_UPLOAD_ACTIONS]
     low, high = 0, len(actions)
     while low < high:  # the longest prefix whose line fits
         middle = (low + high + 1) // 2
@@ -211,21 +230,27 @@ def _line(records, record, actions) -> bytes:
 
 def _cut(records, record, actions):
     """The record's first `actions`: its result when that is all of them, else unfinished."""
-    result = record.result if len(actions) == len(record.actions) else {
-        "winner": None, "reason": "", "winners": [], "finished": False}
+    result = (
+        record.result
+        if len(actions) == len(record.actions)
+        else {"winner": None, "reason": "", "winners": [], "finished": False}
+    )
     return records.Record(record.game, record.options, tuple(actions), result=result)
 
 
 def _fit_text(records, record) -> bytes:
     """The record in the text form, cut to the most actions the limits accept."""
-    actions = record.actions[:records.MAX_UPLOAD_ACTIONS]
+    actions = record.actions[: records.MAX_UPLOAD_ACTIONS]
     budget = getattr(records, "MAX_UPLOAD_LINE_BYTES", records.MAX_UPLOAD_BYTES)
     low, high = 0, len(actions)
     while low < high:  # the action lines may hold at most one record line's bytes in all
         middle = (low + high + 1) // 2
         size = sum(len(str(a).encode()) + 8 * a.chance + 1 for a in actions[:middle])
-        if size <= budget and len(records.to_text_game(_cut(records, record, actions[:middle])).encode()) \
-                <= records.MAX_UPLOAD_BYTES:
+        if (
+            size <= budget
+            and len(records.to_text_game(_cut(records, record, actions[:middle])).encode())
+            <= records.MAX_UPLOAD_BYTES
+        ):
             low = middle
         else:
             high = middle - 1
@@ -234,12 +259,13 @@ def _fit_text(records, record) -> bytes:
 
 def _many_games(records) -> bytes:
     """One-action Yokai games up to the byte limit (and within the action limit)."""
-    line = (b'{"format":"rules-explorer/1","game":"yokai-3x4","options":{},"actions":["b2b3"]}\n')
+    line = b'{"format":"rules-explorer/1","game":"yokai-3x4","options":{},"actions":["b2b3"]}\n'
     count = min(records.MAX_UPLOAD_BYTES // len(line), records.MAX_UPLOAD_ACTIONS)
     return line * count
 
 
 # --- the measuring side ----------------------------------------------------------------------
+
 
 def measure(case: str, path: Path | None) -> dict:
     command = [sys.executable, __file__, "--child", case, str(path or "")]
@@ -265,8 +291,10 @@ def main() -> None:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-uploads-"))
     folder.mkdir(parents=True, exist_ok=True)
     cases = make_inputs(folder, only)
-    print(f"limits: upload {records.MAX_UPLOAD_BYTES:,} bytes, line {records.MAX_UPLOAD_LINE_BYTES:,} "
-          f"bytes, {records.MAX_UPLOAD_ACTIONS:,} actions; unit table {to_war.MAX_TABLE_BYTES:,} bytes")
+    print(
+        f"limits: upload {records.MAX_UPLOAD_BYTES:,} bytes, line {records.MAX_UPLOAD_LINE_BYTES:,} "
+        f"bytes, {records.MAX_UPLOAD_ACTIONS:,} actions; unit table {to_war.MAX_TABLE_BYTES:,} bytes"
+    )
     idle = measure("idle", None)
     print(f"{'upload':22} {'bytes':>10} {'peak RSS':>10} {'over idle':>10} {'CPU':>8}  accepted")
     print(f"{'idle (same imports)':22} {'':>10} {idle['peak']:>7.0f} MiB {'':>10} {'':>8}")
@@ -274,8 +302,11 @@ def main() -> None:
         got = measure(case, path)
         over = got["peak"] - idle["peak"]
         verdict = got["note"] if got["accepted"] else f"REFUSED: {got['note'][:100]}"
-        print(f"{case:22} {path.stat().st_size:>10,} {got['peak']:>7.0f} MiB {over:>6.0f} MiB "
-              f"{got['cpu']:>6.1f} s  {verdict}", flush=True)
+        print(
+            f"{case:22} {path.stat().st_size:>10,} {got['peak']:>7.0f} MiB {over:>6.0f} MiB "
+            f"{got['cpu']:>6.1f} s  {verdict}",
+            flush=True,
+        )
     if not args.keep:
         for _, path in cases:
             path.unlink(missing_ok=True)

@@ -51,8 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(f"error: {exc}", 1)
         if os.environ.get("RULES_EXPLORER_TRACEBACK"):
             raise
-        return _fail(f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
-                     "set RULES_EXPLORER_TRACEBACK=1 to see where", 1)
+        return _fail(
+            f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
+            "set RULES_EXPLORER_TRACEBACK=1 to see where",
+            1,
+        )
 
 
 def _interrupted_text(exc: KeyboardInterrupt) -> str:
@@ -82,6 +85,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _whole(low: int, meaning: str = ""):
     """An argparse type: a whole number of at least `low`."""
+
     def convert(text: str) -> int:
         try:
             value = int(text)
@@ -90,6 +94,7 @@ def _whole(low: int, meaning: str = ""):
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}{meaning}, not {value}")
         return value
+
     convert.__name__ = f"whole number >= {low}"
     return convert
 
@@ -105,9 +110,12 @@ def _parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(run=_games)
 
-    perft = sub.add_parser("perft", help="count leaf positions (move-generator check)",
-                           description="Leaf counts for depths 1..DEPTH. Games that start with a "
-                           "deal (war-stories, war-chest) need a position after the deal: --fen.")
+    perft = sub.add_parser(
+        "perft",
+        help="count leaf positions (move-generator check)",
+        description="Leaf counts for depths 1..DEPTH. Games that start with a "
+        "deal (war-stories, war-chest) need a position after the deal: --fen.",
+    )
     perft.add_argument("game")
     perft.add_argument("depth", type=POSITIVE, help="the deepest depth to count (at least 1)")
     _option_args(perft)
@@ -118,36 +126,53 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     _option_args(play)
     play.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    play.add_argument("--max-plies", type=POSITIVE, default=None,
-                      help="stop an endless game after this many actions (at least 1)")
-    play.add_argument("-o", "--output", help="append the record to this .jsonl file "
-                      "(default: print it)")
+    play.add_argument(
+        "--max-plies",
+        type=POSITIVE,
+        default=None,
+        help="stop an endless game after this many actions (at least 1)",
+    )
+    play.add_argument("-o", "--output", help="append the record to this .jsonl file (default: print it)")
     play.set_defaults(run=_play)
 
-    sim = sub.add_parser("simulate", help="play many games between agents into a record file",
-                         description="Ctrl-C stops the run leaving only whole records in the file; "
-                         "--resume goes on (a last line cut off by a kill is removed, with a warning; "
-                         "a file from a run with other parameters is refused).")
+    sim = sub.add_parser(
+        "simulate",
+        help="play many games between agents into a record file",
+        description="Ctrl-C stops the run leaving only whole records in the file; "
+        "--resume goes on (a last line cut off by a kill is removed, with a warning; "
+        "a file from a run with other parameters is refused).",
+    )
     sim.add_argument("game")
     _option_args(sim)
     sim.add_argument("-n", "--games", type=POSITIVE, default=100, help="how many games (at least 1)")
-    sim.add_argument("--agents", default="random,random",
-                     help="comma-separated, one per player: random, greedy, mcts, mcts:<iterations>")
+    sim.add_argument(
+        "--agents",
+        default="random,random",
+        help="comma-separated, one per player: random, greedy, mcts, mcts:<iterations>",
+    )
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--workers", type=_whole(0, " (0: all cores)"), default=1,
-                     help="processes (0: all cores)")
-    sim.add_argument("--max-plies", type=POSITIVE, default=None,
-                     help="stop each game after this many actions (at least 1)")
+    sim.add_argument(
+        "--workers", type=_whole(0, " (0: all cores)"), default=1, help="processes (0: all cores)"
+    )
+    sim.add_argument(
+        "--max-plies", type=POSITIVE, default=None, help="stop each game after this many actions (at least 1)"
+    )
     sim.add_argument("-o", "--output", required=True, help="the .jsonl file to write (or resume)")
-    sim.add_argument("--resume", action="store_true",
-                     help="keep the games already in the file (same game, options, agents, seed, "
-                     "max plies) and play the rest")
+    sim.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the games already in the file (same game, options, agents, seed, "
+        "max plies) and play the rest",
+    )
     sim.add_argument("--dask", metavar="ADDRESS", help="run on this dask.distributed scheduler")
     sim.set_defaults(run=_simulate)
 
-    replay = sub.add_parser("replay", help="validate a record file and summarise it",
-                            description="Replays every record; reports every bad one (file, line, "
-                            "ply, reason) and exits with status 2 if there was any.")
+    replay = sub.add_parser(
+        "replay",
+        help="validate a record file and summarise it",
+        description="Replays every record; reports every bad one (file, line, "
+        "ply, reason) and exits with status 2 if there was any.",
+    )
     replay.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
     replay.add_argument("--quiet", action="store_true", help="print only the summary and the errors")
     replay.set_defaults(run=_replay)
@@ -156,8 +181,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _option_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
-                        help="a game option; VALUE is JSON (players=4) or a plain word")
+    parser.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option; VALUE is JSON (players=4) or a plain word",
+    )
 
 
 def _load(args: argparse.Namespace) -> rk.Game:
@@ -172,8 +203,9 @@ def _load(args: argparse.Namespace) -> rk.Game:
         if not sep:
             raise rk.OptionError(f"--option {item!r}: write NAME=VALUE")
         if name not in known:
-            raise rk.OptionError(f"{args.game} has no option {name!r} "
-                                 f"(its options: {', '.join(sorted(known)) or 'none'})")
+            raise rk.OptionError(
+                f"{args.game} has no option {name!r} (its options: {', '.join(sorted(known)) or 'none'})"
+            )
         options[name] = _option_value(name, value)
     options = records.check_options(args.game, options, paths=True)
     return rk.load_game(args.game, **options)
@@ -217,12 +249,13 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _perft_needs_a_position(game: rk.Game, *, from_start: bool) -> str:
     """Why perft cannot count here, in words, with a position to start from instead."""
-    where = (f"{game.id} starts with a deal" if from_start
-             else "this position reaches a deal or draw")
+    where = f"{game.id} starts with a deal" if from_start else "this position reaches a deal or draw"
     example = _position_after_chance(game.initial_state())
     offer = f"; for example --fen {shlex.quote(example)}" if example else ""
-    return (f"perft counts every line of play, and {where} with too many outcomes to count "
-            f"them all; perft needs a position after the deal: give one with --fen{offer}")
+    return (
+        f"perft counts every line of play, and {where} with too many outcomes to count "
+        f"them all; perft needs a position after the deal: give one with --fen{offer}"
+    )
 
 
 def _position_after_chance(state: rk.State) -> str | None:
@@ -249,13 +282,17 @@ def _play(args: argparse.Namespace) -> int:
             action = rng.choice(state.legal_moves())
         actions.append(action)
         states.append(state.apply(action))
-    players = [{"name": f"random {i + 1}", "agent": "random", "seed": seed}
-               for i in range(game.num_players)]
+    players = [{"name": f"random {i + 1}", "agent": "random", "seed": seed} for i in range(game.num_players)]
     record = records.Record.from_actions(game, actions, players, meta={"seed": seed})
     if record.result is None:  # stopped by --max-plies: say so, so the record replays as written
-        record = records.Record(record.game, record.options, record.actions, record.players,
-                                rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
-                                record.meta)
+        record = records.Record(
+            record.game,
+            record.options,
+            record.actions,
+            record.players,
+            rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
+            record.meta,
+        )
     if args.output:
         records.write_records(args.output, [record], append=True)
         print(f"{len(actions)} actions, {_result_text(record)}; appended to {args.output}")
@@ -274,9 +311,17 @@ def _simulate(args: argparse.Namespace) -> int:
 
         client = Client(args.dask, timeout=10)
     try:
-        games = simulate(game, args.games, agents=args.agents.split(","), seed=args.seed,
-                         output=args.output, workers=args.workers, client=client,
-                         max_plies=args.max_plies, resume=args.resume)
+        games = simulate(
+            game,
+            args.games,
+            agents=args.agents.split(","),
+            seed=args.seed,
+            output=args.output,
+            workers=args.workers,
+            client=client,
+            max_plies=args.max_plies,
+            resume=args.resume,
+        )
     finally:
         if client is not None:
             client.close()
@@ -300,8 +345,7 @@ def _replay(args: argparse.Namespace) -> int:
         plies += len(item.actions)
         results[_result_text(item)] += 1
         if not args.quiet:
-            print(f"line {item.line or 1}: {item.game}, {len(item.actions)} actions, "
-                  f"{_result_text(item)}")
+            print(f"line {item.line or 1}: {item.game}, {len(item.actions)} actions, {_result_text(item)}")
     verdict = "all replayed and valid" if not bad else f"{bad} error(s) reported above"
     print(f"{games} game(s), {plies} actions, {verdict}")
     for text, count in results.most_common():
@@ -329,11 +373,15 @@ def _result_text(record: records.Record) -> str:
 
 # --- solve (the tablebase) ------------------------------------------------------------------
 
+
 def _add_solve(sub) -> None:
-    solve = sub.add_parser("solve", help="solve a game by retrograde analysis into a table",
-                           description="Builds the perfect-play table (yokai-3x4) into the cache "
-                           "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer) and "
-                           "prints the time, the size on disk and the counts.")
+    solve = sub.add_parser(
+        "solve",
+        help="solve a game by retrograde analysis into a table",
+        description="Builds the perfect-play table (yokai-3x4) into the cache "
+        "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer) and "
+        "prints the time, the size on disk and the counts.",
+    )
     solve.add_argument("game")
     solve.add_argument("--threads", type=_whole(1), default=2, help="threads for the first pass")
     solve.set_defaults(run=_solve)
@@ -350,8 +398,10 @@ def _solve(args: argparse.Namespace) -> int:
     counts = tb.counts()
     for name in ("solved", "non_terminal"):
         c = counts[name]
-        print(f"{name}: {c['positions']:,} positions; for the mover {c['wins']:,} wins, "
-              f"{c['draws']:,} draws, {c['losses']:,} losses (longest {c['longest']} plies)")
+        print(
+            f"{name}: {c['positions']:,} positions; for the mover {c['wins']:,} wins, "
+            f"{c['draws']:,} draws, {c['losses']:,} losses (longest {c['longest']} plies)"
+        )
     start = rk.load_game(args.game).initial_state()
     print(f"start position: {tb.value(start)} for the first player")
     return 0

@@ -79,8 +79,9 @@ _JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
 class RecordError(RulesError):
     """A bad record: the message says where (source, line, ply) and why, on one line."""
 
-    def __init__(self, reason: str, *, source: str | None = None, line: int | None = None,
-                 ply: int | None = None) -> None:
+    def __init__(
+        self, reason: str, *, source: str | None = None, line: int | None = None, ply: int | None = None
+    ) -> None:
         reason = one_line(reason, limit=600)
         source = None if source is None else one_line(str(source), limit=MAX_ECHO_CHARS)
         self.reason, self.source, self.line, self.ply = reason, source, line, ply
@@ -95,8 +96,12 @@ class RecordError(RulesError):
 
     def at(self, *, source: str | None = None, line: int | None = None) -> RecordError:
         """The same error, placed in a file and line (keeping what it already names)."""
-        return RecordError(self.reason, source=self.source or source,
-                           line=self.line if self.line is not None else line, ply=self.ply)
+        return RecordError(
+            self.reason,
+            source=self.source or source,
+            line=self.line if self.line is not None else line,
+            ply=self.ply,
+        )
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
@@ -106,7 +111,7 @@ def one_line(text: str, *, limit: int = MAX_ECHO_CHARS) -> str:
     """`text` without line breaks or control characters (escaped), cut to `limit` characters:
     error messages stay one line whatever a record contains."""
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _echo(value: Any) -> str:
@@ -142,8 +147,13 @@ class Record:
 
     # --- building ------------------------------------------------------------------
     @classmethod
-    def from_actions(cls, game: Game, actions: Iterable[Action | str], players: Iterable[Any] = (),
-                     meta: dict[str, Any] | None = None) -> Record:
+    def from_actions(
+        cls,
+        game: Game,
+        actions: Iterable[Action | str],
+        players: Iterable[Any] = (),
+        meta: dict[str, Any] | None = None,
+    ) -> Record:
         """A record of `actions` played from `game`'s initial state (replayed to check them
         and to find the result)."""
         state = game.initial_state()
@@ -155,8 +165,14 @@ class Record:
             except RulesError as exc:
                 raise RecordError(str(exc), ply=ply) from exc
             recorded.append(RecordedAction(str(action), chance))
-        return cls(game.id, _options_json(game), tuple(recorded), _players(players),
-                   _result_json(state.outcome()), dict(meta or {}))
+        return cls(
+            game.id,
+            _options_json(game),
+            tuple(recorded),
+            _players(players),
+            _result_json(state.outcome()),
+            dict(meta or {}),
+        )
 
     @classmethod
     def from_states(cls, states: list[State], actions: Iterable[Action | str], **kwargs: Any) -> Record:
@@ -175,8 +191,9 @@ class Record:
         except RulesError as exc:
             raise self._error(str(exc)) from exc
         except Exception as exc:  # a game's option code failing on odd data is still bad data
-            raise self._error(f"options not accepted by {self.game} "
-                              f"({type(exc).__name__}: {one_line(str(exc))})") from exc
+            raise self._error(
+                f"options not accepted by {self.game} ({type(exc).__name__}: {one_line(str(exc))})"
+            ) from exc
 
     def replay(self) -> list[State]:
         """Every state of the game, from the initial one; checks each action and the result.
@@ -213,26 +230,35 @@ class Record:
         except RulesError as exc:
             raise self._error(str(exc)) from exc
         except Exception as exc:  # a game's code failing on odd options is still bad data
-            raise self._error(f"{self.game} cannot start with these options "
-                              f"({type(exc).__name__}: {one_line(str(exc))})") from exc
+            raise self._error(
+                f"{self.game} cannot start with these options ({type(exc).__name__}: {one_line(str(exc))})"
+            ) from exc
 
     def _replay_one(self, state: State, ply: int, action: RecordedAction) -> State:
         at_chance = state.current_player == rk.CHANCE
         if state.is_terminal():
-            raise self._error(f"the game ended ({state.outcome().reason}) but the record "
-                              f"goes on with {_echo(action.notation)}", ply)
+            raise self._error(
+                f"the game ended ({state.outcome().reason}) but the record "
+                f"goes on with {_echo(action.notation)}",
+                ply,
+            )
         if action.chance != at_chance:
             expected = "a chance outcome" if at_chance else f"a move by player {state.current_player}"
-            raise self._error(f"{_echo(action.notation)} is recorded as "
-                              f"{'a chance outcome' if action.chance else 'a move'}, "
-                              f"but {expected} is due here", ply)
+            raise self._error(
+                f"{_echo(action.notation)} is recorded as "
+                f"{'a chance outcome' if action.chance else 'a move'}, "
+                f"but {expected} is due here",
+                ply,
+            )
         try:
             return state.apply(action.notation)
         except RulesError as exc:
             raise self._error(str(exc), ply) from exc
         except Exception as exc:  # the kernel must not crash on data; name the action if it does
-            raise self._error(f"{_echo(action.notation)} could not be applied "
-                              f"({type(exc).__name__}: {one_line(str(exc))})", ply) from exc
+            raise self._error(
+                f"{_echo(action.notation)} could not be applied ({type(exc).__name__}: {one_line(str(exc))})",
+                ply,
+            ) from exc
 
     def final_state(self) -> State:
         return self.replay()[-1]
@@ -249,23 +275,33 @@ class Record:
 
     def _check_finished(self, replayed: Outcome | None) -> None:
         if replayed is None:
-            raise self._error(f"the record ends after {len(self.actions)} actions while the "
-                              f"game goes on, but its result says it finished "
-                              f"({_echo(self.result.get('reason'))})")
+            raise self._error(
+                f"the record ends after {len(self.actions)} actions while the "
+                f"game goes on, but its result says it finished "
+                f"({_echo(self.result.get('reason'))})"
+            )
         if replayed.winner != self.result.get("winner"):
-            raise self._error(f"the recorded winner {_echo(self.result.get('winner'))} differs "
-                              f"from the replayed one {replayed.winner!r} ({replayed.reason})")
+            raise self._error(
+                f"the recorded winner {_echo(self.result.get('winner'))} differs "
+                f"from the replayed one {replayed.winner!r} ({replayed.reason})"
+            )
         if "winners" in self.result and list(self.result["winners"]) != list(replayed.winners):
-            raise self._error(f"the recorded winners {_echo(self.result['winners'])} differ "
-                              f"from the replayed ones {list(replayed.winners)!r}")
+            raise self._error(
+                f"the recorded winners {_echo(self.result['winners'])} differ "
+                f"from the replayed ones {list(replayed.winners)!r}"
+            )
         if "reason" in self.result and self.result["reason"] != replayed.reason:
-            raise self._error(f"the recorded reason {_echo(self.result['reason'])} differs "
-                              f"from the replayed one {replayed.reason!r}")
+            raise self._error(
+                f"the recorded reason {_echo(self.result['reason'])} differs "
+                f"from the replayed one {replayed.reason!r}"
+            )
 
     def _check_unfinished(self, replayed: Outcome | None) -> None:
         if replayed is not None:
-            raise self._error(f"the result says the game did not finish, but the replay ends "
-                              f"after {len(self.actions)} actions: {replayed.reason}")
+            raise self._error(
+                f"the result says the game did not finish, but the replay ends "
+                f"after {len(self.actions)} actions: {replayed.reason}"
+            )
         if self.result.get("winner") is not None or self.result.get("winners"):
             raise self._error("the result says the game did not finish, yet names a winner")
 
@@ -276,8 +312,12 @@ class Record:
     def outcome(self) -> Outcome | None:
         if self.result is None:
             return None
-        return Outcome(self.result.get("winner"), self.result.get("reason", ""),
-                       tuple(self.result.get("winners", ())), self.result.get("finished", True))
+        return Outcome(
+            self.result.get("winner"),
+            self.result.get("reason", ""),
+            tuple(self.result.get("winners", ())),
+            self.result.get("finished", True),
+        )
 
     # --- JSON ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -300,6 +340,7 @@ class Record:
     @classmethod
     def from_json(cls, text: str, *, source: str | None = None, line: int | None = None) -> Record:
         """Parse and check the shape of one record line (its moves are checked by replay)."""
+
         def fail(reason: str) -> RecordError:
             return RecordError(reason, source=source, line=line)
 
@@ -320,8 +361,7 @@ class Record:
         if result is not None:
             _check_result_shape(result, fail)
         players = _players(data.get("players") or (), fail)
-        return cls(data["game"], options, actions, players, result,
-                   data.get("meta") or {}, source, line)
+        return cls(data["game"], options, actions, players, result, data.get("meta") or {}, source, line)
 
 
 def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
@@ -343,14 +383,23 @@ def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
             _expect(data, key, kind, fail)
 
 
-_JSON_TYPE = {dict: "an object", list: "an array", str: "a string", int: "a number",
-              float: "a number", bool: "true/false", type(None): "null"}
+_JSON_TYPE = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true/false",
+    type(None): "null",
+}
 
 
 def _expect(data: dict, key: str, kind: type, fail) -> None:
     if not isinstance(data[key], kind):
-        raise fail(f"field {key!r} must be a JSON {_JSON_NAMES[kind]}, "
-                   f"not {_JSON_TYPE.get(type(data[key]), 'that')}: {_echo(data[key])}")
+        raise fail(
+            f"field {key!r} must be a JSON {_JSON_NAMES[kind]}, "
+            f"not {_JSON_TYPE.get(type(data[key]), 'that')}: {_echo(data[key])}"
+        )
 
 
 _JSON_NAMES = {str: "string", dict: "object", list: "array"}
@@ -372,16 +421,18 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
     known = rk.game_class(game_id).OPTIONS
     for name, value in options.items():
         if not isinstance(name, str) or name not in known:
-            raise RecordError(f"{game_id} has no option {_echo(name)} "
-                              f"(its options: {', '.join(sorted(known)) or 'none'})")
+            raise RecordError(
+                f"{game_id} has no option {_echo(name)} (its options: {', '.join(sorted(known)) or 'none'})"
+            )
         if isinstance(value, (float, bool)) and _takes_whole_number(known[name]):
-            raise RecordError(f"option {name!r} of {game_id} must be a whole number, not "
-                              f"{_json_echo(value)}")
+            raise RecordError(f"option {name!r} of {game_id} must be a whole number, not {_json_echo(value)}")
         inline = _INLINE_OPTIONS.get((game_id, name))
         if inline and not paths and value is not None and not isinstance(value, list):
             # one message whatever the value names: nothing is opened, nothing is revealed
-            raise RecordError(f"option {name!r} of {game_id} must be {inline}; a file name or "
-                              "path is not accepted in a record or an upload")
+            raise RecordError(
+                f"option {name!r} of {game_id} must be {inline}; a file name or "
+                "path is not accepted in a record or an upload"
+            )
     return dict(options)
 
 
@@ -410,8 +461,12 @@ def _parse_action(value: Any, ply: int, source: str | None, line: int | None) ->
         return RecordedAction(value)
     if isinstance(value, dict) and set(value) == {"chance"} and isinstance(value["chance"], str):
         return RecordedAction(value["chance"], chance=True)
-    raise RecordError(f"action {_echo(value)} must be a notation string or {{\"chance\": notation}}",
-                      source=source, line=line, ply=ply)
+    raise RecordError(
+        f'action {_echo(value)} must be a notation string or {{"chance": notation}}',
+        source=source,
+        line=line,
+        ply=ply,
+    )
 
 
 def _check_result_shape(result: dict, fail) -> None:
@@ -458,16 +513,23 @@ def _options_json(game: Game) -> dict[str, Any]:
 _WRITE_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
-def _json_line(data: Any, fail: Callable[[str], RecordError], where: str = "", *,
-               separators: tuple[str, str] = (",", ":")) -> str:
+def _json_line(
+    data: Any,
+    fail: Callable[[str], RecordError],
+    where: str = "",
+    *,
+    separators: tuple[str, str] = (",", ":"),
+) -> str:
     """`data` (found at `where` in a record) as one line of JSON that the bounded reader
     accepts, or `fail(reason)`."""
     try:
         text = json.dumps(data, ensure_ascii=False, separators=separators, allow_nan=False)
     except ValueError:
         place = _non_finite_at(data, where) or "a number"
-        raise fail(f"cannot be written: {place} is not a finite number (JSON has no NaN or "
-                   "Infinity; give a finite number or null)") from None
+        raise fail(
+            f"cannot be written: {place} is not a finite number (JSON has no NaN or "
+            "Infinity; give a finite number or null)"
+        ) from None
     except (TypeError, RecursionError) as exc:
         raise fail(f"cannot be written as JSON ({type(exc).__name__}: {one_line(str(exc))})") from None
     if _WRITE_ESCAPED.search(text):
@@ -498,6 +560,7 @@ def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 # --- bounded JSON ----------------------------------------------------------------------------
 
+
 class _Refused(Exception):
     """Raised inside json's hooks; turned into a RecordError with the location outside."""
 
@@ -515,8 +578,9 @@ def parse_json(text: str, fail: Callable[[str], RecordError] = RecordError) -> A
     except _Refused as exc:
         raise fail(str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise fail(f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno}); "
-                   "is the line truncated?") from None
+        raise fail(
+            f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno}); is the line truncated?"
+        ) from None
     except RecursionError:  # json's C parser guards its own stack: far deeper than the bound
         raise fail(too_deep) from None
     except ValueError as exc:  # bounded above; kept as a last guard
@@ -569,8 +633,12 @@ def _no_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_object_without_duplicates, parse_int=_bounded_int,
-                            parse_float=_bounded_float, parse_constant=_no_constant)
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object_without_duplicates,
+    parse_int=_bounded_int,
+    parse_float=_bounded_float,
+    parse_constant=_no_constant,
+)
 
 
 def _has_lone_surrogate(data: Any) -> bool:
@@ -608,21 +676,34 @@ def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | Recor
         if number == 1 and isinstance(raw, bytes):
             encoding = _wide_encoding(raw)
             if encoding:
-                yield number, RecordError(f"this file is {encoding}; save it as UTF-8",
-                                          source=name, line=number)
+                yield (
+                    number,
+                    RecordError(f"this file is {encoding}; save it as UTF-8", source=name, line=number),
+                )
                 return
         if len(raw) > limit and raw[-1:] not in ("\n", b"\n"):
             _skip_rest_of_line(stream)
-            yield number, RecordError(f"line longer than {limit} "
-                                      f"{'characters' if isinstance(raw, str) else 'bytes'}; "
-                                      "not a record file?", source=name, line=number)
+            yield (
+                number,
+                RecordError(
+                    f"line longer than {limit} "
+                    f"{'characters' if isinstance(raw, str) else 'bytes'}; "
+                    "not a record file?",
+                    source=name,
+                    line=number,
+                ),
+            )
             continue
         yield number, "\n" if raw in (b"\n", "\n") else _decoded(raw, name, number)
 
 
 #: byte order marks, the longer first (UTF-32 LE starts as UTF-16 LE does)
-_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
-         (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 LE"),
+    (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+    (b"\xff\xfe", "UTF-16 LE"),
+    (b"\xfe\xff", "UTF-16 BE"),
+)
 
 
 def _wide_encoding(first: bytes) -> str | None:
@@ -654,10 +735,17 @@ def _skip_rest_of_line(stream: IO) -> None:
 #: control characters refused in a line: C0 but tab (a '\\r' only ends a line), DEL, C1, and
 #: the line and paragraph separators (str.splitlines and editors break lines at several)
 _LINE_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
-_CONTROL_NAMES = {"\x00": "a NUL byte", "\x0b": "a vertical tab", "\x0c": "a form feed",
-                  "\r": "a carriage return inside the line", "\x1b": "an escape character",
-                  "\x7f": "a delete character", "\x85": "a next-line character (U+0085)",
-                  "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
+_CONTROL_NAMES = {
+    "\x00": "a NUL byte",
+    "\x0b": "a vertical tab",
+    "\x0c": "a form feed",
+    "\r": "a carriage return inside the line",
+    "\x1b": "an escape character",
+    "\x7f": "a delete character",
+    "\x85": "a next-line character (U+0085)",
+    "\u2028": "a line separator (U+2028)",
+    "\u2029": "a paragraph separator (U+2029)",
+}
 
 
 def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
@@ -667,8 +755,11 @@ def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return RecordError(f"not UTF-8 text (byte {exc.start + 1} of the line is "
-                               f"{raw[exc.start:exc.start + 1]!r})", source=name, line=number)
+            return RecordError(
+                f"not UTF-8 text (byte {exc.start + 1} of the line is {raw[exc.start : exc.start + 1]!r})",
+                source=name,
+                line=number,
+            )
     if number == 1 and text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark is no content
     body = text[:-1] if text.endswith("\n") else text
@@ -676,14 +767,21 @@ def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
     if found:
         char = found.group()
         what = _CONTROL_NAMES.get(char, f"a control character (U+{ord(char):04X})")
-        return RecordError(f"{what} at column {found.start() + 1}; no control characters but "
-                           "tab may stand in a line", source=name, line=number)
+        return RecordError(
+            f"{what} at column {found.start() + 1}; no control characters but tab may stand in a line",
+            source=name,
+            line=number,
+        )
     return text
 
 
-_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
-               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-               (stat.S_ISSOCK, "a socket"))
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -742,6 +840,7 @@ class _open:
 
 # --- JSON Lines files ----------------------------------------------------------------------
 
+
 class Collected(NamedTuple):
     """What `read_records(..., errors="collect")` returns: every good record, every error."""
 
@@ -749,8 +848,9 @@ class Collected(NamedTuple):
     errors: list[RecordError]
 
 
-def scan_records(source: PathOrFile, *, replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES,
-                 name: str | None = None) -> Iterator[Record | RecordError]:
+def scan_records(
+    source: PathOrFile, *, replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None
+) -> Iterator[Record | RecordError]:
     """Every record of a JSON Lines file and every error, in line order, without stopping at
     a bad line (streams: one line in memory at a time). `name` labels the source in errors."""
     try:
@@ -780,24 +880,44 @@ def _record_of_line(text: str, name: str, number: int, replay: bool) -> Record |
     except RecordError as exc:
         return exc.at(source=name, line=number)
     except Exception as exc:  # no record may stop the reading of the others (or crash a caller)
-        return RecordError(f"the record could not be read ({type(exc).__name__}: "
-                           f"{one_line(str(exc))})", source=name, line=number)
+        return RecordError(
+            f"the record could not be read ({type(exc).__name__}: {one_line(str(exc))})",
+            source=name,
+            line=number,
+        )
     return record
 
 
 @overload
-def read_records(source: PathOrFile, *, replay: bool = ..., errors: Literal["raise"] = ...,
-                 max_line_bytes: int = ..., name: str | None = ...) -> Iterator[Record]: ...
+def read_records(
+    source: PathOrFile,
+    *,
+    replay: bool = ...,
+    errors: Literal["raise"] = ...,
+    max_line_bytes: int = ...,
+    name: str | None = ...,
+) -> Iterator[Record]: ...
 
 
 @overload
-def read_records(source: PathOrFile, *, replay: bool = ..., errors: Literal["collect"],
-                 max_line_bytes: int = ..., name: str | None = ...) -> Collected: ...
+def read_records(
+    source: PathOrFile,
+    *,
+    replay: bool = ...,
+    errors: Literal["collect"],
+    max_line_bytes: int = ...,
+    name: str | None = ...,
+) -> Collected: ...
 
 
-def read_records(source: PathOrFile, *, replay: bool = False, errors: Literal["raise", "collect"] = "raise",
-                 max_line_bytes: int = MAX_LINE_BYTES,
-                 name: str | None = None) -> Iterator[Record] | Collected:
+def read_records(
+    source: PathOrFile,
+    *,
+    replay: bool = False,
+    errors: Literal["raise", "collect"] = "raise",
+    max_line_bytes: int = MAX_LINE_BYTES,
+    name: str | None = None,
+) -> Iterator[Record] | Collected:
     """The records of a JSON Lines file.
 
     errors="raise" (the default): a generator streaming one record at a time (millions of
@@ -833,8 +953,8 @@ def _collect(items: Iterable[Record | RecordError]) -> Collected:
 class RecordWriter:
     """Write records one line at a time (while simulating); flushes after every record.
 
-        with RecordWriter("games.jsonl") as out:
-            out.write(record)
+    with RecordWriter("games.jsonl") as out:
+        out.write(record)
     """
 
     def __init__(self, target: PathOrFile, *, append: bool = False) -> None:
@@ -869,9 +989,16 @@ def write_records(target: PathOrFile, records: Iterable[Record], *, append: bool
 
 # --- the one-game text form ----------------------------------------------------------------
 
-def read_text_game(source: PathOrFile, *, game: Game | None = None, max_line_bytes: int = MAX_LINE_BYTES,
-                   max_actions: int | None = None, name: str | None = None,
-                   check: Callable[[Record], object] = Record.check) -> Record:
+
+def read_text_game(
+    source: PathOrFile,
+    *,
+    game: Game | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    max_actions: int | None = None,
+    name: str | None = None,
+    check: Callable[[Record], object] = Record.check,
+) -> Record:
     """A single game written one action per line, with `game:` and `options:` headers
     (or pass `game`). Every action is checked by replaying; errors name the line.
 
@@ -898,11 +1025,18 @@ def read_text_game(source: PathOrFile, *, game: Game | None = None, max_line_byt
                 continue
             size += len(body.encode()) + 1
             if size > max_line_bytes:
-                raise RecordError(f"the game's action lines hold more than {max_line_bytes:,} bytes, "
-                                  "the most one record may hold", source=label, line=number)
+                raise RecordError(
+                    f"the game's action lines hold more than {max_line_bytes:,} bytes, "
+                    "the most one record may hold",
+                    source=label,
+                    line=number,
+                )
             if max_actions is not None and len(actions) >= max_actions:
-                raise RecordError(f"the game has more than {max_actions:,} actions; replay fewer "
-                                  "at a time", source=label, line=number)
+                raise RecordError(
+                    f"the game has more than {max_actions:,} actions; replay fewer at a time",
+                    source=label,
+                    line=number,
+                )
             actions.append(_text_action(body))
             numbers.append(number)
     if not content:
@@ -933,8 +1067,11 @@ class _TextHeader:
             return False
         if key == "game":
             if value not in rk.list_games():
-                raise RecordError(f"unknown game {_echo(value)}; known games: "
-                                  f"{', '.join(rk.list_games())}", source=self.name, line=number)
+                raise RecordError(
+                    f"unknown game {_echo(value)}; known games: {', '.join(rk.list_games())}",
+                    source=self.name,
+                    line=number,
+                )
             self.game_id = value
         else:
             self.options = _parse_options_line(value, self.name, number)
@@ -970,6 +1107,7 @@ def _parse_options_line(value: str, name: str, number: int) -> dict[str, Any]:
 
 def to_text_game(record: Record) -> str:
     """The one-action-per-line text form of a record."""
+
     def dumps(data: Any, where: str) -> str:
         return _json_line(data, record._error, where, separators=(", ", ": "))
 
@@ -980,8 +1118,13 @@ def to_text_game(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load(source: str | os.PathLike, *, errors: Literal["raise", "collect"] = "raise",
-         replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES) -> list[Record] | Collected:
+def load(
+    source: str | os.PathLike,
+    *,
+    errors: Literal["raise", "collect"] = "raise",
+    replay: bool = False,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> list[Record] | Collected:
     """Records from a file: JSON Lines (.jsonl/.json/.ndjson) or the one-game text form (else).
     errors="raise": a list of records; errors="collect": `Collected(records, errors)`."""
     if Path(source).suffix in _JSON_SUFFIXES:
@@ -1003,22 +1146,32 @@ def loads(text: str) -> list[Record]:
 
 # --- uploads from untrusted visitors ---------------------------------------------------------
 
+
 def _check_upload_size(found: list[Record], label: str) -> None:
     total = 0
     for record in found:
         total += len(record.actions)
         if total > MAX_UPLOAD_ACTIONS:
-            raise RecordError(f"the file holds more than {MAX_UPLOAD_ACTIONS:,} actions in all; "
-                              "replay fewer games at a time", source=label, line=record.line)
+            raise RecordError(
+                f"the file holds more than {MAX_UPLOAD_ACTIONS:,} actions in all; "
+                "replay fewer games at a time",
+                source=label,
+                line=record.line,
+            )
 
 
 def _check_whole(_: int, record: Record) -> None:
     record.check()
 
 
-def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES,
-                max_line_bytes: int = MAX_UPLOAD_LINE_BYTES,
-                check: Callable[[int, Record], object] | None = None) -> list[Record]:
+def read_upload(
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+    max_line_bytes: int = MAX_UPLOAD_LINE_BYTES,
+    check: Callable[[int, Record], object] | None = None,
+) -> list[Record]:
     """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
     `filename` ends in .jsonl/.json/.ndjson, else the one-game text form. Every record is
     replayed and checked; a record that names a file (To War!'s `units`) is refused and no
@@ -1040,8 +1193,9 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise RecordError(f"an upload must be bytes, not {type(data).__name__}", source=label)
     if len(data) > max_bytes:
-        raise RecordError(f"the file has {len(data):,} bytes; at most {max_bytes:,} are accepted",
-                          source=label)
+        raise RecordError(
+            f"the file has {len(data):,} bytes; at most {max_bytes:,} are accepted", source=label
+        )
     stream = io.BytesIO(bytes(data))
     try:
         if label.lower().endswith(_JSON_SUFFIXES):
@@ -1050,8 +1204,15 @@ def read_upload(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES
             for i, record in enumerate(found):
                 check(i, record)
             return found
-        return [read_text_game(stream, max_line_bytes=max_line_bytes, max_actions=MAX_UPLOAD_ACTIONS,
-                               name=label, check=lambda record: check(0, record))]
+        return [
+            read_text_game(
+                stream,
+                max_line_bytes=max_line_bytes,
+                max_actions=MAX_UPLOAD_ACTIONS,
+                name=label,
+                check=lambda record: check(0, record),
+            )
+        ]
     except RecordError:
         raise
     except Exception as exc:  # a visitor must get a message, never a traceback

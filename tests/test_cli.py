@@ -76,6 +76,7 @@ def test_the_installed_command_runs():
 
 # --- bad input: one line, no traceback (issue #14 item 7) ------------------------------------
 
+
 def one_error_line(capsys) -> str:
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
@@ -83,17 +84,26 @@ def one_error_line(capsys) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["simulate", "yokai-3x4", "-n", "0", "-o", "OUT"], "argument -n/--games: must be at least 1, not 0"),
-    (["simulate", "yokai-3x4", "-n", "-3", "-o", "OUT"], "argument -n/--games: must be at least 1, not -3"),
-    (["simulate", "yokai-3x4", "--workers", "-1", "-o", "OUT"], "argument --workers: must be at least 0"),
-    (["simulate", "yokai-3x4", "--max-plies", "0", "-o", "OUT"], "argument --max-plies: must be at least 1"),
-    (["perft", "yokai-3x4", "0"], "argument depth: must be at least 1, not 0"),
-    (["perft", "yokai-3x4", "-2"], "argument depth: must be at least 1, not -2"),
-    (["perft", "yokai-3x4", "two"], "argument depth: 'two' is not a whole number"),
-    (["play", "yokai-3x4", "--max-plies", "-5"], "argument --max-plies: must be at least 1, not -5"),
-    (["play", "yokai-3x4", "--max-plies", "0"], "argument --max-plies: must be at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["simulate", "yokai-3x4", "-n", "0", "-o", "OUT"], "argument -n/--games: must be at least 1, not 0"),
+        (
+            ["simulate", "yokai-3x4", "-n", "-3", "-o", "OUT"],
+            "argument -n/--games: must be at least 1, not -3",
+        ),
+        (["simulate", "yokai-3x4", "--workers", "-1", "-o", "OUT"], "argument --workers: must be at least 0"),
+        (
+            ["simulate", "yokai-3x4", "--max-plies", "0", "-o", "OUT"],
+            "argument --max-plies: must be at least 1",
+        ),
+        (["perft", "yokai-3x4", "0"], "argument depth: must be at least 1, not 0"),
+        (["perft", "yokai-3x4", "-2"], "argument depth: must be at least 1, not -2"),
+        (["perft", "yokai-3x4", "two"], "argument depth: 'two' is not a whole number"),
+        (["play", "yokai-3x4", "--max-plies", "-5"], "argument --max-plies: must be at least 1, not -5"),
+        (["play", "yokai-3x4", "--max-plies", "0"], "argument --max-plies: must be at least 1, not 0"),
+    ],
+)
 def test_non_positive_numbers_are_refused_in_one_line(tmp_path, capsys, argv, fragment):
     out = tmp_path / "games.jsonl"
     argv = [str(out) if a == "OUT" else a for a in argv]
@@ -105,38 +115,46 @@ def test_non_positive_numbers_are_refused_in_one_line(tmp_path, capsys, argv, fr
     assert not out.exists()  # nothing written, not even an empty file
 
 
-@pytest.mark.parametrize("option, fragment", [
-    ("game_id=3", "yokai-3x4 has no option 'game_id'"),
-    ("self=3", "yokai-3x4 has no option 'self'"),
-    ("repetitions=" + "9" * 5000, "--option repetitions: a number of 5000 characters"),
-    ("repetitions=" + "[" * 100_000, "--option repetitions: arrays and objects nested more than 32 deep"),
-    ("repetitions=1", "at least 2"),
-    ("repetitions", "write NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "option, fragment",
+    [
+        ("game_id=3", "yokai-3x4 has no option 'game_id'"),
+        ("self=3", "yokai-3x4 has no option 'self'"),
+        ("repetitions=" + "9" * 5000, "--option repetitions: a number of 5000 characters"),
+        ("repetitions=" + "[" * 100_000, "--option repetitions: arrays and objects nested more than 32 deep"),
+        ("repetitions=1", "at least 2"),
+        ("repetitions", "write NAME=VALUE"),
+    ],
+)
 def test_bad_options_are_refused_in_one_line(capsys, option, fragment):
     assert main(["play", "yokai-3x4", "-O", option]) == 2
     line = one_error_line(capsys)
     assert line.startswith("rules-explorer: error: ") and fragment in line
 
 
-@pytest.mark.parametrize("argv", [
-    ["play", "war-chest", "-O", "players=4.0"],
-    ["simulate", "war-chest", "-n", "1", "-O", "players=4.0", "-o", "OUT"],
-    ["perft", "war-chest", "1", "-O", "players=4.0"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "war-chest", "-O", "players=4.0"],
+        ["simulate", "war-chest", "-n", "1", "-O", "players=4.0", "-o", "OUT"],
+        ["perft", "war-chest", "1", "-O", "players=4.0"],
+    ],
+)
 def test_a_float_for_a_whole_number_option_is_refused_in_one_line(tmp_path, capsys, argv):
     """Issue #20 item 5: `-O players=4.0` passed War Chest's own check (4.0 == 4) and crashed
     the command with an internal error (TypeError); it is refused as a whole-number option."""
     out = tmp_path / "games.jsonl"
     assert main([str(out) if a == "OUT" else a for a in argv]) == 2
-    assert one_error_line(capsys) == ("rules-explorer: error: option 'players' of war-chest must be a "
-                                      "whole number, not 4.0")
+    assert one_error_line(capsys) == (
+        "rules-explorer: error: option 'players' of war-chest must be a whole number, not 4.0"
+    )
     assert not out.exists()
     assert main(["play", "war-chest", "-O", "players=true"]) == 2
     assert one_error_line(capsys).endswith("must be a whole number, not true")
     assert main(["play", "war-chest", "-O", "players=1e400"]) == 2
-    assert one_error_line(capsys).endswith("--option players: the number 1e400 is too large (it would be "
-                                           "infinite)")
+    assert one_error_line(capsys).endswith(
+        "--option players: the number 1e400 is too large (it would be infinite)"
+    )
 
 
 def test_replay_of_a_record_with_a_float_for_a_whole_number_reports_it_and_goes_on(tmp_path, capsys):
@@ -148,8 +166,10 @@ def test_replay_of_a_record_with_a_float_for_a_whole_number_reports_it_and_goes_
     path.write_text(json.dumps(bad) + "\n" + json.dumps(good) + "\n")
     assert main(["replay", str(path)]) == 2
     captured = capsys.readouterr()
-    assert captured.err == (f"rules-explorer: error: {path}, line 1: option 'players' of war-chest must be "
-                            "a whole number, not 4.0\n")
+    assert captured.err == (
+        f"rules-explorer: error: {path}, line 1: option 'players' of war-chest must be "
+        "a whole number, not 4.0\n"
+    )
     assert "1 game(s), 1 actions, 1 error(s) reported above" in captured.out
 
 
@@ -159,8 +179,9 @@ def test_the_installed_command_refuses_a_named_pipe_at_once(tmp_path):
     os.mkfifo(pipe)
     done = run_command("replay", str(pipe), timeout=60)
     assert done.returncode == 2
-    assert done.stderr == (f"rules-explorer: error: {pipe}: not a regular file (a named pipe); give a "
-                           "record file\n")
+    assert done.stderr == (
+        f"rules-explorer: error: {pipe}: not a regular file (a named pipe); give a record file\n"
+    )
 
 
 @pytest.mark.parametrize("game", ["war-stories", "war-chest"])
@@ -190,8 +211,9 @@ def test_unwritable_output_and_unreadable_input(tmp_path, capsys):
 def test_replay_reports_every_bad_record_and_exits_non_zero(tmp_path, capsys):
     path = tmp_path / "mixed.jsonl"
     good = '{"format":"rules-explorer/1","game":"yokai-3x4","options":{},"actions":["b1a2"]}'
-    path.write_bytes("\n".join([good, good.replace("b1a2", "b1b4"), good, '{"game": 1', good]).encode()
-                     + b"\n\xff\n")
+    path.write_bytes(
+        "\n".join([good, good.replace("b1a2", "b1b4"), good, '{"game": 1', good]).encode() + b"\n\xff\n"
+    )
     assert main(["replay", str(path)]) == 2
     captured = capsys.readouterr()
     errors = captured.err.strip().splitlines()
@@ -217,9 +239,9 @@ def test_play_with_a_cap_writes_an_unfinished_result_that_replays(tmp_path, caps
 
 # --- the installed command: no traceback, Ctrl-C leaves a resumable file ------------------------
 
+
 def run_command(*args, timeout=60):
-    return subprocess.run([installed_command(), *args], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([installed_command(), *args], capture_output=True, text=True, timeout=timeout)
 
 
 def test_the_command_gives_one_line_for_bad_input(tmp_path):
@@ -232,11 +254,27 @@ def test_the_command_gives_one_line_for_bad_input(tmp_path):
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_ends_in_one_line_and_leaves_a_resumable_file(tmp_path, workers):
     out = tmp_path / "run.jsonl"
-    command = [installed_command(), "simulate", "yokai-3x4", "-n", "100000", "--seed", "3",
-               "--workers", workers, "-o", str(out)]
+    command = [
+        installed_command(),
+        "simulate",
+        "yokai-3x4",
+        "-n",
+        "100000",
+        "--seed",
+        "3",
+        "--workers",
+        workers,
+        "-o",
+        str(out),
+    ]
     # a shell without job control starts background commands with Ctrl-C ignored; undo that
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 20):
         time.sleep(0.05)
@@ -244,8 +282,11 @@ def test_ctrl_c_ends_in_one_line_and_leaves_a_resumable_file(tmp_path, workers):
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130 and "Traceback" not in err, err
     last = err.strip().splitlines()[-1].split("\r")[-1]
-    found = re.fullmatch(rf"rules-explorer: interrupted after (\d+) of 100000 games; {re.escape(str(out))} "
-                         r"holds them: run the same command with --resume to go on", last)
+    found = re.fullmatch(
+        rf"rules-explorer: interrupted after (\d+) of 100000 games; {re.escape(str(out))} "
+        r"holds them: run the same command with --resume to go on",
+        last,
+    )
     assert found, err
     kept = int(found[1])
     assert kept >= 20
@@ -265,8 +306,9 @@ def test_resume_warns_in_one_line_when_it_cuts_off_a_torn_line(tmp_path, capsys)
     err = capsys.readouterr().err
     assert f"rules-explorer: warning: {out}: the last line was cut off by a stopped run (20 bytes)" in err
     assert "Traceback" not in err and "ResumeWarning" not in err
-    assert out.read_text().splitlines() == [r.to_json() for r in simulate("yokai-3x4", 3, seed=3,
-                                                                          progress=False)]
+    assert out.read_text().splitlines() == [
+        r.to_json() for r in simulate("yokai-3x4", 3, seed=3, progress=False)
+    ]
 
 
 def test_resume_of_another_run_is_refused_in_one_line(tmp_path, capsys):
@@ -286,4 +328,6 @@ def test_a_dead_worker_ends_the_command_in_one_line(tmp_path, capsys, monkeypatc
     last = err.strip().splitlines()[-1]
     assert "Traceback" not in err and re.fullmatch(
         rf"rules-explorer: error: stopped at game \d: a worker process died; {re.escape(str(out))} "
-        r"holds the \d games before it \(resume goes on\)", last), err
+        r"holds the \d games before it \(resume goes on\)",
+        last,
+    ), err

@@ -74,10 +74,18 @@ CASES = [
     ("truncated", json.dumps(good())[:-9].encode(), None, "not valid JSON"),
     ("not-an-object", b"[1, 2]", None, "must be a JSON object, not an array"),
     ("a-string", b'"hello"', None, "must be a JSON object, not a string"),
-    ("missing-format", raw(json.dumps({k: v for k, v in good().items() if k != "format"})), None,
-     "missing field 'format'"),
-    ("missing-actions", raw(json.dumps({k: v for k, v in good().items() if k != "actions"})), None,
-     "missing field 'actions'"),
+    (
+        "missing-format",
+        raw(json.dumps({k: v for k, v in good().items() if k != "format"})),
+        None,
+        "missing field 'format'",
+    ),
+    (
+        "missing-actions",
+        raw(json.dumps({k: v for k, v in good().items() if k != "actions"})),
+        None,
+        "missing field 'actions'",
+    ),
     ("unknown-field", line(extra=1), None, "unknown field 'extra'"),
     ("wrong-format", line(format="rules-explorer/9"), None, "format 'rules-explorer/9'"),
     ("game-not-string", line(game=3), None, "field 'game' must be a JSON string"),
@@ -103,8 +111,12 @@ CASES = [
     ("unknown-result-field", with_result(score=3), None, "unknown result field 'score'"),
     ("illegal-move", line(actions=["b1a2", "a4a3", "a2a4", "b4a3"]), 2, "cannot step to a4"),
     ("nonsense-notation", line(actions=["b1a2", "zz"]), 1, "'zz'"),
-    ("move-marked-as-chance", line(actions=[{"chance": "b1a2"}]), 0,
-     "recorded as a chance outcome, but a move by player 0"),
+    (
+        "move-marked-as-chance",
+        line(actions=[{"chance": "b1a2"}]),
+        0,
+        "recorded as a chance outcome, but a move by player 0",
+    ),
     ("chance-marked-as-move", war_stories(["deal:x"]), 0, "recorded as a move, but a chance outcome"),
     ("bad-chance-outcome", war_stories([{"chance": "deal:x"}]), 0, "deal"),
     ("moves-after-the-end", line(actions=LION_CAPTURE + ["c1c2"]), 4, "the game ended"),
@@ -112,55 +124,122 @@ CASES = [
     ("winners-contradicted", with_result(winners=[0]), None, "recorded winners [0] differ"),
     ("reason-contradicted", with_result(reason="resigned"), None, "recorded reason 'resigned' differs"),
     ("finished-but-goes-on", line(actions=LION_CAPTURE[:2]), None, "while the game goes on"),
-    ("unfinished-but-ended", with_result(finished=False, winner=None, winners=[]), None,
-     "did not finish, but the replay ends"),
-    ("unfinished-with-winner", line(actions=LION_CAPTURE[:2], result={"winner": 1, "finished": False}),
-     None, "did not finish, yet names a winner"),
+    (
+        "unfinished-but-ended",
+        with_result(finished=False, winner=None, winners=[]),
+        None,
+        "did not finish, but the replay ends",
+    ),
+    (
+        "unfinished-with-winner",
+        line(actions=LION_CAPTURE[:2], result={"winner": 1, "finished": False}),
+        None,
+        "did not finish, yet names a winner",
+    ),
     ("duplicate-key", raw(GOOD_HEAD + ', "game": "yokai-5x6"}'), None, "duplicate key 'game'"),
-    ("duplicate-nested-key", line(options={"repetitions": 3}).replace(
-        b'"repetitions": 3', b'"repetitions": 3, "repetitions": 4'), None, "duplicate key 'repetitions'"),
+    (
+        "duplicate-nested-key",
+        line(options={"repetitions": 3}).replace(b'"repetitions": 3', b'"repetitions": 3, "repetitions": 4'),
+        None,
+        "duplicate key 'repetitions'",
+    ),
     ("nesting-100k-deep", b"[" * 100_000 + b"]" * 100_000, None, "nested more than 32 deep"),
-    ("nesting-in-meta", raw(GOOD_HEAD + ', "meta": {"x": ' + "[" * 40 + "]" * 40 + "}}"), None,
-     "nested more than 32 deep"),
-    ("5000-digit-number", raw(GOOD_HEAD + ', "meta": {"n": ' + "9" * 5000 + "}}"), None,
-     "a number of 5000 characters"),
-    ("41-digit-number", raw(GOOD_HEAD + ', "meta": {"n": ' + "1" * 41 + "}}"), None,
-     "a number of 41 characters"),
-    ("long-float", raw(GOOD_HEAD + ', "meta": {"x": 0.' + "1" * 60 + "}}"), None,
-     "a number of 62 characters"),
+    (
+        "nesting-in-meta",
+        raw(GOOD_HEAD + ', "meta": {"x": ' + "[" * 40 + "]" * 40 + "}}"),
+        None,
+        "nested more than 32 deep",
+    ),
+    (
+        "5000-digit-number",
+        raw(GOOD_HEAD + ', "meta": {"n": ' + "9" * 5000 + "}}"),
+        None,
+        "a number of 5000 characters",
+    ),
+    (
+        "41-digit-number",
+        raw(GOOD_HEAD + ', "meta": {"n": ' + "1" * 41 + "}}"),
+        None,
+        "a number of 41 characters",
+    ),
+    (
+        "long-float",
+        raw(GOOD_HEAD + ', "meta": {"x": 0.' + "1" * 60 + "}}"),
+        None,
+        "a number of 62 characters",
+    ),
     ("NaN", raw(GOOD_HEAD + ', "meta": {"x": NaN}}'), None, "NaN is not a JSON number"),
     ("Infinity", raw(GOOD_HEAD + ', "meta": {"x": -Infinity}}'), None, "-Infinity is not a JSON number"),
     ("lone-surrogate", raw(GOOD_HEAD + ', "meta": {"x": "\\ud800"}}'), None, "unpaired UTF-16 surrogate"),
     ("bad-utf8-byte", json.dumps(good()).encode().replace(b"Ann", b"A\xffn"), None, "not UTF-8"),
-    ("units-a-path", raw(json.dumps({**good(), "game": "to-war", "options": {"units": "/etc/passwd"}})),
-     None, "must be the unit table itself"),
-    ("units-inline-bad-row", raw(json.dumps({**good(), "game": "to-war", "actions": [],
-                                             "options": {"units": [{"army": "x"}]}})),
-     None, "units row 1: missing column"),
+    (
+        "units-a-path",
+        raw(json.dumps({**good(), "game": "to-war", "options": {"units": "/etc/passwd"}})),
+        None,
+        "must be the unit table itself",
+    ),
+    (
+        "units-inline-bad-row",
+        raw(json.dumps({**good(), "game": "to-war", "actions": [], "options": {"units": [{"army": "x"}]}})),
+        None,
+        "units row 1: missing column",
+    ),
     # issue #20 item 5: every field's type is checked before use (JSON's 4.0 is a float, true
     # a boolean: War Chest's own check let 4.0 through, and the replay crashed with TypeError)
-    ("option-float-for-a-whole-number", line(game="war-chest", options={"players": 4.0}, actions=[]),
-     None, "option 'players' of war-chest must be a whole number, not 4.0"),
-    ("option-boolean-for-a-whole-number", line(game="war-chest", options={"players": True}, actions=[]),
-     None, "option 'players' of war-chest must be a whole number, not true"),
-    ("option-float-repetitions", line(options={"repetitions": 3.0}), None,
-     "option 'repetitions' of yokai-3x4 must be a whole number, not 3.0"),
+    (
+        "option-float-for-a-whole-number",
+        line(game="war-chest", options={"players": 4.0}, actions=[]),
+        None,
+        "option 'players' of war-chest must be a whole number, not 4.0",
+    ),
+    (
+        "option-boolean-for-a-whole-number",
+        line(game="war-chest", options={"players": True}, actions=[]),
+        None,
+        "option 'players' of war-chest must be a whole number, not true",
+    ),
+    (
+        "option-float-repetitions",
+        line(options={"repetitions": 3.0}),
+        None,
+        "option 'repetitions' of yokai-3x4 must be a whole number, not 3.0",
+    ),
     # non-finite numbers are refused on read (1e400 was read as Infinity, and written back so)
-    ("number-beyond-float", raw(GOOD_HEAD + ', "meta": {"x": 1e400}}'), None,
-     "the number 1e400 is too large (it would be infinite)"),
-    ("negative-number-beyond-float", raw(GOOD_HEAD + ', "meta": {"x": -1e400}}'), None,
-     "the number -1e400 is too large"),
+    (
+        "number-beyond-float",
+        raw(GOOD_HEAD + ', "meta": {"x": 1e400}}'),
+        None,
+        "the number 1e400 is too large (it would be infinite)",
+    ),
+    (
+        "negative-number-beyond-float",
+        raw(GOOD_HEAD + ', "meta": {"x": -1e400}}'),
+        None,
+        "the number -1e400 is too large",
+    ),
     # control characters other than tab (a form feed line was skipped as blank)
     ("form-feed-line", b"\x0c", None, "a form feed at column 1; no control characters but tab"),
     ("vertical-tab-between-fields", raw(GOOD_HEAD + ',\x0b"meta": {}}'), None, "a vertical tab at column"),
     ("nul-byte", raw(GOOD_HEAD + ', "meta": {}}\x00'), None, "a NUL byte at column"),
     ("carriage-return-inside", raw(GOOD_HEAD + ',\r"meta": {}}'), None, "a carriage return inside the line"),
-    ("line-separator-in-a-string", raw(GOOD_HEAD + ', "meta": {"x": "a\u2028b"}}'), None,
-     "a line separator (U+2028) at column"),
-    ("next-line-in-a-string", raw(GOOD_HEAD + ', "meta": {"x": "a\x85b"}}'), None,
-     "a next-line character (U+0085) at column"),
-    ("escape-character", raw(GOOD_HEAD + ', "meta": {"x": "\x1b[31m"}}'), None,
-     "an escape character at column"),
+    (
+        "line-separator-in-a-string",
+        raw(GOOD_HEAD + ', "meta": {"x": "a\u2028b"}}'),
+        None,
+        "a line separator (U+2028) at column",
+    ),
+    (
+        "next-line-in-a-string",
+        raw(GOOD_HEAD + ', "meta": {"x": "a\x85b"}}'),
+        None,
+        "a next-line character (U+0085) at column",
+    ),
+    (
+        "escape-character",
+        raw(GOOD_HEAD + ', "meta": {"x": "\x1b[31m"}}'),
+        None,
+        "an escape character at column",
+    ),
 ]
 
 
@@ -170,6 +249,7 @@ def files(tmp_path):
         path = tmp_path / "games.jsonl"
         path.write_bytes(line() + b"\n" + bad + b"\n" + line() + b"\n")
         return path
+
     return write
 
 
@@ -244,10 +324,13 @@ def test_a_long_line_is_skipped_unread_and_reading_goes_on(tmp_path):
     assert str(found.errors[0]) == f"{path}, line 2: line longer than 2000 bytes; not a record file?"
 
 
-@pytest.mark.parametrize("content, fragment", [
-    (b"", "no records: the file is empty"),
-    (b"\n\n  \n", "no records: the file is empty"),
-])
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        (b"", "no records: the file is empty"),
+        (b"\n\n  \n", "no records: the file is empty"),
+    ],
+)
 def test_empty_files(tmp_path, content, fragment):
     path = tmp_path / "empty.jsonl"
     path.write_bytes(content)
@@ -266,7 +349,8 @@ def test_missing_file(tmp_path):
     target = tmp_path / "nope.jsonl"
     found = records.read_records(target, errors="collect")
     assert found.records == [] and [str(e) for e in found.errors] == [
-        f"{target}: cannot open: No such file or directory"]
+        f"{target}: cannot open: No such file or directory"
+    ]
 
 
 def test_errors_must_be_raise_or_collect():
@@ -276,17 +360,21 @@ def test_errors_must_be_raise_or_collect():
 
 # --- the text form ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("content, line_no, ply, fragment", [
-    (b"game: yokai-3x4\nb1a2\n\xffa4a3\n", 3, None, "not UTF-8"),
-    (b"game: go\nb1a2\n", 1, None, "unknown game 'go'"),
-    (b"game: yokai-3x4\noptions: [3]\nb1a2\n", 2, None, "options: must be a JSON object"),
-    (b"game: yokai-3x4\noptions: {oops}\n", 2, None, "options: not valid JSON"),
-    (b'game: yokai-3x4\noptions: {"game_id": 1}\nb1a2\n', 2, None, "has no option 'game_id'"),
-    (b'game: yokai-3x4\noptions: {"repetitions": 1, "repetitions": 3}\n', 2, None, "duplicate key"),
-    (b'game: yokai-3x4\noptions: {"repetitions": ' + b"7" * 5000 + b"}\n", 2, None, "5000 characters"),
-    (b"game: yokai-3x4\n# a comment\nb1a2\na4a3\nb2b4\n", 5, 2, "cannot step to b4"),
-    (b'game: to-war\noptions: {"units": "/etc/passwd"}\n', 2, None, "must be the unit table itself"),
-])
+
+@pytest.mark.parametrize(
+    "content, line_no, ply, fragment",
+    [
+        (b"game: yokai-3x4\nb1a2\n\xffa4a3\n", 3, None, "not UTF-8"),
+        (b"game: go\nb1a2\n", 1, None, "unknown game 'go'"),
+        (b"game: yokai-3x4\noptions: [3]\nb1a2\n", 2, None, "options: must be a JSON object"),
+        (b"game: yokai-3x4\noptions: {oops}\n", 2, None, "options: not valid JSON"),
+        (b'game: yokai-3x4\noptions: {"game_id": 1}\nb1a2\n', 2, None, "has no option 'game_id'"),
+        (b'game: yokai-3x4\noptions: {"repetitions": 1, "repetitions": 3}\n', 2, None, "duplicate key"),
+        (b'game: yokai-3x4\noptions: {"repetitions": ' + b"7" * 5000 + b"}\n", 2, None, "5000 characters"),
+        (b"game: yokai-3x4\n# a comment\nb1a2\na4a3\nb2b4\n", 5, 2, "cannot step to b4"),
+        (b'game: to-war\noptions: {"units": "/etc/passwd"}\n', 2, None, "must be the unit table itself"),
+    ],
+)
 def test_text_form_errors_name_the_line(tmp_path, content, line_no, ply, fragment):
     path = tmp_path / "game.txt"
     path.write_bytes(content)
@@ -307,16 +395,28 @@ def test_text_form_without_game_or_content(tmp_path):
 
 # --- uploads (issue #13 item 1) ------------------------------------------------------------------
 
-@pytest.mark.parametrize("data, name, limits, start", [
-    (b"x" * 101, "big.jsonl", {"max_bytes": 100},
-     "big.jsonl: the file has 101 bytes; at most 100 are accepted"),
-    (b"game: yokai-3x4\n\xc3\x28\n", "game.txt", {}, "game.txt, line 2: not UTF-8"),
-    (b"game: yokai-3x4\nb1a2\nb2b4\n", "game.txt", {}, "game.txt, line 3, ply 1: "),
-    (b"", "nothing.jsonl", {}, "nothing.jsonl: no records: the file is empty"),
-    ("text, not bytes", "a.jsonl", {}, "a.jsonl: an upload must be bytes, not str"),
-    (line() + b"\n" + b"y" * 2000 + b"\n", "long.jsonl", {"max_line_bytes": 1000},
-     "long.jsonl, line 2: line longer than 1000 bytes"),
-])
+
+@pytest.mark.parametrize(
+    "data, name, limits, start",
+    [
+        (
+            b"x" * 101,
+            "big.jsonl",
+            {"max_bytes": 100},
+            "big.jsonl: the file has 101 bytes; at most 100 are accepted",
+        ),
+        (b"game: yokai-3x4\n\xc3\x28\n", "game.txt", {}, "game.txt, line 2: not UTF-8"),
+        (b"game: yokai-3x4\nb1a2\nb2b4\n", "game.txt", {}, "game.txt, line 3, ply 1: "),
+        (b"", "nothing.jsonl", {}, "nothing.jsonl: no records: the file is empty"),
+        ("text, not bytes", "a.jsonl", {}, "a.jsonl: an upload must be bytes, not str"),
+        (
+            line() + b"\n" + b"y" * 2000 + b"\n",
+            "long.jsonl",
+            {"max_line_bytes": 1000},
+            "long.jsonl, line 2: line longer than 1000 bytes",
+        ),
+    ],
+)
 def test_upload_refusals(data, name, limits, start):
     with pytest.raises(RecordError) as info:
         records.read_upload(data, name, **limits)
@@ -347,8 +447,9 @@ def test_an_upload_with_too_many_actions_is_refused_before_replaying(monkeypatch
     data = line() + b"\n" + line() + b"\n" + line() + b"\n"  # 4 actions each
     with pytest.raises(RecordError) as info:
         records.read_upload(data, "many.jsonl")
-    assert str(info.value) == ("many.jsonl, line 3: the file holds more than 10 actions in all; "
-                               "replay fewer games at a time")
+    assert str(info.value) == (
+        "many.jsonl, line 3: the file holds more than 10 actions in all; replay fewer games at a time"
+    )
     assert replayed == []
 
 
@@ -361,6 +462,7 @@ def test_upload_limits_are_sensible_constants():
 
 # --- the trust boundary: a record never names a file (issue #13 item 1) --------------------------
 
+
 @pytest.fixture
 def no_file_opened(monkeypatch):
     """Every way Python opens a file, watched: the list of what was opened."""
@@ -371,6 +473,7 @@ def no_file_opened(monkeypatch):
         def opener(target, *args, **kwargs):
             opened.append(str(target))
             return real(target, *args, **kwargs)
+
         return opener
 
     monkeypatch.setattr(builtins, "open", watch(builtins.open))
@@ -378,8 +481,9 @@ def no_file_opened(monkeypatch):
     monkeypatch.setattr(os, "open", watch(os.open))
     for name in ("open", "read_text", "read_bytes"):
         real = getattr(Path, name)
-        monkeypatch.setattr(Path, name, lambda self, *a, _real=real, **k: (opened.append(str(self)),
-                                                                          _real(self, *a, **k))[1])
+        monkeypatch.setattr(
+            Path, name, lambda self, *a, _real=real, **k: (opened.append(str(self)), _real(self, *a, **k))[1]
+        )
     return opened
 
 
@@ -397,9 +501,11 @@ def test_a_units_path_is_refused_with_one_message_and_nothing_opened(no_file_ope
         with pytest.raises(RecordError) as info:
             records.read_upload(units_line(path), "visitor.jsonl")
         messages.add(str(info.value))
-    assert messages == {"visitor.jsonl, line 1: option 'units' of to-war must be the unit table "
-                        "itself (a JSON array of rows); a file name or path is not accepted in a "
-                        "record or an upload"}
+    assert messages == {
+        "visitor.jsonl, line 1: option 'units' of to-war must be the unit table "
+        "itself (a JSON array of rows); a file name or path is not accepted in a "
+        "record or an upload"
+    }
     assert no_file_opened == []
     # the watch works: local Python use still reads a path (and is seen doing so)
     table = Path(rk.__file__).parent / "data" / "to-war-units.csv"
@@ -440,16 +546,24 @@ def test_check_options_for_a_dashboard_box():
 
 # --- issue #20 item 5: found by an attacker / a new user -----------------------------------------
 
+
 def test_non_finite_numbers_are_never_written(tmp_path):
     """Issue #20 item 5: `write_records` wrote Infinity, which its own reader refuses."""
     path = tmp_path / "out.jsonl"
     record = Record.from_actions(YOKAI, LION_CAPTURE)
-    bad = Record(record.game, record.options, record.actions, result=record.result,
-                 meta={"run": {"scores": [1.5, float("inf")]}})
+    bad = Record(
+        record.game,
+        record.options,
+        record.actions,
+        result=record.result,
+        meta={"run": {"scores": [1.5, float("inf")]}},
+    )
     with pytest.raises(RecordError) as info:
         records.write_records(path, [record, bad])
-    assert str(info.value) == (f"{path}: cannot be written: meta.run.scores[1] (inf) is not a finite "
-                               "number (JSON has no NaN or Infinity; give a finite number or null)")
+    assert str(info.value) == (
+        f"{path}: cannot be written: meta.run.scores[1] (inf) is not a finite "
+        "number (JSON has no NaN or Infinity; give a finite number or null)"
+    )
     assert path.read_bytes() == record.to_json().encode() + b"\n"  # the good record, no torn line
     with pytest.raises(RecordError, match=r"meta.x \(nan\) is not a finite number"):
         Record("yokai-3x4", {}, (), meta={"x": float("nan")}).to_json()
@@ -459,7 +573,7 @@ def test_non_finite_numbers_are_never_written(tmp_path):
 
 def test_what_the_writer_writes_the_reader_reads(tmp_path):
     """Characters the reader refuses raw (C1 controls, U+2028/9, DEL) are written escaped."""
-    meta = {"name": "a\u2028b\u2029c\x85d\x7fe\x9f", "tab": "x\ty", "note": "é ☃ \U0001F600"}
+    meta = {"name": "a\u2028b\u2029c\x85d\x7fe\x9f", "tab": "x\ty", "note": "é ☃ \U0001f600"}
     record = Record.from_actions(YOKAI, LION_CAPTURE, meta=meta)
     line = record.to_json()
     assert "\\u2028" in line and "\\u0085" in line and "\u2028" not in line and "é ☃" in line
@@ -479,11 +593,18 @@ def fifo(tmp_path) -> Path:
 def test_a_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
     """Issue #20 item 5: a named pipe given to `replay` hung (open waits for a writer); a
     device or a directory is no record file either. Refused at once, by every reader."""
-    target = {"named pipe": lambda: fifo(tmp_path), "character device": lambda: Path("/dev/zero"),
-              "directory": lambda: tmp_path}[kind]()
+    target = {
+        "named pipe": lambda: fifo(tmp_path),
+        "character device": lambda: Path("/dev/zero"),
+        "directory": lambda: tmp_path,
+    }[kind]()
     expected = f"{target}: not a regular file (a {kind}); give a record file"
-    for read in (lambda: list(records.read_records(target)), lambda: records.load(target),
-                 lambda: records.read_text_game(target), lambda: list(records.scan_records(target))[0]):
+    for read in (
+        lambda: list(records.read_records(target)),
+        lambda: records.load(target),
+        lambda: records.read_text_game(target),
+        lambda: list(records.scan_records(target))[0],
+    ):
         try:
             found = read()
         except RecordError as exc:
@@ -492,19 +613,31 @@ def test_a_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
     assert [str(e) for e in records.read_records(target, errors="collect").errors] == [expected]
 
 
-@pytest.mark.parametrize("kind, name", [("named pipe", "pipe.jsonl"), ("named pipe", "pipe.txt"),
-                                        ("character device", "/dev/null"), ("directory", "")])
+@pytest.mark.parametrize(
+    "kind, name",
+    [
+        ("named pipe", "pipe.jsonl"),
+        ("named pipe", "pipe.txt"),
+        ("character device", "/dev/null"),
+        ("directory", ""),
+    ],
+)
 def test_the_command_refuses_a_path_that_is_not_a_regular_file(tmp_path, kind, name):
     if kind == "named pipe":
         target = tmp_path / name
         os.mkfifo(target)
     else:
         target = Path(name) if name else tmp_path
-    done = subprocess.run([sys.executable, "-m", "rules_kernel.cli", "replay", str(target)],
-                          capture_output=True, text=True, timeout=60)  # the old code never returned
+    done = subprocess.run(
+        [sys.executable, "-m", "rules_kernel.cli", "replay", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # the old code never returned
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"rules-explorer: error: {target}: not a regular file (a {kind}); "
-                                        "give a record file"]
+    assert done.stderr.splitlines() == [
+        f"rules-explorer: error: {target}: not a regular file (a {kind}); give a record file"
+    ]
 
 
 def test_the_text_form_is_streamed(tmp_path):
@@ -533,8 +666,9 @@ def test_the_text_form_has_the_limits_of_json_lines(tmp_path, monkeypatch):
     path.write_bytes(b"game: yokai-3x4\n" + b"b1a2\na4a3\n" * 20)
     with pytest.raises(RecordError) as info:
         records.read_text_game(path, max_line_bytes=50)
-    assert str(info.value) == (f"{path}, line 12: the game's action lines hold more than 50 bytes, "
-                               "the most one record may hold")
+    assert str(info.value) == (
+        f"{path}, line 12: the game's action lines hold more than 50 bytes, the most one record may hold"
+    )
     monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 3)
     replayed = []
     monkeypatch.setattr(Record, "check", lambda self: replayed.append(self))
@@ -544,13 +678,22 @@ def test_the_text_form_has_the_limits_of_json_lines(tmp_path, monkeypatch):
     assert replayed == []
 
 
-@pytest.mark.parametrize("char, name", [
-    ("\x0c", "a form feed"), ("\x0b", "a vertical tab"), ("\x1c", "a control character (U+001C)"),
-    ("\x1d", "a control character (U+001D)"), ("\x1e", "a control character (U+001E)"),
-    ("\x85", "a next-line character (U+0085)"), ("\u2028", "a line separator (U+2028)"),
-    ("\u2029", "a paragraph separator (U+2029)"), ("\x00", "a NUL byte"), ("\x7f", "a delete character"),
-    ("\r", "a carriage return inside the line"),
-])
+@pytest.mark.parametrize(
+    "char, name",
+    [
+        ("\x0c", "a form feed"),
+        ("\x0b", "a vertical tab"),
+        ("\x1c", "a control character (U+001C)"),
+        ("\x1d", "a control character (U+001D)"),
+        ("\x1e", "a control character (U+001E)"),
+        ("\x85", "a next-line character (U+0085)"),
+        ("\u2028", "a line separator (U+2028)"),
+        ("\u2029", "a paragraph separator (U+2029)"),
+        ("\x00", "a NUL byte"),
+        ("\x7f", "a delete character"),
+        ("\r", "a carriage return inside the line"),
+    ],
+)
 def test_control_characters_are_refused_with_their_line(tmp_path, char, name):
     """Issue #20 item 5: a line holding a form feed or a vertical tab was skipped silently
     (str.splitlines and str.strip treat them, \\x1c-\\x1e, \\x85, U+2028/9 as line breaks or
@@ -559,8 +702,9 @@ def test_control_characters_are_refused_with_their_line(tmp_path, char, name):
     path.write_bytes(f"game: yokai-3x4\nb1a2\n{char}a4a3\n".encode())
     with pytest.raises(RecordError) as info:
         records.read_text_game(path)
-    assert str(info.value) == (f"{path}, line 3: {name} at column 1; no control characters but tab "
-                               "may stand in a line")
+    assert str(info.value) == (
+        f"{path}, line 3: {name} at column 1; no control characters but tab may stand in a line"
+    )
     path.write_bytes(f"game: yokai-3x4\nb1a2  # Ann{char}s move\n".encode())
     with pytest.raises(RecordError, match=rf"line 2: {re.escape(name)} at column 12;"):
         records.read_text_game(path)
@@ -577,14 +721,17 @@ def test_tabs_and_crlf_line_ends_are_fine(tmp_path):
     assert [r.line for r in records.read_records(path, replay=True)] == [1, 3]
 
 
-@pytest.mark.parametrize("encoding, named", [
-    ("utf-16", "UTF-16 LE (it starts with a UTF-16 LE byte order mark)"),
-    ("utf-16-be-bom", "UTF-16 BE (it starts with a UTF-16 BE byte order mark)"),
-    ("utf-32", "UTF-32 LE (it starts with a UTF-32 LE byte order mark)"),
-    ("utf-32-be-bom", "UTF-32 BE (it starts with a UTF-32 BE byte order mark)"),
-    ("utf-16-le", "UTF-16 LE (text with a zero byte after each character; no byte order mark)"),
-    ("utf-16-be", "UTF-16 BE (text with a zero byte before each character; no byte order mark)"),
-])
+@pytest.mark.parametrize(
+    "encoding, named",
+    [
+        ("utf-16", "UTF-16 LE (it starts with a UTF-16 LE byte order mark)"),
+        ("utf-16-be-bom", "UTF-16 BE (it starts with a UTF-16 BE byte order mark)"),
+        ("utf-32", "UTF-32 LE (it starts with a UTF-32 LE byte order mark)"),
+        ("utf-32-be-bom", "UTF-32 BE (it starts with a UTF-32 BE byte order mark)"),
+        ("utf-16-le", "UTF-16 LE (text with a zero byte after each character; no byte order mark)"),
+        ("utf-16-be", "UTF-16 BE (text with a zero byte before each character; no byte order mark)"),
+    ],
+)
 def test_a_utf16_or_utf32_file_is_named_as_such_in_one_error(tmp_path, encoding, named):
     """Issue #20 item 5: a UTF-16 file gave two errors (a bad byte, then 'line 2 not valid
     JSON'); it is one error saying what the file is."""
@@ -608,29 +755,70 @@ def test_a_utf16_or_utf32_file_is_named_as_such_in_one_error(tmp_path, encoding,
 
 # arbitrary JSON values, with the ones that once crashed a reader: floats for whole numbers,
 # booleans for numbers, huge numbers, empty containers, strings where objects are due
-ODD = st.sampled_from([4.0, 2.0, 3.0, True, False, 1e300, -1, 0, 10**30, "", "x", "/dev/zero", [], {}, None,
-                       [1.0], [{}], [None], ["Archer"] * 4, [["Archer"] * 4] * 2])
-JSON = st.recursive(ODD | st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.text(max_size=6)
-                    | st.floats(allow_nan=False, allow_infinity=False),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                  max_size=3),
-                    max_leaves=6)
+ODD = st.sampled_from(
+    [
+        4.0,
+        2.0,
+        3.0,
+        True,
+        False,
+        1e300,
+        -1,
+        0,
+        10**30,
+        "",
+        "x",
+        "/dev/zero",
+        [],
+        {},
+        None,
+        [1.0],
+        [{}],
+        [None],
+        ["Archer"] * 4,
+        [["Archer"] * 4] * 2,
+    ]
+)
+JSON = st.recursive(
+    ODD
+    | st.none()
+    | st.booleans()
+    | st.integers(-(10**9), 10**9)
+    | st.text(max_size=6)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 OPTION_NAMES = sorted({n for g in rk.list_games() for n in rk.game_class(g).OPTIONS}) + ["x", "game_id"]
 NOTATIONS = ["b1a2", "a4a3", "a2a3", "b4a3", "b2b3", "deal:x", "", "zz", "a1a1"]
 ACTION = st.sampled_from(NOTATIONS) | st.builds(lambda n: {"chance": n}, st.sampled_from(NOTATIONS)) | JSON
 GAME_ID = st.sampled_from(rk.list_games())
 RECORD_LIKE = st.fixed_dictionaries(
-    {"format": st.just(records.FORMAT) | JSON, "game": GAME_ID | JSON,
-     "options": st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=3) | JSON,
-     "actions": st.lists(ACTION, max_size=5) | JSON},
-    optional={"players": JSON, "meta": JSON,
-              "result": st.fixed_dictionaries({}, optional={k: JSON for k in ("winner", "reason", "winners",
-                                                                             "finished")}) | JSON})
+    {
+        "format": st.just(records.FORMAT) | JSON,
+        "game": GAME_ID | JSON,
+        "options": st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=3) | JSON,
+        "actions": st.lists(ACTION, max_size=5) | JSON,
+    },
+    optional={
+        "players": JSON,
+        "meta": JSON,
+        "result": st.fixed_dictionaries(
+            {}, optional={k: JSON for k in ("winner", "reason", "winners", "finished")}
+        )
+        | JSON,
+    },
+)
 JSON_LINE = st.builds(lambda d: json.dumps(d).encode(), RECORD_LIKE)
-TEXT_LINE = (st.builds(lambda g: f"game: {g}".encode(), GAME_ID | st.text(max_size=8))
-             | st.builds(lambda o: b"options: " + json.dumps(o).encode(),
-                         st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=2) | JSON)
-             | st.sampled_from(NOTATIONS).map(str.encode) | st.just(b"# c"))
+TEXT_LINE = (
+    st.builds(lambda g: f"game: {g}".encode(), GAME_ID | st.text(max_size=8))
+    | st.builds(
+        lambda o: b"options: " + json.dumps(o).encode(),
+        st.dictionaries(st.sampled_from(OPTION_NAMES), JSON, max_size=2) | JSON,
+    )
+    | st.sampled_from(NOTATIONS).map(str.encode)
+    | st.just(b"# c")
+)
 SEPARATOR = st.sampled_from([b"\n", b"\r\n", b"\x0c", b"\x0b", b"\r", b"\x85", "\u2028".encode(), b"\x00"])
 
 
@@ -644,8 +832,11 @@ def record_files(draw) -> tuple[str, bytes]:
     return suffix, head + b"".join(p + s for p, s in zip(parts, seps, strict=True))
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(record_files())
 @example((".jsonl", line(game="war-chest", options={"players": 4.0}, actions=[]) + b"\n"))
 @example((".txt", b'game: war-chest\noptions: {"players": 4.0}\n'))

@@ -17,8 +17,9 @@ LION_CAPTURE = ["b1a2", "a4a3", "a2a3", "b4a3"]
 
 
 def good_record(**meta) -> Record:
-    return Record.from_actions(GAME, LION_CAPTURE, players=["Ann", {"name": "Bo", "agent": "random"}],
-                               meta=meta)
+    return Record.from_actions(
+        GAME, LION_CAPTURE, players=["Ann", {"name": "Bo", "agent": "random"}], meta=meta
+    )
 
 
 def test_a_record_holds_the_game_and_its_result():
@@ -28,8 +29,12 @@ def test_a_record_holds_the_game_and_its_result():
     assert data["game"] == "yokai-3x4" and data["options"] == {"repetitions": 3}
     assert data["actions"] == LION_CAPTURE
     assert data["players"] == [{"name": "Ann"}, {"name": "Bo", "agent": "random"}]
-    assert data["result"] == {"winner": 1, "reason": "the Koropokkuru was captured",
-                              "winners": [1], "finished": True}
+    assert data["result"] == {
+        "winner": 1,
+        "reason": "the Koropokkuru was captured",
+        "winners": [1],
+        "finished": True,
+    }
     assert data["meta"] == {"event": "club night"}
     assert "\n" not in record.to_json()
 
@@ -81,16 +86,19 @@ def test_unknown_game_and_option():
     assert "at least 2" in str(bad(line_of(options={"repetitions": 0})))
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"actions": "b1a2 a4a3"}, "field 'actions' must be a JSON array"),
-    ({"options": []}, "field 'options' must be a JSON object"),
-    ({"game": 3}, "field 'game' must be a JSON string"),
-    ({"actions": ["b1a2", 7]}, "action 7 must be a notation string"),
-    ({"format": "rules-explorer/9"}, "format 'rules-explorer/9'"),
-    ({"result": {"winner": "Ann"}}, "winner must be an integer"),
-    ({"players": [3]}, "a player must be a name or an object"),
-    ({"extra": 1}, "unknown field 'extra'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"actions": "b1a2 a4a3"}, "field 'actions' must be a JSON array"),
+        ({"options": []}, "field 'options' must be a JSON object"),
+        ({"game": 3}, "field 'game' must be a JSON string"),
+        ({"actions": ["b1a2", 7]}, "action 7 must be a notation string"),
+        ({"format": "rules-explorer/9"}, "format 'rules-explorer/9'"),
+        ({"result": {"winner": "Ann"}}, "winner must be an integer"),
+        ({"players": [3]}, "a player must be a name or an object"),
+        ({"extra": 1}, "unknown field 'extra'"),
+    ],
+)
 def test_wrong_types(change, message):
     assert message in str(bad(line_of(**change)))
 
@@ -157,8 +165,10 @@ def test_the_text_form(tmp_path):
     record = records.read_text_game(path)
     assert [a.notation for a in record.actions] == LION_CAPTURE
     assert record.final_state().outcome().winner == 1
-    assert records.read_text_game(io.StringIO(records.to_text_game(good_record()))).actions \
+    assert (
+        records.read_text_game(io.StringIO(records.to_text_game(good_record()))).actions
         == good_record().actions
+    )
     path.write_text("game: yokai-3x4\nb1a2\na4a3\nb2b4\n")
     with pytest.raises(RecordError) as info:
         records.read_text_game(path)
@@ -170,6 +180,7 @@ def test_the_text_form(tmp_path):
 
 
 # --- long games, checked without holding every state (issue #20 item 5) -------------------------
+
 
 def long_yokai(plies: int) -> tuple[Record, list]:
     """A Yokai game of `plies` random moves that avoid ending (a huge repetition limit)."""
@@ -192,8 +203,12 @@ def test_check_and_checkpoints_check_what_replay_checks():
     assert record.checkpoints(64) == states[::64] and len(record.checkpoints(64)) == 3
     assert record.checkpoints(1) == states
     illegal = Record(record.game, record.options, record.actions[:100] + (records.RecordedAction("a1a1"),))
-    wrong_result = Record(record.game, record.options, record.actions,
-                          result={"winner": 0, "reason": "x", "winners": [0], "finished": True})
+    wrong_result = Record(
+        record.game,
+        record.options,
+        record.actions,
+        result={"winner": 0, "reason": "x", "winners": [0], "finished": True},
+    )
     for bad_record, says in ((illegal, "ply 100: "), (wrong_result, "while the game goes on")):
         for method in (bad_record.replay, bad_record.check, bad_record.checkpoints):
             with pytest.raises(RecordError, match=says):
@@ -248,12 +263,26 @@ def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypat
     rp = widgets.Replay(upload=True)
     rp.record_index.value = 1
     data = "\n".join(r.to_json() for r in (other, record, other)).encode()
-    rp.upload.value = ({"name": "three.jsonl", "type": "", "size": len(data), "content": memoryview(data),
-                        "last_modified": datetime.now(timezone.utc)},)
+    rp.upload.value = (
+        {
+            "name": "three.jsonl",
+            "type": "",
+            "size": len(data),
+            "content": memoryview(data),
+            "last_modified": datetime.now(timezone.utc),
+        },
+    )
     assert rp.slider.max == 130 and len(rp.states.checkpoints) == 3 and "yokai-3x4" in rp.info.value
     assert replayed == [4, 130, 4]  # each record once, in order; showing plies replays blocks only
     bad = data.replace(b'"b4a3"]', b'"b4b1"]', 1)  # the first record's last move made illegal
-    rp.upload.value = ({"name": "bad.jsonl", "type": "", "size": len(bad), "content": memoryview(bad),
-                        "last_modified": datetime.now(timezone.utc)},)
+    rp.upload.value = (
+        {
+            "name": "bad.jsonl",
+            "type": "",
+            "size": len(bad),
+            "content": memoryview(bad),
+            "last_modified": datetime.now(timezone.utc),
+        },
+    )
     assert 'role="alert"' in rp.info.value and "bad.jsonl, line 1, ply 3" in rp.info.value
     assert rp.slider.max == 130  # the game on show stays

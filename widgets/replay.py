@@ -49,32 +49,55 @@ class Replay(w.VBox):
     The dashboard form has an upload button too (`Replay(upload=True)`).
     """
 
-    def __init__(self, source: str | os.PathLike | records.Record | None = None, *, index: int = 0,
-                 perspective: int | None = None, upload: bool = False, interval_ms: int = 600) -> None:
+    def __init__(
+        self,
+        source: str | os.PathLike | records.Record | None = None,
+        *,
+        index: int = 0,
+        perspective: int | None = None,
+        upload: bool = False,
+        interval_ms: int = 600,
+    ) -> None:
         self.board = Board()
         self.perspective = perspective
         self.player = w.Play(value=0, min=0, max=0, step=1, interval=interval_ms, description="Play")
-        self.slider = w.IntSlider(value=0, min=0, max=0, description="Ply", continuous_update=True,
-                                  layout=w.Layout(width="100%", max_width="420px"))
+        self.slider = w.IntSlider(
+            value=0,
+            min=0,
+            max=0,
+            description="Ply",
+            continuous_update=True,
+            layout=w.Layout(width="100%", max_width="420px"),
+        )
         w.jslink((self.player, "value"), (self.slider, "value"))  # moves in the browser, no round trip
         self.moves = w.Select(options=[], rows=16, layout=w.Layout(width="100%", max_width="330px"))
         self.window_note = w.HTML()
         self.info = w.HTML()
         self.upload = w.FileUpload(accept=".jsonl,.json,.txt", multiple=False, description="Load record")
-        self.record_index = w.BoundedIntText(value=index, min=0, max=10**6, description="Game #",
-                                             layout=w.Layout(width="160px"))
+        self.record_index = w.BoundedIntText(
+            value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
+        )
         on = guarded(error_line(self.info))
         self.slider.observe(on(lambda ch: self.show(ch["new"])), names="value")
         self.moves.observe(on(self._jump_from_list), names="index")
         self.upload.observe(on(self._uploaded), names="value")
         loader = w.HBox([self.upload, self.record_index], layout=w.Layout(flex_flow="row wrap"))
         top = [loader] if upload else []
-        side = w.VBox([self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note],
-                      layout=w.Layout(flex="0 1 330px", min_width="260px"))
-        board = self.board_column = w.VBox([self.board.widget], layout=w.Layout(
-            flex="1 1 480px", min_width="280px", max_width="820px", margin="0 16px 8px 0"))
-        super().__init__(top + [w.HBox([self.player, self.slider], layout=w.Layout(flex_flow="row wrap")),
-                                w.HBox([board, side], layout=w.Layout(flex_flow="row wrap", width="100%"))])
+        side = w.VBox(
+            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note],
+            layout=w.Layout(flex="0 1 330px", min_width="260px"),
+        )
+        board = self.board_column = w.VBox(
+            [self.board.widget],
+            layout=w.Layout(flex="1 1 480px", min_width="280px", max_width="820px", margin="0 16px 8px 0"),
+        )
+        super().__init__(
+            top
+            + [
+                w.HBox([self.player, self.slider], layout=w.Layout(flex_flow="row wrap")),
+                w.HBox([board, side], layout=w.Layout(flex_flow="row wrap", width="100%")),
+            ]
+        )
         #: the game's states by ply (a sequence replayed from checkpoints; [] before a game)
         self.states: Sequence[State] = []
         #: what the board shows at each ply, in the replay's perspective
@@ -103,8 +126,12 @@ class Replay(w.VBox):
         self._window = (0, -1)
         self.slider.max = self.player.max = len(plies) - 1
         result = outcome.reason if outcome else "unfinished"
-        self.info.value = html("<b>{game}</b>: {n} actions<br>result: {result}",
-                               game=record.game, n=len(record.actions), result=result)
+        self.info.value = html(
+            "<b>{game}</b>: {n} actions<br>result: {result}",
+            game=record.game,
+            n=len(record.actions),
+            result=result,
+        )
         self.slider.value = 0
         self.show(0)
 
@@ -115,8 +142,10 @@ class Replay(w.VBox):
         else:
             found = records.load(source)
         if not 0 <= index < len(found):
-            raise RulesError(f"{getattr(source, 'name', 'the source')} holds {len(found)} game(s); "
-                             f"there is no game #{index}")
+            raise RulesError(
+                f"{getattr(source, 'name', 'the source')} holds {len(found)} game(s); "
+                f"there is no game #{index}"
+            )
         return found[index]
 
     def show(self, ply: int) -> None:
@@ -159,9 +188,17 @@ class Replay(w.VBox):
             self._listing = False
         self._window = (first, high)
         whole = first == 0 and high == len(plies) - 1
-        self.window_note.value = "" if whole else html(
-            '<span style="font-size:12px;color:#555">moves {a}–{b} of {n}; the list follows '
-            "the slider</span>", a=f"{max(first, 1):,}", b=f"{high:,}", n=f"{len(plies) - 1:,}")
+        self.window_note.value = (
+            ""
+            if whole
+            else html(
+                '<span style="font-size:12px;color:#555">moves {a}–{b} of {n}; the list follows '
+                "the slider</span>",
+                a=f"{max(first, 1):,}",
+                b=f"{high:,}",
+                n=f"{len(plies) - 1:,}",
+            )
+        )
 
     def _jump_from_list(self, change) -> None:
         if change["new"] is not None and not self._listing:
@@ -183,8 +220,10 @@ class Replay(w.VBox):
 
         found = records.read_upload(bytes(upload["content"]), str(upload["name"]), check=check)
         if not 0 <= index < len(found):
-            raise RulesError(f"the upload holds {len(found)} game(s); there is no game #{index} "
-                             f"(games are numbered from 0)")
+            raise RulesError(
+                f"the upload holds {len(found)} game(s); there is no game #{index} "
+                f"(games are numbered from 0)"
+            )
         self._show_record(found[index], kept[0])
 
 
@@ -192,8 +231,14 @@ class Plies(Sequence):
     """A checked record's states by ply, replayed on demand from its checkpoints (the states
     at plies 0, every, 2*every, ...); the last `KEEP_BLOCKS` blocks replayed are kept."""
 
-    def __init__(self, record: records.Record, checkpoints: list[State], *, every: int = CHECKPOINT_EVERY,
-                 perspective: int | None = None) -> None:
+    def __init__(
+        self,
+        record: records.Record,
+        checkpoints: list[State],
+        *,
+        every: int = CHECKPOINT_EVERY,
+        perspective: int | None = None,
+    ) -> None:
         self.record, self.checkpoints, self.every = record, checkpoints, every
         self.perspective = perspective
         self._blocks: OrderedDict[int, tuple[list[State], list[Action]]] = OrderedDict()
@@ -221,7 +266,7 @@ class Plies(Sequence):
         start = number * self.every
         state = self.checkpoints[number]
         states, actions = [state], []
-        for recorded in self.record.actions[start:start + self.every]:
+        for recorded in self.record.actions[start : start + self.every]:
             action = _action_of(state, recorded)
             state = state.apply(action)
             states.append(state)
@@ -237,8 +282,10 @@ class Plies(Sequence):
         if kept is None:
             states, actions = self.block(number)
             start = number * self.every
-            kept = [dataclasses.replace(line, number=start + line.number)
-                    for line in move_lines(states, actions, self.perspective)]
+            kept = [
+                dataclasses.replace(line, number=start + line.number)
+                for line in move_lines(states, actions, self.perspective)
+            ]
             self._lines[number] = kept
             while len(self._lines) > 3 * KEEP_BLOCKS:
                 self._lines.popitem(last=False)
