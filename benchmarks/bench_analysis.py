@@ -53,14 +53,17 @@ def mid_game(game_id: str, seed: int = 1, plies: int = 30, **options) -> rk.Stat
     """A decision of a random game after about `plies` actions."""
     game = rk.load_game(game_id, **options)
     state, rng = game.initial_state(), random.Random(seed)
-    while not state.is_terminal() and (state.ply < plies or state.current_player == rk.CHANCE
-                                       or len(state.legal_moves()) < 2):
-        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
-                            else rng.choice(state.legal_moves()))
+    while not state.is_terminal() and (
+        state.ply < plies or state.current_player == rk.CHANCE or len(state.legal_moves()) < 2
+    ):
+        state = state.apply(
+            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+        )
     return state
 
 
 # --- speed ----------------------------------------------------------------------------------------
+
 
 def kernel_actions_per_second(game_id: str, seconds: float) -> float:
     game, rng, actions = rk.load_game(game_id), random.Random(0), 0
@@ -71,23 +74,31 @@ def kernel_actions_per_second(game_id: str, seconds: float) -> float:
 
 
 def speed(seconds: float) -> None:
-    print(f"\n== tree search: playouts per second ({seconds:g} s each), "
-          "kernel random playouts as the peer")
+    print(f"\n== tree search: playouts per second ({seconds:g} s each), kernel random playouts as the peer")
     for game_id in CARD_GAMES:
         state = mid_game(game_id)
-        result = analyse(state, viewer=state.current_player, engine=TreeSearchEngine(seed=1),
-                         limit=Limit(seconds=seconds))
+        result = analyse(
+            state, viewer=state.current_player, engine=TreeSearchEngine(seed=1), limit=Limit(seconds=seconds)
+        )
         s = result.search
         ours = s.nodes / s.seconds
         peer = kernel_actions_per_second(game_id, seconds)
-        print(f"{game_id:12s} {s.playouts / s.seconds:8.1f} playouts/s  {ours:9,.0f} actions/s   "
-              f"kernel {peer:9,.0f} actions/s   ratio {ours / peer:.2f}")
+        print(
+            f"{game_id:12s} {s.playouts / s.seconds:8.1f} playouts/s  {ours:9,.0f} actions/s   "
+            f"kernel {peer:9,.0f} actions/s   ratio {ours / peer:.2f}"
+        )
 
 
 def bare_engine(variant: str, fen: str, depth: int) -> tuple[float, int, int]:
     """(wall seconds, nodes, nps) of `go depth` written straight to a fresh engine's pipe."""
-    process = subprocess.Popen([str(find_binary())], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    process = subprocess.Popen(
+        [str(find_binary())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+    )
     try:
         process.stdin.write(f"uci\nsetoption name UCI_Variant value {variant}\nisready\n")
         process.stdin.flush()
@@ -121,8 +132,10 @@ def wrapped_engine(variant: str, fen: str, depth: int) -> tuple[float, int]:
 
 
 def fsf_speed(depth: int, repeats: int = 3) -> None:
-    print(f"\n== Fairy-Stockfish, go depth {depth} from 5x6 positions: the wrapper beside the bare "
-          f"engine (fresh processes, alternated, best of {repeats})")
+    print(
+        f"\n== Fairy-Stockfish, go depth {depth} from 5x6 positions: the wrapper beside the bare "
+        f"engine (fresh processes, alternated, best of {repeats})"
+    )
     game = rk.load_game("yokai-5x6")
     states = [game.initial_state()] + [mid_game("yokai-5x6", seed, plies=20) for seed in (1, 2)]
     with FairyStockfishEngine(game, "gorogoro") as engine:
@@ -136,13 +149,16 @@ def fsf_speed(depth: int, repeats: int = 3) -> None:
             seconds, nodes = min(wrapped)
             engine.fsf.send("ucinewgame")
             result = analyse(state, engine=engine, limit=Limit(seconds=None, depth=depth, lines=1))
-            print(f"{fen[:32]:32s} bare {bare_nodes / bare_seconds:9,.0f} nodes/s ({bare_seconds:5.2f} s)  "
-                  f"wrapper {nodes / seconds:9,.0f} nodes/s ({seconds:5.2f} s)  "
-                  f"ratio {nodes / seconds / (bare_nodes / bare_seconds):.2f};  "
-                  f"analyse {result.search.seconds:5.2f} s")
+            print(
+                f"{fen[:32]:32s} bare {bare_nodes / bare_seconds:9,.0f} nodes/s ({bare_seconds:5.2f} s)  "
+                f"wrapper {nodes / seconds:9,.0f} nodes/s ({seconds:5.2f} s)  "
+                f"ratio {nodes / seconds / (bare_nodes / bare_seconds):.2f};  "
+                f"analyse {result.search.seconds:5.2f} s"
+            )
 
 
 # --- time to a first evaluation ---------------------------------------------------------------------
+
 
 def first_evaluation(state: rk.State, engine, viewer=None, limit: Limit | None = None) -> float:
     """Seconds from the call to the first progress report (or the answer, if sooner)."""
@@ -176,8 +192,10 @@ def first_evaluations(table_dir: str | None) -> None:
         with engine:
             opened = time.perf_counter() - started
             warm = first_evaluation(state, engine)
-        print(f"{game_id:12s} fairy-stockfish  {opened + warm:6.3f} s cold (start and perft check "
-              f"{opened:.3f} s), {warm:.3f} s warm")
+        print(
+            f"{game_id:12s} fairy-stockfish  {opened + warm:6.3f} s cold (start and perft check "
+            f"{opened:.3f} s), {warm:.3f} s warm"
+        )
     if table_dir:
         from rules_kernel.tablebase import Tablebase
 
@@ -187,11 +205,14 @@ def first_evaluations(table_dir: str | None) -> None:
         start = rk.load_game("yokai-3x4").initial_state()
         first = first_evaluation(start, engine)  # numba, where installed, loads its lookup here
         warm = first_evaluation(start.apply("b1a2"), engine)
-        print(f"{'yokai-3x4':12s} table            {opened + first:6.3f} s cold (open {opened:.1f} s, "
-              f"first lookup {first:.3f} s), {warm:.3f} s warm")
+        print(
+            f"{'yokai-3x4':12s} table            {opened + first:6.3f} s cold (open {opened:.1f} s, "
+            f"first lookup {first:.3f} s), {warm:.3f} s warm"
+        )
 
 
 # --- strength ------------------------------------------------------------------------------------------
+
 
 def play(game_id: str, ismcts_seat: int, seed: int, playouts: int, cap: int, rollout: int) -> float:
     """One game, ismcts against greedy: 1 win, 1/2 draw or unfinished, 0 loss for ismcts."""
@@ -206,8 +227,13 @@ def play(game_id: str, ismcts_seat: int, seed: int, playouts: int, cap: int, rol
             action = state.sample_chance(rng)
         elif seat == ismcts_seat:
             moves = state.legal_moves()
-            action = moves[0] if len(moves) == 1 else analyse(
-                state, viewer=seat, engine=engine, limit=Limit(seconds=None, playouts=playouts)).best.move
+            action = (
+                moves[0]
+                if len(moves) == 1
+                else analyse(
+                    state, viewer=seat, engine=engine, limit=Limit(seconds=None, playouts=playouts)
+                ).best.move
+            )
         else:
             action = greedy.choose(state.view(seat))
         state = state.apply(action)
@@ -219,20 +245,25 @@ def play(game_id: str, ismcts_seat: int, seed: int, playouts: int, cap: int, rol
 
 
 def strength(games: int, playouts: int, cap: int, rollout: int, game_ids: list[str]) -> None:
-    print(f"\n== ismcts ({playouts} playouts a move, rollouts cut after {rollout} actions) against "
-          f"greedy, {games} games per game, seats alternating, games stopped after {cap} actions")
+    print(
+        f"\n== ismcts ({playouts} playouts a move, rollouts cut after {rollout} actions) against "
+        f"greedy, {games} games per game, seats alternating, games stopped after {cap} actions"
+    )
     for game_id in game_ids:
         started = time.perf_counter()
         points = [play(game_id, g % 2, g, playouts, cap, rollout) for g in range(games)]
         wins, draws = points.count(1.0), points.count(0.5)
         score = wins + draws / 2
         low, high = proportion_ci(round(score), games)
-        print(f"{game_id:12s} score {score / games:.3f} (wins {wins}, draws or unfinished {draws}, "
-              f"losses {points.count(0.0)}); 95% interval {low:.3f}-{high:.3f}; "
-              f"{(time.perf_counter() - started) / games:.1f} s a game")
+        print(
+            f"{game_id:12s} score {score / games:.3f} (wins {wins}, draws or unfinished {draws}, "
+            f"losses {points.count(0.0)}); 95% interval {low:.3f}-{high:.3f}; "
+            f"{(time.perf_counter() - started) / games:.1f} s a game"
+        )
 
 
 # --- agreement with the solved table ------------------------------------------------------------------
+
 
 def agreement(positions: int, material: str, table_dir: str | None, depth: int, playouts: int) -> None:
     from rules_kernel.tablebase import Tablebase, position_text
@@ -247,12 +278,16 @@ def agreement(positions: int, material: str, table_dir: str | None, depth: int, 
     game, rng = rk.load_game("yokai-3x4"), random.Random(1)
     sample = sample_full if table_dir else sample_sub
     states = sample(game, tb, positions, rng, mat, index, position_text)
-    print(f"\n== agreement with the solved table: {len(states)} positions "
-          f"({'the full game, from random play' if table_dir else f'the sub-game {mat}, random placements'})")
+    print(
+        f"\n== agreement with the solved table: {len(states)} positions "
+        f"({'the full game, from random play' if table_dir else f'the sub-game {mat}, random placements'})"
+    )
     with FairyStockfishEngine(game, "dobutsu") as fsf:
         print(f"   engine check: {fsf.check}")
-        engines = (("fairy-stockfish", fsf, Limit(seconds=None, depth=depth)),
-                   ("ismcts", TreeSearchEngine(seed=1), Limit(seconds=None, playouts=playouts)))
+        engines = (
+            ("fairy-stockfish", fsf, Limit(seconds=None, depth=depth)),
+            ("ismcts", TreeSearchEngine(seed=1), Limit(seconds=None, playouts=playouts)),
+        )
         for name, engine, limit in engines:
             kept = optimal = claims = right = 0
             started = time.perf_counter()
@@ -266,9 +301,11 @@ def agreement(positions: int, material: str, table_dir: str | None, depth: int, 
                     claims += 1
                     right += result.value.result == value.result
             n = len(states)
-            print(f"   {name:16s} keeps the result {kept}/{n} ({kept / n:.1%}), optimal move {optimal}/{n} "
-                  f"({optimal / n:.1%}), claims a result {claims}, right {right}; "
-                  f"{(time.perf_counter() - started) / n * 1000:.0f} ms a position ({limit})")
+            print(
+                f"   {name:16s} keeps the result {kept}/{n} ({kept / n:.1%}), optimal move {optimal}/{n} "
+                f"({optimal / n:.1%}), claims a result {claims}, right {right}; "
+                f"{(time.perf_counter() - started) / n * 1000:.0f} ms a position ({limit})"
+            )
 
 
 def sample_sub(game, tb, count, rng, mat, index, position_text):

@@ -50,9 +50,15 @@ def run(notebook: Path, cap_mib: int) -> tuple[bool, dict[str, int], str]:
     nb = nbformat.read(notebook, as_version=4)
     config = Config({"GuardedKernelManager": {"memory_mib": cap_mib, "autorestart": False}})
     # A kernel starved of memory may die (quick to see) or hang with a dead thread: short limits.
-    client = NotebookClient(nb, kernel_manager_class=GuardedKernelManager, config=config, timeout=120,
-                            iopub_timeout=60, startup_timeout=30,
-                            resources={"metadata": {"path": str(notebook.parent)}})
+    client = NotebookClient(
+        nb,
+        kernel_manager_class=GuardedKernelManager,
+        config=config,
+        timeout=120,
+        iopub_timeout=60,
+        startup_timeout=30,
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
     figures: dict[str, int] = {}
     try:
         with client.setup_kernel(stderr=subprocess.DEVNULL):  # the client shuts the kernel down after
@@ -91,8 +97,11 @@ def main(argv: list[str] | None = None) -> int:
             start = time.monotonic()
             ok, figures, error = run(NOTEBOOKS / name, args.check)
             failed += not ok
-            print(f"{name:28} {'runs' if ok else 'FAILS'} under {args.check} MiB "
-                  f"({time.monotonic() - start:.1f} s){'' if ok else ': ' + error}", flush=True)
+            print(
+                f"{name:28} {'runs' if ok else 'FAILS'} under {args.check} MiB "
+                f"({time.monotonic() - start:.1f} s){'' if ok else ': ' + error}",
+                flush=True,
+            )
         return 1 if failed else 0
     print(f"{'notebook':28} {'VmPeak':>8} {'VmData':>8} {'VmHWM':>8} {'needs DATA':>11}  (MiB)")
     needs = []
@@ -104,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         need = smallest_cap(NOTEBOOKS / name, args.step, figures["VmPeak"], args.step)
         needs.append(need)
-        print(f"{name:28} {figures['VmPeak']:8} {figures['VmData']:8} {figures['VmHWM']:8} {need:11}",
-              flush=True)
+        print(
+            f"{name:28} {figures['VmPeak']:8} {figures['VmData']:8} {figures['VmHWM']:8} {need:11}",
+            flush=True,
+        )
     if needs:
         print(f"largest need: {max(needs)} MiB of RLIMIT_DATA")
     return 1 if failed else 0

@@ -122,19 +122,34 @@ def main() -> None:
     parser.add_argument("--max-kernels", type=int, default=24)
     parser.add_argument("--cull-idle-timeout", type=int, default=10)
     parser.add_argument("--cull-interval", type=int, default=2)
-    parser.add_argument("--connect-timeout", type=int, default=300,
-                        help="seconds a never-connected kernel may live (publishing default: 120). "
-                             "Longer here: the 20 browsers run on the server's own cores and take "
-                             "up to ~220 s to load Voilà's JavaScript (docs/publishing.md)")
+    parser.add_argument(
+        "--connect-timeout",
+        type=int,
+        default=300,
+        help="seconds a never-connected kernel may live (publishing default: 120). "
+        "Longer here: the 20 browsers run on the server's own cores and take "
+        "up to ~220 s to load Voilà's JavaScript (docs/publishing.md)",
+    )
     parser.add_argument("--page-timeout", type=float, default=420, help="seconds for all boards to appear")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     # Only the pages of this experiment are preheated (the default also preheats the
     # statistics and explainer pages, one idle kernel each, which no session here opens).
-    options = ["--preheat", "index.ipynb", "--preheat", "explorer.ipynb",
-               "--max-kernels", str(args.max_kernels), "--cull-idle-timeout", str(args.cull_idle_timeout),
-               "--cull-interval", str(args.cull_interval), "--connect-timeout", str(args.connect_timeout)]
+    options = [
+        "--preheat",
+        "index.ipynb",
+        "--preheat",
+        "explorer.ipynb",
+        "--max-kernels",
+        str(args.max_kernels),
+        "--cull-idle-timeout",
+        str(args.cull_idle_timeout),
+        "--cull-interval",
+        str(args.cull_interval),
+        "--connect-timeout",
+        str(args.connect_timeout),
+    ]
     cull_deadline = max(args.cull_idle_timeout, args.connect_timeout) + 2 * args.cull_interval + 60
     with published(*options) as site, sync_playwright() as p:
         site.wait_for_log("is filled with 1 kernel(s)", timeout=180, count=2)
@@ -157,29 +172,42 @@ def main() -> None:
         codes, most = run_gets(site, explorer, args.gets)
         gets_culled_after = site.wait_for_kernels(at_most=preheated, timeout=cull_deadline)
 
-    print(f"Publishing mode under load (max {args.max_kernels} kernels, cull after "
-          f"{args.cull_idle_timeout} s idle, culler every {args.cull_interval} s)")
+    print(
+        f"Publishing mode under load (max {args.max_kernels} kernels, cull after "
+        f"{args.cull_idle_timeout} s idle, culler every {args.cull_interval} s)"
+    )
     if alone_times:
         print(f"  1 session alone (peer):        time-to-board {alone_times[0]:6.2f} s")
-    print(f"  {args.sessions} sessions at once:           {len(times)}/{args.sessions} drew the board, "
-          f"{failures} did not")
+    print(
+        f"  {args.sessions} sessions at once:           {len(times)}/{args.sessions} drew the board, "
+        f"{failures} did not"
+    )
     if times:
         p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
-        ratio = f" = {p50 / alone_times[0]:.1f}x / {p95 / alone_times[0]:.1f}x the lone session" \
-            if alone_times else ""
+        ratio = (
+            f" = {p50 / alone_times[0]:.1f}x / {p95 / alone_times[0]:.1f}x the lone session"
+            if alone_times
+            else ""
+        )
         print(f"  time-to-board p50 / p95:       {p50:6.2f} s / {p95:6.2f} s{ratio}")
         print(f"  (min {min(times):.2f} s, mean {statistics.fmean(times):.2f} s, max {max(times):.2f} s)")
     if memory:
         rss, uss = [m[0] for m in memory], [m[1] for m in memory]
-        print(f"  memory per kernel ({len(memory)} alive): RSS median {statistics.median(rss):.0f} MiB "
-              f"(max {max(rss):.0f}), USS median {statistics.median(uss):.0f} MiB (max {max(uss):.0f})")
+        print(
+            f"  memory per kernel ({len(memory)} alive): RSS median {statistics.median(rss):.0f} MiB "
+            f"(max {max(rss):.0f}), USS median {statistics.median(uss):.0f} MiB (max {max(uss):.0f})"
+        )
     print(f"  kernels alive with the sessions open: {alive} (preheated pool: {preheated})")
-    print(f"  after the sessions closed: culled back to {preheated} in {culled_after:.0f} s "
-          f"(configured: {args.cull_idle_timeout} s idle + up to 2 x {args.cull_interval} s)")
+    print(
+        f"  after the sessions closed: culled back to {preheated} in {culled_after:.0f} s "
+        f"(configured: {args.cull_idle_timeout} s idle + up to 2 x {args.cull_interval} s)"
+    )
     answers = ", ".join(f"{n} x HTTP {code}" for code, n in sorted(codes.items()))
-    print(f"  {args.gets} plain GETs: {answers}; at most {most} kernels alive at once; "
-          f"culled back to {preheated} in {gets_culled_after:.0f} s (configured: never-connected kernels "
-          f"after {args.connect_timeout} s)")
+    print(
+        f"  {args.gets} plain GETs: {answers}; at most {most} kernels alive at once; "
+        f"culled back to {preheated} in {gets_culled_after:.0f} s (configured: never-connected kernels "
+        f"after {args.connect_timeout} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -67,24 +67,34 @@ def published_seconds(p, site, notebook: str, repeat: int, settle: float) -> lis
         browser.close()
         times.append(elapsed)
         site.wait_for_log(filled, timeout=180, count=before + 1)  # the pool's next kernel...
-        time.sleep(settle)                                         # ...has run the notebook
+        time.sleep(settle)  # ...has run the notebook
     return times
 
 
 def report(notebook: str, times: list[float], peer: float) -> None:
     median = statistics.median(times)
     verdict = "within" if median <= BUDGET[notebook] else "OVER"
-    print(f"{notebook:28s} {median:5.1f} s  ({verdict} the {BUDGET[notebook]:.0f} s goal), "
-          f"{median / peer:.1f}x the peer", flush=True)
+    print(
+        f"{notebook:28s} {median:5.1f} s  ({verdict} the {BUDGET[notebook]:.0f} s goal), "
+        f"{median / peer:.1f}x the peer",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2, help="page loads per notebook")
-    parser.add_argument("--published", action="store_true",
-                        help="through the publishing mode (preheated pages) instead of plain voila")
-    parser.add_argument("--settle", type=float, default=15,
-                        help="with --published: seconds between a pool's refill and the next visit")
+    parser.add_argument(
+        "--published",
+        action="store_true",
+        help="through the publishing mode (preheated pages) instead of plain voila",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=15,
+        help="with --published: seconds between a pool's refill and the next visit",
+    )
     args = parser.parse_args()
     pages = STATISTICS + EXPLAINERS
     with sync_playwright() as p:

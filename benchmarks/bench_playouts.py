@@ -43,19 +43,23 @@ def playouts(spec: str, games: int) -> tuple[float, float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games_ids", nargs="*", default=["war-stories", "to-war", "war-chest", "war-chest/4"],
-                        metavar="game")
-    parser.add_argument("--games", type=int, default=None,
-                        help="games per game id (default 200; War Chest 40)")
+    parser.add_argument(
+        "games_ids", nargs="*", default=["war-stories", "to-war", "war-chest", "war-chest/4"], metavar="game"
+    )
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per game id (default 200; War Chest 40)"
+    )
     args = parser.parse_args()
     peer, peer_actions, _ = playouts("yokai-3x4", args.games or 200)
     print(f"{'yokai-3x4 (peer)':18s} {peer:10,.1f} games/s {peer_actions:10,.0f} actions/s")
     for spec in args.games_ids:
         count = args.games or DEFAULT_GAMES.get(spec.partition("/")[0], 200)
         ours, ours_actions, capped = playouts(spec, count)
-        print(f"{spec:18s} {ours:10,.1f} games/s {ours_actions:10,.0f} actions/s   "
-              f"ratio to the peer: {ours / peer:.3f} (games/s), "
-              f"{ours_actions / peer_actions:.2f} (actions/s)" + (f"; {capped} capped" if capped else ""))
+        print(
+            f"{spec:18s} {ours:10,.1f} games/s {ours_actions:10,.0f} actions/s   "
+            f"ratio to the peer: {ours / peer:.3f} (games/s), "
+            f"{ours_actions / peer_actions:.2f} (actions/s)" + (f"; {capped} capped" if capped else "")
+        )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,10 @@ def main() -> None:
         bounded = best_per_line(records.parse_json, lines, args.repeat)
         checked = best_per_line(records.Record.from_json, lines, args.repeat)
         size = sum(len(line.encode()) for line in lines) / len(lines)
-        print(f"{path.name:42} {size:>10,.0f} {peer:>9.1f}us {bounded:>9.1f}us ({bounded / peer:4.1f}x)"
-              f" {checked:>9.1f}us ({checked / peer:4.1f}x)")
+        print(
+            f"{path.name:42} {size:>10,.0f} {peer:>9.1f}us {bounded:>9.1f}us ({bounded / peer:4.1f}x)"
+            f" {checked:>9.1f}us ({checked / peer:4.1f}x)"
+        )
 
 
 if __name__ == "__main__":

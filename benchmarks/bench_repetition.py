@@ -123,8 +123,10 @@ def main() -> None:
     game = rk.load_game(args.game, repetitions=10**9)
     moves = long_line(game, max(args.plies))
     print(f"{args.game}: a random game of {len(moves):,} plies (repetitions={10**9:,}: no draw)\n")
-    print(f"{'plies':>7} | {'kernel: apply + is_terminal':>27} | {'count map alone':>15} | "
-          f"{'old walk (peer)':>15} | {'old / map':>9}")
+    print(
+        f"{'plies':>7} | {'kernel: apply + is_terminal':>27} | {'count map alone':>15} | "
+        f"{'old walk (peer)':>15} | {'old / map':>9}"
+    )
     for n in sorted(args.plies):
         final, seconds = timed(replay, game, moves[:n])
         keys = positions(game, moves[:n])
@@ -134,22 +136,27 @@ def main() -> None:
         assert most_new == most_old, "the two bookkeepings disagree"
         assert final.repetition_count() == sum(1 for k in keys if k == keys[-1])
         per = 1e6 / n
-        print(f"{n:>7,} | {seconds * per:>22.1f} µs/ply | {new_seconds * per:>9.2f} µs/ply | "
-              f"{old_seconds * per:>9.1f} µs/ply | {old_seconds / new_seconds:>8.0f}x")
+        print(
+            f"{n:>7,} | {seconds * per:>22.1f} µs/ply | {new_seconds * per:>9.2f} µs/ply | "
+            f"{old_seconds * per:>9.1f} µs/ply | {old_seconds / new_seconds:>8.0f}x"
+        )
 
     n = max(args.plies)
     kernel = kept_bytes(lambda: replay(game, moves[:n]))
     chain = kept_bytes(lambda: old_chain(game, moves[:n]))
     distinct = len(set(positions(game, moves[:n])))
     print(f"\nmemory kept by the final state after {n:,} plies ({distinct:,} distinct positions):")
-    print(f"  kernel (count map, no parent chain): {kernel / 1e6:.2f} MB "
-          f"({kernel / distinct:.0f} bytes per distinct position)")
-    print(f"  old parent chain of positions:       {chain / 1e6:.2f} MB "
-          f"({chain / n:.0f} bytes per ply)")
-    print("Per-ply time stays flat for the kernel (linear in plies per game); the old walk's grows "
-          "with the game (quadratic per game). The count map grows with the distinct positions: an "
-          "exact repetition rule must remember them (a capture or drop is not irreversible in the "
-          "shogi family), but it keeps no earlier state and no earlier board.")
+    print(
+        f"  kernel (count map, no parent chain): {kernel / 1e6:.2f} MB "
+        f"({kernel / distinct:.0f} bytes per distinct position)"
+    )
+    print(f"  old parent chain of positions:       {chain / 1e6:.2f} MB ({chain / n:.0f} bytes per ply)")
+    print(
+        "Per-ply time stays flat for the kernel (linear in plies per game); the old walk's grows "
+        "with the game (quadratic per game). The count map grows with the distinct positions: an "
+        "exact repetition rule must remember them (a capture or drop is not irreversible in the "
+        "shogi family), but it keeps no earlier state and no earlier board."
+    )
 
 
 if __name__ == "__main__":

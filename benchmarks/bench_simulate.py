@@ -38,16 +38,20 @@ def main() -> None:
         n = max(20, args.games // 10) if slow else args.games
         _, one = timed(simulate, game_id, n, seed=1, progress=False, max_plies=1000)
         _, many = timed(simulate, game_id, n, seed=1, progress=False, max_plies=1000, workers=0)
-        print(f"{game_id:12s} {n / one:9.1f} games/s on 1 core, {n / many:9.1f} on {cores} cores: "
-              f"scaling {one / many:.2f}x")
+        print(
+            f"{game_id:12s} {n / one:9.1f} games/s on 1 core, {n / many:9.1f} on {cores} cores: "
+            f"scaling {one / many:.2f}x"
+        )
     path = Path(tempfile.mkdtemp()) / "games.jsonl"
     simulate("to-war", args.games, seed=2, progress=False, output=path)
     text = path.read_text()
     rows, plain = timed(lambda: [json.loads(line) for line in text.splitlines()])
     frame, ours = timed(stats.games_frame, path)
-    print(f"records -> DataFrame: {len(frame) / ours:,.0f} rows/s; "
-          f"plain json.loads: {len(rows) / plain:,.0f} rows/s; "
-          f"ratio {ours / plain:.2f} (time of ours / time of json.loads)")
+    print(
+        f"records -> DataFrame: {len(frame) / ours:,.0f} rows/s; "
+        f"plain json.loads: {len(rows) / plain:,.0f} rows/s; "
+        f"ratio {ours / plain:.2f} (time of ours / time of json.loads)"
+    )
 
 
 if __name__ == "__main__":

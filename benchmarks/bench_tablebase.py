@@ -37,8 +37,7 @@ def alpha_beta(state, depth: int, alpha: float = -2.0, beta: float = 2.0) -> flo
     """Plain negamax with alpha-beta to `depth` plies: 1 win, -1 loss, 0 unknown or draw."""
     outcome = state.outcome()
     if outcome is not None:
-        return 0.0 if outcome.winner is None else (1.0 if outcome.winner == state.current_player
-                                                    else -1.0)
+        return 0.0 if outcome.winner is None else (1.0 if outcome.winner == state.current_player else -1.0)
     if depth == 0:
         return 0.0
     best = -2.0
@@ -60,14 +59,19 @@ def positions_from_play(tb: Tablebase, count: int, seed: int) -> list:
         while not state.is_terminal() and len(found) < count:
             found.append(state)
             optimal = tb.optimal_moves(state)
-            state = state.apply(rng.choice(optimal if rng.random() < 0.6 or
-                                           engine.can_capture_lion(_board(state))
-                                           else state.legal_moves()))
+            state = state.apply(
+                rng.choice(
+                    optimal
+                    if rng.random() < 0.6 or engine.can_capture_lion(_board(state))
+                    else state.legal_moves()
+                )
+            )
     return found
 
 
 def _board(state):
     from rules_kernel.tablebase import normalised
+
     return normalised(state)[0]
 
 
@@ -80,17 +84,22 @@ def bench_build(material, perft_depth: int) -> Tablebase:
     leaves, perft_seconds = timed(rk.perft, GAME.initial_state(), perft_depth)
     ours, peer = positions / seconds, leaves / perft_seconds
     nodes = tb.counts()["nodes"]
-    print(f"build of the sub-game {material} (Kodama, Kitsune, Tanuki): {positions:,} positions "
-          f"({nodes:,} nodes of the folded index) in {seconds:.1f} s = {ours:,.0f} positions/s, "
-          f"{size / 1e6:.1f} MB on disk; phases {tb.meta['timings']} s")
-    print(f"kernel perft {perft_depth}: {leaves:,} leaves in {perft_seconds:.1f} s = {peer:,.0f} "
-          f"leaves/s; ratio {ours / peer:.1f} (table positions solved per perft leaf)")
+    print(
+        f"build of the sub-game {material} (Kodama, Kitsune, Tanuki): {positions:,} positions "
+        f"({nodes:,} nodes of the folded index) in {seconds:.1f} s = {ours:,.0f} positions/s, "
+        f"{size / 1e6:.1f} MB on disk; phases {tb.meta['timings']} s"
+    )
+    print(
+        f"kernel perft {perft_depth}: {leaves:,} leaves in {perft_seconds:.1f} s = {peer:,.0f} "
+        f"leaves/s; ratio {ours / peer:.1f} (table positions solved per perft leaf)"
+    )
     return tb
 
 
 def sub_game_positions(tb: Tablebase, count: int, seed: int) -> list:
     """Random positions of a sub-game table (the full table is not built)."""
     from rules_kernel.tablebase import position_text
+
     rng = random.Random(seed)
     size = engine.table_size(tb.ix)
     board, hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
@@ -111,16 +120,20 @@ def bench_lookups(count: int, depth: int, sub_game: Tablebase) -> None:
         tb = sub_game
         positions = sub_game_positions(tb, count, seed=1)
     else:
-        print(f"open: {open_seconds:.1f} s; {os.path.getsize(tb.path) / 1e6:,.1f} MB on disk, "
-              f"{tb.nbytes / 1e6:,.0f} MB in memory")
+        print(
+            f"open: {open_seconds:.1f} s; {os.path.getsize(tb.path) / 1e6:,.1f} MB on disk, "
+            f"{tb.nbytes / 1e6:,.0f} MB in memory"
+        )
         positions = positions_from_play(tb, count, seed=1)
     _, lookup_seconds = timed(lambda: [tb.value(s) for s in positions])
     _, search_seconds = timed(lambda: [alpha_beta(s, depth) for s in positions])
     per_value = lookup_seconds / len(positions) * 1e3
     per_search = search_seconds / len(positions) * 1e3
     print(f"value(): {per_value:.3f} ms per position ({len(positions)} positions from play)")
-    print(f"alpha-beta to depth {depth} on the same positions: {per_search:.2f} ms; "
-          f"ratio {per_search / per_value:,.0f}x slower, and it only sees {depth} plies")
+    print(
+        f"alpha-beta to depth {depth} on the same positions: {per_search:.2f} ms; "
+        f"ratio {per_search / per_value:,.0f}x slower, and it only sees {depth} plies"
+    )
     _, best_seconds = timed(lambda: [tb.best_moves(s) for s in positions[:200]])
     print(f"best_moves(): {best_seconds / min(200, len(positions)) * 1e3:.2f} ms per position")
 
@@ -138,13 +151,17 @@ def main() -> None:
     if args.full:
         load = os.getloadavg()[0]
         tb, seconds = timed(Tablebase.build, "yokai-3x4")
-        print(f"full build: {seconds / 60:.1f} min (target <= 30), "
-              f"{os.path.getsize(tb.path) / 1e6:,.1f} MB; phases {tb.meta['timings']} s; "
-              f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
+        print(
+            f"full build: {seconds / 60:.1f} min (target <= 30), "
+            f"{os.path.getsize(tb.path) / 1e6:,.1f} MB; phases {tb.meta['timings']} s; "
+            f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
+        )
         folded = tb.counts()["folded"]["non_terminal"]
-        print(f"non-terminal, a position and its mirror image once: {folded['positions']:,} "
-              f"({folded['wins']:,} wins, {folded['draws']:,} draws, {folded['losses']:,} "
-              f"losses); Tanaka (2009): 99,485,568 (56,474,473, 2,682,700, 40,328,395)")
+        print(
+            f"non-terminal, a position and its mirror image once: {folded['positions']:,} "
+            f"({folded['wins']:,} wins, {folded['draws']:,} draws, {folded['losses']:,} "
+            f"losses); Tanaka (2009): 99,485,568 (56,474,473, 2,682,700, 40,328,395)"
+        )
     bench_lookups(args.positions, args.depth, sub_game)
 
 

@@ -34,8 +34,14 @@ import rules_kernel as rk  # noqa: E402
 from widgets.controller import ClickController  # noqa: E402
 
 ROUNDTRIP = Path(__file__).resolve().parent / "roundtrip.ipynb"
-GAMES = [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {"Strategic": "on"}),
-         ("war-chest", {}), ("war-chest", {"Players": "4"})]
+GAMES = [
+    ("yokai-3x4", {}),
+    ("yokai-5x6", {}),
+    ("war-stories", {}),
+    ("to-war", {"Strategic": "on"}),
+    ("war-chest", {}),
+    ("war-chest", {"Players": "4"}),
+]
 #: pointer-down on a cell, resolved with the milliseconds until the highlight layer changed
 #: and a frame was painted (null if nothing changed within 5 s)
 CLICK_JS = """(cell) => new Promise(resolve => {
@@ -134,8 +140,14 @@ def open_page(browser, url: str):
     return page
 
 
-HEADLESS_GAMES = [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {"strategic": True}),
-                  ("war-chest", {}), ("war-chest", {"players": 4})]
+HEADLESS_GAMES = [
+    ("yokai-3x4", {}),
+    ("yokai-5x6", {}),
+    ("war-stories", {}),
+    ("to-war", {"strategic": True}),
+    ("war-chest", {}),
+    ("war-chest", {"players": 4}),
+]
 
 
 class _Counter:
@@ -151,6 +163,7 @@ class _Counter:
         def counted(*args, **kwargs):
             self.calls += 1
             return original(*args, **kwargs)
+
         setattr(self.owner, self.name, counted)
         return self
 
@@ -192,10 +205,12 @@ def headless(clicks: int) -> None:
             presents, scenes = presents + present.calls, scenes + scene.calls
         name = game_id + (" 4p" if options.get("players") == 4 else "") + (" strategic" if options else "")
         name = name.replace(" 4p strategic", " 4p")
-        print(f"{name:22s} click that plays: median {statistics.median(times) * 1000:6.1f} ms, "
-              f"p95 {percentile(times, 0.95) * 1000:6.1f} ms over {len(times)} moves "
-              f"({statistics.median(times) / statistics.median(peer):.0f}x state.apply); per click "
-              f"{presents / len(times):.2f} present, {scenes / len(times):.2f} State.scene")
+        print(
+            f"{name:22s} click that plays: median {statistics.median(times) * 1000:6.1f} ms, "
+            f"p95 {percentile(times, 0.95) * 1000:6.1f} ms over {len(times)} moves "
+            f"({statistics.median(times) / statistics.median(peer):.0f}x state.apply); per click "
+            f"{presents / len(times):.2f} present, {scenes / len(times):.2f} State.scene"
+        )
 
 
 def main() -> None:
@@ -225,9 +240,11 @@ def main() -> None:
     print(f"peer: button -> label: median {peer * 1000:.1f} ms, p95 {percentile(button, 0.95) * 1000:.1f} ms")
     for name, values in results.items():
         median = statistics.median(values)
-        print(f"{name:22s} click -> highlight painted: median {median * 1000:6.1f} ms, "
-              f"p95 {percentile(values, 0.95) * 1000:6.1f} ms, {len(values)} clicks, "
-              f"{median / peer:.2f}x the plain round trip")
+        print(
+            f"{name:22s} click -> highlight painted: median {median * 1000:6.1f} ms, "
+            f"p95 {percentile(values, 0.95) * 1000:6.1f} ms, {len(values)} clicks, "
+            f"{median / peer:.2f}x the plain round trip"
+        )
 
 
 if __name__ == "__main__":

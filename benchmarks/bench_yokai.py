@@ -72,13 +72,18 @@ def main() -> None:
     start = rk.load_game("yokai-3x4").initial_state()
     leaves, seconds = timed(rk.perft, start, args.perft_depth)
     ours = leaves / seconds
-    print(f"yokai-3x4 perft({args.perft_depth}): {leaves:,} leaves in {seconds:.2f} s "
-          f"= {ours:,.0f} leaves/s (target 500,000)")
-    fsf_leaves, fsf_seconds = timed(pyffish_perft, "dobutsu", pyffish.start_fen("dobutsu"),
-                                    args.pyffish_depth)
+    print(
+        f"yokai-3x4 perft({args.perft_depth}): {leaves:,} leaves in {seconds:.2f} s "
+        f"= {ours:,.0f} leaves/s (target 500,000)"
+    )
+    fsf_leaves, fsf_seconds = timed(
+        pyffish_perft, "dobutsu", pyffish.start_fen("dobutsu"), args.pyffish_depth
+    )
     theirs = fsf_leaves / fsf_seconds
-    print(f"pyffish   perft({args.pyffish_depth}): {fsf_leaves:,} leaves in {fsf_seconds:.2f} s "
-          f"= {theirs:,.0f} leaves/s")
+    print(
+        f"pyffish   perft({args.pyffish_depth}): {fsf_leaves:,} leaves in {fsf_seconds:.2f} s "
+        f"= {theirs:,.0f} leaves/s"
+    )
     print(f"ratio rules_kernel / pyffish (leaves per second): {ours / theirs:.1f}x\n")
 
     for game_id in VARIANT:
@@ -86,11 +91,13 @@ def main() -> None:
         ours = args.games / seconds
         fsf_plies, fsf_seconds = timed(pyffish_playouts, game_id, args.pyffish_games, args.max_plies)
         theirs = args.pyffish_games / fsf_seconds
-        print(f"{game_id} random playouts (max {args.max_plies} plies): "
-              f"{ours:,.1f} games/s ({plies / seconds:,.0f} plies/s); "
-              f"pyffish {theirs:,.2f} games/s ({fsf_plies / fsf_seconds:,.0f} plies/s); "
-              f"ratio {ours / theirs:.1f}x "
-              f"(plies/s ratio {plies / seconds / (fsf_plies / fsf_seconds):.1f}x)")
+        print(
+            f"{game_id} random playouts (max {args.max_plies} plies): "
+            f"{ours:,.1f} games/s ({plies / seconds:,.0f} plies/s); "
+            f"pyffish {theirs:,.2f} games/s ({fsf_plies / fsf_seconds:,.0f} plies/s); "
+            f"ratio {ours / theirs:.1f}x "
+            f"(plies/s ratio {plies / seconds / (fsf_plies / fsf_seconds):.1f}x)"
+        )
 
 
 if __name__ == "__main__":

@@ -37,16 +37,18 @@ THUMBNAIL_GAMES = {
     "statistics-dashboard": "war-chest",
     "perfect-play": "yokai-3x4",
 }
-SECTIONS = (("Dashboards", lambda name: not name.startswith("rules-")),
-            ("Rule explainers", lambda name: name.startswith("rules-")))
+SECTIONS = (
+    ("Dashboards", lambda name: not name.startswith("rules-")),
+    ("Rule explainers", lambda name: name.startswith("rules-")),
+)
 
 
 @dataclass(frozen=True)
 class Card:
-    file_name: str   # e.g. "explorer.ipynb"; the link is relative to the landing page
+    file_name: str  # e.g. "explorer.ipynb"; the link is relative to the landing page
     title: str
     description: str
-    game_id: str     # the game in the thumbnail
+    game_id: str  # the game in the thumbnail
 
     @property
     def stem(self) -> str:
@@ -57,8 +59,10 @@ def notebook_cards(directory: str | Path) -> list[Card]:
     """A card for every notebook in `directory` except the landing page itself, by name."""
     paths = sorted(Path(directory).glob("*.ipynb"))
     games = rk.list_games()
-    return [card_for(path, fallback_game=games[i % len(games)])
-            for i, path in enumerate(p for p in paths if p.name != LANDING_NAME)]
+    return [
+        card_for(path, fallback_game=games[i % len(games)])
+        for i, path in enumerate(p for p in paths if p.name != LANDING_NAME)
+    ]
 
 
 def card_for(path: Path, fallback_game: str) -> Card:
@@ -76,8 +80,14 @@ def _game_for(stem: str, fallback: str) -> str:
 
 
 def _title_and_description(notebook: dict, stem: str) -> tuple[str, str]:
-    markdown = next(("".join(cell.get("source", "")) for cell in notebook.get("cells", [])
-                     if cell.get("cell_type") == "markdown"), "")
+    markdown = next(
+        (
+            "".join(cell.get("source", ""))
+            for cell in notebook.get("cells", [])
+            if cell.get("cell_type") == "markdown"
+        ),
+        "",
+    )
     lines = [line.strip() for line in markdown.splitlines()]
     heading = next((line.lstrip("#").strip() for line in lines if line.startswith("#")), "")
     paragraph = next((line for line in lines if line and not line.startswith("#")), "")
@@ -128,10 +138,12 @@ def card_html(card: Card, prefix: str = "") -> str:
     picture = base64.b64encode(thumbnail_svg(card.game_id, card.stem).encode()).decode("ascii")
     href = html.escape(prefix + urllib.parse.quote(card.file_name), quote=True)
     alt = html.escape(f"The {card.game_id} board at the start", quote=True)
-    return (f'<a class="landing-card" href="{href}">'
-            f'<img class="landing-thumb" src="data:image/svg+xml;base64,{picture}" alt="{alt}">'
-            f'<span class="landing-title">{html.escape(card.title)}</span>'
-            f'<span class="landing-text">{html.escape(card.description)}</span></a>')
+    return (
+        f'<a class="landing-card" href="{href}">'
+        f'<img class="landing-thumb" src="data:image/svg+xml;base64,{picture}" alt="{alt}">'
+        f'<span class="landing-title">{html.escape(card.title)}</span>'
+        f'<span class="landing-text">{html.escape(card.description)}</span></a>'
+    )
 
 
 # Prefixed with .landing so that JupyterLab's output styles (links, images) do not win.

@@ -54,9 +54,17 @@ QUOTA_SETTING = "rules_explorer_kernel_quota"
 # at once. Voilà alone costs ~4 s a page on this 2-core machine, leaving too little for the
 # statistics' imports (pandas, scipy) and the explainers' boards. Each preheated page holds
 # one idle kernel (80-150 MiB) for the next visitor.
-PREHEATED = (LANDING_PAGE, "explorer.ipynb", "statistics.ipynb", "statistics-dashboard.ipynb",
-             "rules-yokai-3x4.ipynb", "rules-yokai-5x6.ipynb", "rules-war-stories.ipynb",
-             "rules-to-war.ipynb", "rules-war-chest.ipynb")
+PREHEATED = (
+    LANDING_PAGE,
+    "explorer.ipynb",
+    "statistics.ipynb",
+    "statistics-dashboard.ipynb",
+    "rules-yokai-3x4.ipynb",
+    "rules-yokai-5x6.ipynb",
+    "rules-war-stories.ipynb",
+    "rules-to-war.ipynb",
+    "rules-war-chest.ipynb",
+)
 # The memory cap of each kernel (RLIMIT_DATA: heap and private writable mappings, what a
 # computation grows). Measured by benchmarks/bench_kernel_memory.py: the explorer and the
 # explainers run in 123-133 MiB of it, the statistics pages in 311 and 321 MiB; 500 more games
@@ -108,17 +116,17 @@ app.start()
 class PublishSettings:
     """Every setting of the publishing mode, with its default (docs/publishing.md)."""
 
-    ip: str = "127.0.0.1"              # bind address; 0.0.0.0 listens on every interface
+    ip: str = "127.0.0.1"  # bind address; 0.0.0.0 listens on every interface
     port: int = 8866
-    base_url: str = "/"                # URL prefix, for a reverse proxy that serves a sub-path
+    base_url: str = "/"  # URL prefix, for a reverse proxy that serves a sub-path
     notebooks: Path = NOTEBOOKS
-    max_kernels: int = 32              # kernels alive at once, preheated ones included
-    cull_idle_timeout: int = 120       # seconds idle (and without connection) before a kernel goes
-    cull_interval: int = 30            # seconds between two culler passes
-    connect_timeout: int = 120         # seconds a kernel whose page never connected may live
+    max_kernels: int = 32  # kernels alive at once, preheated ones included
+    cull_idle_timeout: int = 120  # seconds idle (and without connection) before a kernel goes
+    cull_interval: int = 30  # seconds between two culler passes
+    connect_timeout: int = 120  # seconds a kernel whose page never connected may live
     preheat: tuple[str, ...] = PREHEATED
-    pool_size: int = 1                 # preheated kernels kept ready per preheated notebook
-    iopub_timeout: int = 120           # seconds Voilà waits for a cell's output once it has run
+    pool_size: int = 1  # preheated kernels kept ready per preheated notebook
+    iopub_timeout: int = 120  # seconds Voilà waits for a cell's output once it has run
     kernel_memory_mib: int = KERNEL_MEMORY_MIB  # memory cap of each kernel; 0: none
     extra_voila_args: list[str] = field(default_factory=list)
 
@@ -126,7 +134,7 @@ class PublishSettings:
         c = Config()
         c.Voila.ip = self.ip
         c.Voila.port = self.port
-        c.Voila.port_retries = 0       # a taken port is an error, not a silent move elsewhere
+        c.Voila.port_retries = 0  # a taken port is an error, not a silent move elsewhere
         c.Voila.open_browser = False
         c.Voila.base_url = self.base_url
         c.PublishingVoila.max_kernels = self.max_kernels
@@ -151,8 +159,13 @@ class PublishSettings:
         c.MappingKernelManager.cull_connected = False
         c.MappingKernelManager.cull_busy = False
         pools = {"default": {"pool_size": 0}}
-        pools.update({name: {"pool_size": self.pool_size} for name in self.preheat
-                      if (self.notebooks / name).is_file()})
+        pools.update(
+            {
+                name: {"pool_size": self.pool_size}
+                for name in self.preheat
+                if (self.notebooks / name).is_file()
+            }
+        )
         c.VoilaConfiguration.preheat_kernel = self.pool_size > 0 and len(pools) > 1
         c.VoilaKernelManager.kernel_pools_config = pools
         return c
@@ -168,8 +181,9 @@ class GuardedKernelManager(ServerKernelManager):
     space: 5 to 12 times a kernel's resident memory, and more the more cores the machine has.
     """
 
-    memory_mib = Integer(KERNEL_MEMORY_MIB, config=True,
-                         help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 for none")
+    memory_mib = Integer(
+        KERNEL_MEMORY_MIB, config=True, help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 for none"
+    )
 
     def format_kernel_cmd(self, extra_arguments=None):
         cmd = super().format_kernel_cmd(extra_arguments)
@@ -198,8 +212,7 @@ class PublishingKernelManager(AsyncMappingKernelManager):
     (a page that never loaded, a plain GET, a bot). Voilà never culls its pool's own kernels.
     """
 
-    connect_timeout = Integer(120, config=True,
-                              help="seconds a kernel whose page never connected may live")
+    connect_timeout = Integer(120, config=True, help="seconds a kernel whose page never connected may live")
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self):
@@ -365,10 +378,16 @@ class PublishingVoila(Voila):
 
     def init_handlers(self):
         # no login or logout pages either: a published site has no accounts (/logout was a 500)
-        left_out = (*LEFT_OUT, self.identity_provider.login_handler_class,
-                    self.identity_provider.logout_handler_class)
-        handlers = [self._replaced(spec) for spec in super().init_handlers()
-                    if not (len(spec) > 1 and spec[1] in left_out)]
+        left_out = (
+            *LEFT_OUT,
+            self.identity_provider.login_handler_class,
+            self.identity_provider.logout_handler_class,
+        )
+        handlers = [
+            self._replaced(spec)
+            for spec in super().init_handlers()
+            if not (len(spec) > 1 and spec[1] in left_out)
+        ]
         if Path(self.root_dir, LANDING_PAGE).is_file():
             landing = url_path_join(self.base_url, "voila/render", LANDING_PAGE)
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))
@@ -376,8 +395,10 @@ class PublishingVoila(Voila):
 
     @staticmethod
     def _replaced(spec: tuple) -> tuple:
-        replacement = {TornadoVoilaHandler: BoundedVoilaHandler,
-                       TemplateStaticFileHandler: ProjectTemplateStaticFiles}
+        replacement = {
+            TornadoVoilaHandler: BoundedVoilaHandler,
+            TemplateStaticFileHandler: ProjectTemplateStaticFiles,
+        }
         if len(spec) > 1 and spec[1] in replacement:
             return (spec[0], replacement[spec[1]], *spec[2:])
         return spec
@@ -388,30 +409,63 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
     parser = argparse.ArgumentParser(
         prog="./run publish",
         description="Serve every notebook in notebooks/ with Voilà for visitors (docs/publishing.md). "
-                    "Unknown --Class.trait=value options are passed on to Voilà.")
+        "Unknown --Class.trait=value options are passed on to Voilà.",
+    )
     parser.add_argument("--ip", default=defaults.ip, help="bind address (default %(default)s)")
     parser.add_argument("--port", type=_port, default=defaults.port, help="port (default %(default)s)")
-    parser.add_argument("--base-url", default=defaults.base_url,
-                        help="URL prefix behind a reverse proxy (default %(default)s)")
-    parser.add_argument("--notebooks", type=Path, default=defaults.notebooks,
-                        help="directory of notebooks to serve (default: the project's notebooks/)")
-    parser.add_argument("--max-kernels", type=_positive, default=defaults.max_kernels,
-                        help="kernels alive at once, preheated included (default %(default)s)")
-    parser.add_argument("--cull-idle-timeout", type=_positive, default=defaults.cull_idle_timeout,
-                        help="seconds a kernel without connection may stay idle (default %(default)s)")
-    parser.add_argument("--cull-interval", type=_positive, default=defaults.cull_interval,
-                        help="seconds between culler passes (default %(default)s)")
-    parser.add_argument("--connect-timeout", type=_positive, default=defaults.connect_timeout,
-                        help="seconds a kernel whose page never connected may live (default %(default)s)")
-    parser.add_argument("--preheat", action="append", metavar="NOTEBOOK",
-                        help="notebook to keep preheated kernels for; repeatable "
-                             f"(default: {', '.join(defaults.preheat)})")
-    parser.add_argument("--pool-size", type=_non_negative, default=defaults.pool_size,
-                        help="preheated kernels per preheated notebook; 0 turns preheating off "
-                             "(default %(default)s)")
-    parser.add_argument("--kernel-memory-mib", type=_non_negative, default=defaults.kernel_memory_mib,
-                        help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 turns it off "
-                             "(default %(default)s)")
+    parser.add_argument(
+        "--base-url",
+        default=defaults.base_url,
+        help="URL prefix behind a reverse proxy (default %(default)s)",
+    )
+    parser.add_argument(
+        "--notebooks",
+        type=Path,
+        default=defaults.notebooks,
+        help="directory of notebooks to serve (default: the project's notebooks/)",
+    )
+    parser.add_argument(
+        "--max-kernels",
+        type=_positive,
+        default=defaults.max_kernels,
+        help="kernels alive at once, preheated included (default %(default)s)",
+    )
+    parser.add_argument(
+        "--cull-idle-timeout",
+        type=_positive,
+        default=defaults.cull_idle_timeout,
+        help="seconds a kernel without connection may stay idle (default %(default)s)",
+    )
+    parser.add_argument(
+        "--cull-interval",
+        type=_positive,
+        default=defaults.cull_interval,
+        help="seconds between culler passes (default %(default)s)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=_positive,
+        default=defaults.connect_timeout,
+        help="seconds a kernel whose page never connected may live (default %(default)s)",
+    )
+    parser.add_argument(
+        "--preheat",
+        action="append",
+        metavar="NOTEBOOK",
+        help=f"notebook to keep preheated kernels for; repeatable (default: {', '.join(defaults.preheat)})",
+    )
+    parser.add_argument(
+        "--pool-size",
+        type=_non_negative,
+        default=defaults.pool_size,
+        help="preheated kernels per preheated notebook; 0 turns preheating off (default %(default)s)",
+    )
+    parser.add_argument(
+        "--kernel-memory-mib",
+        type=_non_negative,
+        default=defaults.kernel_memory_mib,
+        help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 turns it off (default %(default)s)",
+    )
     args, extra = parser.parse_known_args(argv)
     unknown = [arg for arg in extra if not arg.startswith("--") or "." not in arg.split("=")[0]]
     if unknown:
@@ -419,13 +473,20 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
     if not args.notebooks.is_dir():
         parser.error(f"--notebooks: {args.notebooks} is not a directory")
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
-    return PublishSettings(ip=args.ip, port=args.port, base_url=base_url,
-                           notebooks=args.notebooks.resolve(), max_kernels=args.max_kernels,
-                           cull_idle_timeout=args.cull_idle_timeout, cull_interval=args.cull_interval,
-                           connect_timeout=args.connect_timeout,
-                           preheat=tuple(args.preheat) if args.preheat else defaults.preheat,
-                           pool_size=args.pool_size, kernel_memory_mib=args.kernel_memory_mib,
-                           extra_voila_args=extra)
+    return PublishSettings(
+        ip=args.ip,
+        port=args.port,
+        base_url=base_url,
+        notebooks=args.notebooks.resolve(),
+        max_kernels=args.max_kernels,
+        cull_idle_timeout=args.cull_idle_timeout,
+        cull_interval=args.cull_interval,
+        connect_timeout=args.connect_timeout,
+        preheat=tuple(args.preheat) if args.preheat else defaults.preheat,
+        pool_size=args.pool_size,
+        kernel_memory_mib=args.kernel_memory_mib,
+        extra_voila_args=extra,
+    )
 
 
 def _port(text: str) -> int:
@@ -459,8 +520,9 @@ def use_project_template() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     settings = parse_args(argv)
     use_project_template()
-    PublishingVoila.launch_instance(argv=[str(settings.notebooks), *settings.extra_voila_args],
-                                    config=settings.voila_config())
+    PublishingVoila.launch_instance(
+        argv=[str(settings.notebooks), *settings.extra_voila_args], config=settings.voila_config()
+    )
 
 
 if __name__ == "__main__":

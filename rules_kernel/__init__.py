@@ -37,10 +37,29 @@ from rules_kernel.core import (
 from rules_kernel.session import Session as Session  # a game in progress: a tree of actions
 
 __all__ = [
-    "CHANCE", "NAME_BREAKS", "Action", "ChanceNotEnumerableError", "ChanceOutcome", "Game",
-    "HiddenInformationError", "IllegalMoveError", "Move", "Option", "OptionError", "Outcome",
-    "PositionTextError", "RulesError", "SeatError", "State", "game_class", "list_games", "load_game",
-    "perft", "playout", "register_game", "unregister_game",
+    "CHANCE",
+    "NAME_BREAKS",
+    "Action",
+    "ChanceNotEnumerableError",
+    "ChanceOutcome",
+    "Game",
+    "HiddenInformationError",
+    "IllegalMoveError",
+    "Move",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "PositionTextError",
+    "RulesError",
+    "SeatError",
+    "State",
+    "game_class",
+    "list_games",
+    "load_game",
+    "perft",
+    "playout",
+    "register_game",
+    "unregister_game",
 ]
 
 _REGISTRY: dict[str, type[Game]] = {}

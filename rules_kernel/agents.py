@@ -43,6 +43,7 @@ class RandomAgent(Agent):
 
 # --- evaluation ---------------------------------------------------------------------------
 
+
 def evaluate(state: State, player: int) -> float:
     """A score in [-1, 1] for `player`: the result if the game is over, else the game's own
     estimate (`Game.heuristic`: material, control; 0 for a game without one), kept inside
@@ -92,8 +93,9 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, seed=None, iterations: int = 200, exploration: float = 1.4,
-                 rollout_depth: int = 80) -> None:
+    def __init__(
+        self, seed=None, iterations: int = 200, exploration: float = 1.4, rollout_depth: int = 80
+    ) -> None:
         super().__init__(seed)
         self.iterations, self.exploration, self.rollout_depth = iterations, exploration, rollout_depth
 

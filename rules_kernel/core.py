@@ -91,8 +91,9 @@ def check_seat(game: Game, player: object) -> int:
     try:
         seat = operator.index(player)
     except TypeError:
-        raise SeatError(f"{game.id} has no player {player!r} (a {type(player).__name__}); "
-                        f"its seats are {valid}") from None
+        raise SeatError(
+            f"{game.id} has no player {player!r} (a {type(player).__name__}); its seats are {valid}"
+        ) from None
     if seat not in seats:
         raise SeatError(f"{game.id} has no player {seat}; its seats are {valid}")
     return seat
@@ -162,8 +163,12 @@ class Outcome:
         return self.finished and self.winner is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason,
-                "winners": list(self.winners), "finished": self.finished}
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "finished": self.finished,
+        }
 
     @classmethod
     def win(cls, player: int, reason: str) -> Outcome:
@@ -413,18 +418,22 @@ class State:
 
         Anything else (a list, None, a number) is IllegalMoveError, never a TypeError."""
         if not isinstance(action, (Action, str)):
-            raise IllegalMoveError(f"{_describe(action)} is not an action: give a Move, a chance "
-                                   "outcome or the notation of either")
+            raise IllegalMoveError(
+                f"{_describe(action)} is not an action: give a Move, a chance "
+                "outcome or the notation of either"
+            )
         if self.is_terminal():
-            raise IllegalMoveError(f"the game is over ({self.outcome().reason}); "
-                                   f"no move {_cut(str(action))!r} can be played")
+            raise IllegalMoveError(
+                f"the game is over ({self.outcome().reason}); no move {_cut(str(action))!r} can be played"
+            )
         if self.current_player == CHANCE:
             return self._successor(self._resolve_chance(action))
         if isinstance(action, str):
             return self._successor(self.parse_move(action))
         if getattr(action, "is_chance", False):
-            raise IllegalMoveError(f"chance outcome {str(action)!r} given where "
-                                   f"player {self.current_player} is to move")
+            raise IllegalMoveError(
+                f"chance outcome {str(action)!r} given where player {self.current_player} is to move"
+            )
         if action not in self._legal_set():
             raise IllegalMoveError(self.why_illegal(str(action)))
         return self._successor(action)
@@ -433,8 +442,9 @@ class State:
         if isinstance(action, str):
             return self.parse_chance(action)
         if not getattr(action, "is_chance", False):
-            raise IllegalMoveError(f"a chance event is pending; move {str(action)!r} cannot be "
-                                   "played until it is resolved")
+            raise IllegalMoveError(
+                f"a chance event is pending; move {str(action)!r} cannot be played until it is resolved"
+            )
         return self.parse_chance(str(action))
 
     def parse_move(self, text: str) -> Move:

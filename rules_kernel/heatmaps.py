@@ -56,8 +56,12 @@ def _of_game(actions: pd.DataFrame, game: str) -> pd.DataFrame:
 def _count(rows: pd.DataFrame, cells: pd.Series, all_games: pd.DataFrame) -> CellCounts:
     """Group the chosen rows by the cell each counts on (rows without a cell are dropped)."""
     frame = pd.DataFrame({"cell": cells, "record": rows["record"], "ply": rows["ply"]}).dropna()
-    table = frame.groupby("cell").agg(events=("ply", "size"), games=("record", "nunique"),
-                                      first_ply=("ply", "min"), median_ply=("ply", "median"))
+    table = frame.groupby("cell").agg(
+        events=("ply", "size"),
+        games=("record", "nunique"),
+        first_ply=("ply", "min"),
+        median_ply=("ply", "median"),
+    )
     table = table.sort_values(["events", "games"], ascending=False)[COLUMNS]
     table.index.name = "cell"
     return CellCounts(table, games=int(all_games["record"].nunique()), events=int(table["events"].sum()))
@@ -94,12 +98,14 @@ def turned(cells: pd.Series, players: pd.Series, files: int, ranks: int) -> pd.S
     file = file.where(~second, files - 1 - file)
     rank = rank.where(~second, ranks + 1 - rank)
     out = file.map(lambda f: chr(ord("a") + int(f)), na_action="ignore") + rank.map(
-        lambda r: str(int(r)), na_action="ignore")
+        lambda r: str(int(r)), na_action="ignore"
+    )
     return out.where(cells.notna())
 
 
-def piece_moves(actions: pd.DataFrame, game: str, piece: str, *, files: int, ranks: int,
-                mover_view: bool = True) -> CellCounts:
+def piece_moves(
+    actions: pd.DataFrame, game: str, piece: str, *, files: int, ranks: int, mover_view: bool = True
+) -> CellCounts:
     """Where a piece goes: each move of `piece` (the `piece` column) counts on its destination,
     seen from the mover's side when `mover_view` (the far rank is the last rank for both)."""
     if "piece" not in actions or "player" not in actions:

@@ -60,7 +60,7 @@ def _add(node: _Node, h: int, key: Hashable, shift: int) -> tuple[_Node, int]:
         items = node.children
         for i, (k, count) in enumerate(items):
             if k == key:
-                return _Node(0, items[:i] + ((k, count + 1),) + items[i + 1:]), count + 1
+                return _Node(0, items[:i] + ((k, count + 1),) + items[i + 1 :]), count + 1
         return _Node(0, items + ((key, 1),)), 1
     bit = 1 << ((h >> shift) & _MASK)
     index = (node.bitmap & (bit - 1)).bit_count()
@@ -75,7 +75,7 @@ def _add(node: _Node, h: int, key: Hashable, shift: int) -> tuple[_Node, int]:
         new_child = (key, count)
     else:  # two keys meet in this slot: both move one level down
         new_child, count = _add(_holding(child, shift + _BITS), h, key, shift + _BITS)
-    return _Node(node.bitmap, children[:index] + (new_child,) + children[index + 1:]), count
+    return _Node(node.bitmap, children[:index] + (new_child,) + children[index + 1 :]), count
 
 
 def _holding(entry: tuple, shift: int) -> _Node:

@@ -42,8 +42,10 @@ def read_position(game_id: str, text: object, parse: Callable[[list[str]], S]) -
     """`parse(fields)` of a position text split at spaces; its FieldError, and anything that
     is not a text, become PositionTextError naming the game, the text and the field."""
     if not isinstance(text, str):  # not even its repr is safe: an int of 5,000 digits
-        raise PositionTextError(f"{game_id} position: position text: must be a string "
-                                f"(a text is expected, not {type(text).__name__})")
+        raise PositionTextError(
+            f"{game_id} position: position text: must be a string "
+            f"(a text is expected, not {type(text).__name__})"
+        )
     try:
         return parse(text.split())
     except FieldError as error:
@@ -77,8 +79,9 @@ def whole_number(text: str, field: str) -> int:
     return int(text)
 
 
-def check_playable(state: State, stuck_field: str, can_happen: Callable[[], bool],
-                   impossible_chance: FieldError) -> None:
+def check_playable(
+    state: State, stuck_field: str, can_happen: Callable[[], bool], impossible_chance: FieldError
+) -> None:
     """Backstop: a game that is not over has a legal action, or a chance event that can
     happen (`can_happen()`; else `impossible_chance` is raised). A player to move with no
     legal action is an error of `stuck_field`."""

@@ -204,12 +204,21 @@ class Session:
     at the start (unless `auto=False`), after `play` and on `run_automatic()`, at most
     `max_automatic` per call: a War Stories session begins dealt."""
 
-    def __init__(self, start: Game | State | str, *, position: str | None = None,
-                 seed: int | str | None = None, agents: Mapping[int, AgentSpec] | None = None,
-                 manual_chance: bool = False,
-                 max_automatic: int = MAX_AUTOMATIC, players: tuple[dict[str, Any], ...] | None = None,
-                 meta: Mapping[str, Any] | None = None, checkpoint_every: int = CHECKPOINT_EVERY,
-                 recent_states: int = RECENT_STATES, auto: bool = True) -> None:
+    def __init__(
+        self,
+        start: Game | State | str,
+        *,
+        position: str | None = None,
+        seed: int | str | None = None,
+        agents: Mapping[int, AgentSpec] | None = None,
+        manual_chance: bool = False,
+        max_automatic: int = MAX_AUTOMATIC,
+        players: tuple[dict[str, Any], ...] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+        recent_states: int = RECENT_STATES,
+        auto: bool = True,
+    ) -> None:
         state = _start_state(start, position)
         self.game: Game = state.game
         self._store = _StateStore(checkpoint_every, recent_states)
@@ -341,8 +350,10 @@ class Session:
         elif 0 <= variation < len(self._node._children):
             child = self._node._children[variation]
         else:
-            raise SessionError(f"no variation {variation} here: {len(self._node._children)} "
-                               f"continuation(s) were played from ply {self.ply}")
+            raise SessionError(
+                f"no variation {variation} here: {len(self._node._children)} "
+                f"continuation(s) were played from ply {self.ply}"
+            )
         if child is None:
             return False
         with self.batch():
@@ -462,8 +473,10 @@ class Session:
             if isinstance(agent, str):
                 make_agent(agent)  # an unknown spec fails here, not at the agent's first turn
             elif not isinstance(agent, Agent):
-                raise SessionError(f"seat {seat}: an agent is a spec such as 'random' or an Agent, "
-                                   f"not {type(agent).__name__}")
+                raise SessionError(
+                    f"seat {seat}: an agent is a spec such as 'random' or an Agent, "
+                    f"not {type(agent).__name__}"
+                )
             checked[check_seat(self.game, seat)] = agent
         with self.batch():
             self._agents = checked
@@ -543,6 +556,7 @@ class Session:
         def stop() -> None:
             if callback in self._observers:
                 self._observers.remove(callback)
+
         return stop
 
     @contextmanager
@@ -603,8 +617,10 @@ class Session:
             node = node.parent
 
     def __repr__(self) -> str:
-        return (f"<Session {self.game.id}: ply {self.ply} of {len(self.line()) - 1}, "
-                f"{sum(1 for _ in self.nodes()) - 1} actions in the tree>")
+        return (
+            f"<Session {self.game.id}: ply {self.ply} of {len(self.line()) - 1}, "
+            f"{sum(1 for _ in self.nodes()) - 1} actions in the tree>"
+        )
 
     # --- records ---------------------------------------------------------------------------
     @property
@@ -612,16 +628,19 @@ class Session:
         """Whether the start is the game's initial position (what a record starts from)."""
         return self.root.state == self.game.initial_state()
 
-    def to_record(self, end: Node | None = None, *, players: Any = None,
-                  meta: Mapping[str, Any] | None = None) -> Record:
+    def to_record(
+        self, end: Node | None = None, *, players: Any = None, meta: Mapping[str, Any] | None = None
+    ) -> Record:
         """The line from the start to `end` (default: the end of the main line) as a record,
         with the comments on it in `meta["comments"]` ({"<ply>": text}).
 
         Records start from the game's initial position; a session from another position
         raises SessionError (its start is `root.state.to_text()`)."""
         if not self.starts_at_initial:
-            raise SessionError("a record starts from the game's initial position, and this session "
-                               f"starts from {one_line(self.root.state.to_text())!r}")
+            raise SessionError(
+                "a record starts from the game's initial position, and this session "
+                f"starts from {one_line(self.root.state.to_text())!r}"
+            )
         path = (end or self.main_line()[-1]).path()
         self._check_mine(path[-1])
         meta = dict(self.meta if meta is None else meta)
@@ -632,8 +651,10 @@ class Session:
         record = Record.from_actions(self.game, [], self._players() if players is None else players, meta)
         outcome = path[-1].state.outcome()
         return dataclasses.replace(
-            record, actions=tuple(RecordedAction(n.notation, n.is_chance) for n in path[1:]),
-            result=None if outcome is None else outcome.to_dict())
+            record,
+            actions=tuple(RecordedAction(n.notation, n.is_chance) for n in path[1:]),
+            result=None if outcome is None else outcome.to_dict(),
+        )
 
     def _players(self) -> list[dict[str, Any]]:
         if self.players is not None:
@@ -670,20 +691,26 @@ class Session:
 
         state = self.state
         if state.is_terminal():
-            raise fail(f"the game ended ({state.outcome().reason}) but the record goes on "
-                       f"with {one_line(recorded.notation)!r}")
+            raise fail(
+                f"the game ended ({state.outcome().reason}) but the record goes on "
+                f"with {one_line(recorded.notation)!r}"
+            )
         at_chance = state.current_player == CHANCE
         if recorded.chance != at_chance:
             due = "a chance outcome" if at_chance else f"a move by player {state.current_player}"
-            raise fail(f"{one_line(recorded.notation)!r} is recorded as "
-                       f"{'a chance outcome' if recorded.chance else 'a move'}, but {due} is due here")
+            raise fail(
+                f"{one_line(recorded.notation)!r} is recorded as "
+                f"{'a chance outcome' if recorded.chance else 'a move'}, but {due} is due here"
+            )
         try:
             self._advance(recorded.notation)
         except RulesError as exc:
             raise fail(str(exc)) from exc
         except Exception as exc:  # the kernel must not crash on data; name the action if it does
-            raise fail(f"{one_line(recorded.notation)!r} could not be applied "
-                       f"({type(exc).__name__}: {one_line(str(exc))})") from exc
+            raise fail(
+                f"{one_line(recorded.notation)!r} could not be applied "
+                f"({type(exc).__name__}: {one_line(str(exc))})"
+            ) from exc
 
 
 def _start_state(start: Game | State | str, position: str | None) -> State:
@@ -696,8 +723,7 @@ def _start_state(start: Game | State | str, position: str | None) -> State:
 
         start = load_game(start)
     if not isinstance(start, Game):
-        raise SessionError(f"a session starts from a game, a game id or a state, "
-                           f"not {type(start).__name__}")
+        raise SessionError(f"a session starts from a game, a game id or a state, not {type(start).__name__}")
     return start.initial_state() if position is None else start.from_text(position)
 
 
@@ -709,8 +735,9 @@ def _checked(state: State, action: Action | str) -> tuple[Action, State]:
     text = str(action)
     own = state.parse_chance(text) if state.current_player == CHANCE else state.parse_move(text)
     if isinstance(action, Action) and own != action:
-        raise IllegalMoveError(f"{one_line(text)!r} names another action here ({own!r}): its "
-                               "notation would not replay it")
+        raise IllegalMoveError(
+            f"{one_line(text)!r} names another action here ({own!r}): its notation would not replay it"
+        )
     return own, after
 
 
@@ -726,14 +753,19 @@ def _check_result(record: Record, final: State) -> None:
         agrees = replayed is not None and _same_outcome(given, claimed, replayed)
     if not agrees:
         said = replayed.reason if replayed else "the game goes on"
-        raise RecordError(f"the recorded result {one_line(repr(given))} differs from the replayed "
-                          f"one ({said})", source=record.source, line=record.line)
+        raise RecordError(
+            f"the recorded result {one_line(repr(given))} differs from the replayed one ({said})",
+            source=record.source,
+            line=record.line,
+        )
 
 
 def _same_outcome(given: dict[str, Any], claimed: Outcome, replayed: Outcome) -> bool:
-    return (claimed.winner == replayed.winner
-            and ("winners" not in given or tuple(claimed.winners) == replayed.winners)
-            and ("reason" not in given or claimed.reason == replayed.reason))
+    return (
+        claimed.winner == replayed.winner
+        and ("winners" not in given or tuple(claimed.winners) == replayed.winners)
+        and ("reason" not in given or claimed.reason == replayed.reason)
+    )
 
 
 def _comments_of(value: Any, plies: int) -> dict[int, str] | None:
@@ -743,12 +775,29 @@ def _comments_of(value: Any, plies: int) -> dict[int, str] | None:
         return None
     comments = {}
     for key, text in value.items():
-        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 9
-                and int(key) <= plies and isinstance(text, str)):
+        if not (
+            isinstance(key, str)
+            and key.isascii()
+            and key.isdigit()
+            and len(key) <= 9
+            and int(key) <= plies
+            and isinstance(text, str)
+        ):
             return None
         comments[int(key)] = text
     return comments
 
 
-__all__ = ["CHECKPOINT_EVERY", "COMMENT", "Change", "MAX_AUTOMATIC", "NODE", "Node", "RECENT_STATES",
-           "SETTINGS", "Session", "SessionError", "TREE"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "COMMENT",
+    "Change",
+    "MAX_AUTOMATIC",
+    "NODE",
+    "Node",
+    "RECENT_STATES",
+    "SETTINGS",
+    "Session",
+    "SessionError",
+    "TREE",
+]

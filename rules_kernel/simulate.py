@@ -64,8 +64,14 @@ def game_seed(seed: int, index: int) -> str:
     return f"{seed}:{index}"
 
 
-def play_game(game: rk.Game, agents: Sequence[str], seed: int | str, max_plies: int | None = None,
-              index: int | None = None, run: dict[str, Any] | None = None) -> Record:
+def play_game(
+    game: rk.Game,
+    agents: Sequence[str],
+    seed: int | str,
+    max_plies: int | None = None,
+    index: int | None = None,
+    run: dict[str, Any] | None = None,
+) -> Record:
     """One game between agents (names as `make_agent` takes them), as a record. Each agent
     is given only its player's view of the state. `run`: the parameters of the simulation
     this game belongs to, kept in `meta.run`."""
@@ -93,9 +99,14 @@ def play_game(game: rk.Game, agents: Sequence[str], seed: int | str, max_plies: 
     names = [{"name": f"{name} {i + 1}", "agent": name} for i, name in enumerate(agents)]
     record = Record.from_actions(game, actions, players=names, meta=meta)
     if record.result is None:
-        record = Record(record.game, record.options, record.actions, record.players,
-                        rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
-                        record.meta)
+        record = Record(
+            record.game,
+            record.options,
+            record.actions,
+            record.players,
+            rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
+            record.meta,
+        )
     return record
 
 
@@ -106,10 +117,20 @@ def _play_task(task: tuple) -> str:
     return play_game(game, agents, game_seed(seed, index), max_plies, index, run).to_json()
 
 
-def simulate(game: str | rk.Game, games: int, *, agents: Sequence[str] = ("random", "random"),
-             seed: int = 0, options: dict[str, Any] | None = None, output: str | os.PathLike | None = None,
-             workers: int = 1, client: Any = None, max_plies: int | None = None, resume: bool = False,
-             progress: bool = True) -> list[Record]:
+def simulate(
+    game: str | rk.Game,
+    games: int,
+    *,
+    agents: Sequence[str] = ("random", "random"),
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    output: str | os.PathLike | None = None,
+    workers: int = 1,
+    client: Any = None,
+    max_plies: int | None = None,
+    resume: bool = False,
+    progress: bool = True,
+) -> list[Record]:
     """Play `games` games and return their records (and write them to `output`).
 
     workers: processes on this machine (0: all cores); client: a dask.distributed Client
@@ -146,8 +167,14 @@ def simulate(game: str | rk.Game, games: int, *, agents: Sequence[str] = ("rando
     return records
 
 
-def _checked_request(game: str | rk.Game, options: dict[str, Any] | None, games: int,
-                     agents: Sequence[str], workers: int, max_plies: int | None) -> tuple[str, dict]:
+def _checked_request(
+    game: str | rk.Game,
+    options: dict[str, Any] | None,
+    games: int,
+    agents: Sequence[str],
+    workers: int,
+    max_plies: int | None,
+) -> tuple[str, dict]:
     """Everything a run needs, checked before the first game (OptionError)."""
     for name, value, low in (("games", games, 0), ("workers", workers, 0), ("max_plies", max_plies, 1)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < low):
@@ -179,6 +206,7 @@ def _failure(index: int, output: Any, what: str) -> str:
 
 # --- resuming ----------------------------------------------------------------------------------
 
+
 def resume_records(output: str | os.PathLike, options: dict[str, Any], run: dict[str, Any]) -> list[Record]:
     """The records already in `output`, each checked to come from the run described by `run`
     and `options` (RecordError naming the line if not; the file is then left as it was).
@@ -196,8 +224,8 @@ def resume_records(output: str | os.PathLike, options: dict[str, Any], run: dict
 
 
 class _Tail(NamedTuple):
-    start: int   # the offset where the last line starts
-    size: int    # its length in bytes (no newline at its end)
+    start: int  # the offset where the last line starts
+    size: int  # its length in bytes (no newline at its end)
     whole: bool  # a whole record that only lacks its newline
 
 
@@ -237,9 +265,12 @@ def _repair(path: Path, tail: _Tail) -> None:
             stream.write(b"\n")
             return
         stream.truncate(tail.start)
-    warnings.warn(f"{path}: the last line was cut off by a stopped run ({tail.size:,} bytes); "
-                  f"removed it and resuming after the whole records before it",
-                  ResumeWarning, stacklevel=2)
+    warnings.warn(
+        f"{path}: the last line was cut off by a stopped run ({tail.size:,} bytes); "
+        f"removed it and resuming after the whole records before it",
+        ResumeWarning,
+        stacklevel=2,
+    )
 
 
 def _start_of_last_line(path: Path, size: int, chunk: int = 1 << 16) -> int:
@@ -266,8 +297,12 @@ def _is_whole_record(tail: bytes) -> bool:
 
 def _check_same_run(record: Record, index: int, options: dict[str, Any], run: dict[str, Any]) -> None:
     def refuse(what: str) -> RecordError:
-        return RecordError(f"{what}; resume needs the same game, options, agents, seed and "
-                           "max plies (or another output file)", source=record.source, line=record.line)
+        return RecordError(
+            f"{what}; resume needs the same game, options, agents, seed and "
+            "max plies (or another output file)",
+            source=record.source,
+            line=record.line,
+        )
 
     theirs = record.meta.get("run")
     if not isinstance(theirs, dict):
@@ -275,8 +310,11 @@ def _check_same_run(record: Record, index: int, options: dict[str, Any], run: di
     for key in ("game", "agents", "seed", "max_plies"):
         if theirs.get(key) != run[key]:
             raise refuse(f"written by a run with {key} {theirs.get(key)!r}, not {run[key]!r}")
-    changed = sorted(k for k in set(options) | set(record.options)
-                     if _canonical(options.get(k)) != _canonical(record.options.get(k)))
+    changed = sorted(
+        k
+        for k in set(options) | set(record.options)
+        if _canonical(options.get(k)) != _canonical(record.options.get(k))
+    )
     if changed:
         raise refuse(f"written by a run with other options ({', '.join(changed)})")
     if record.meta.get("index") != index:
@@ -356,6 +394,7 @@ def play_tasks(tasks: Sequence[Task], workers: int = 1, bar: Any = None) -> Iter
 
 
 # --- running the games -------------------------------------------------------------------------
+
 
 def _run(tasks: list, workers: int, client: Any, play: Callable[[Any], str] | None = None) -> Iterator[str]:
     """The games' record lines in game order (a generator: closing it stops the workers).

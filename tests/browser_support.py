@@ -22,8 +22,15 @@ KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"]
 # nbclient's 4 s wait for a cell's output is too short on a loaded machine: pages rendered
 # without the widget (the same setting as `./run dashboard` and the publishing mode).
 PATIENT_EXECUTOR = ["--VoilaExecutor.iopub_timeout=120"]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
 
 
 def chromium_path() -> str | None:
@@ -45,10 +52,22 @@ def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
     with open(ARTIFACTS / f"voila-{Path(notebook).stem}-{port}.log", "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(ROOT / "notebooks" / notebook), "--no-browser",
-             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *KERNEL_TRANSPORT,
-             *PATIENT_EXECUTOR],
-            cwd=ROOT / "notebooks", stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "voila",
+                str(ROOT / "notebooks" / notebook),
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.ip=127.0.0.1",
+                "--show_tracebacks=True",
+                *KERNEL_TRANSPORT,
+                *PATIENT_EXECUTOR,
+            ],
+            cwd=ROOT / "notebooks",
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             deadline = time.monotonic() + timeout
             while True:
@@ -109,8 +128,10 @@ class PublishedSite:
         start = time.monotonic()
         while len(self.kernel_pids()) > at_most:
             if time.monotonic() - start > timeout:
-                raise TimeoutError(f"{len(self.kernel_pids())} kernels still alive after {timeout} s "
-                                   f"(wanted at most {at_most}); see {self.log_path}")
+                raise TimeoutError(
+                    f"{len(self.kernel_pids())} kernels still alive after {timeout} s "
+                    f"(wanted at most {at_most}); see {self.log_path}"
+                )
             time.sleep(0.5)
         return time.monotonic() - start
 
@@ -122,22 +143,33 @@ class PublishedSite:
         deadline = time.monotonic() + timeout
         while self.log().count(text) < count:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{text!r} not logged {count} times within {timeout} s; "
-                                   f"see {self.log_path}")
+                raise TimeoutError(
+                    f"{text!r} not logged {count} times within {timeout} s; see {self.log_path}"
+                )
             time.sleep(0.5)
 
 
 @contextlib.contextmanager
-def published(*options: str, notebooks: Path | None = None, timeout: float = 120,
-              ready: str = "voila/tree") -> Iterator[PublishedSite]:
+def published(
+    *options: str, notebooks: Path | None = None, timeout: float = 120, ready: str = "voila/tree"
+) -> Iterator[PublishedSite]:
     """Start the publishing mode (`python -m publish`) on a free loopback port with `options`;
     wait until `ready` answers (the file list: it starts no kernel); stop the server after."""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"publish-{port}.log"
     log = open(log_path, "w")  # noqa: SIM115
-    args = [sys.executable, "-m", "publish", "--ip", "127.0.0.1", "--port", str(port), *options,
-            *KERNEL_TRANSPORT]
+    args = [
+        sys.executable,
+        "-m",
+        "publish",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        *options,
+        *KERNEL_TRANSPORT,
+    ]
     if notebooks is not None:
         args += ["--notebooks", str(notebooks)]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

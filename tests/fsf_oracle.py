@@ -51,8 +51,7 @@ def is_fsf_drop_mate(variant: str, fen: str, move: str) -> bool:
     if not move.startswith("P@"):
         return False
     # the move must be passed as a move (not folded into the FEN): FSF looks at the last move
-    return (not pyffish.legal_moves(variant, fen, [move])
-            and pyffish.game_result(variant, fen, [move]) > 0)
+    return not pyffish.legal_moves(variant, fen, [move]) and pyffish.game_result(variant, fen, [move]) > 0
 
 
 def hand_multiset(fen: str) -> tuple[str, str]:

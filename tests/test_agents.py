@@ -46,8 +46,9 @@ class Spy(Agent):
         return self.rng.choice(view.legal_moves())
 
 
-@pytest.mark.parametrize("game_id, options", [("war-stories", {}), ("to-war", {"strategic": True}),
-                                              ("war-chest", {"players": 4})])
+@pytest.mark.parametrize(
+    "game_id, options", [("war-stories", {}), ("to-war", {"strategic": True}), ("war-chest", {"players": 4})]
+)
 def test_agents_are_only_shown_their_view(game_id, options, monkeypatch):
     spies = []
 
@@ -63,8 +64,13 @@ def test_agents_are_only_shown_their_view(game_id, options, monkeypatch):
     assert shown
     hidden_in_truth = 0
     for view in shown:
-        truth = next(s for s in states if s.ply == view.ply and s.current_player == view.current_player
-                     and s.view(view.current_player) == view)
+        truth = next(
+            s
+            for s in states
+            if s.ply == view.ply
+            and s.current_player == view.current_player
+            and s.view(view.current_player) == view
+        )
         assert view == truth.view(view.current_player)
         hidden_in_truth += view != truth
     assert hidden_in_truth > 0  # the truth had secrets the agents never saw

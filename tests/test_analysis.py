@@ -35,11 +35,14 @@ def engine(table) -> TableEngine:
 def _values(table: Tablebase, state) -> dict[str, Value]:
     """Every move's value by the table alone, history ignored (each position afresh), for the
     mover."""
-    return {str(m): table.value(GAME.from_text(state.apply(m).to_text())).after_move()
-            for m in state.legal_moves()}
+    return {
+        str(m): table.value(GAME.from_text(state.apply(m).to_text())).after_move()
+        for m in state.legal_moves()
+    }
 
 
 # --- the protocol ---------------------------------------------------------------------------------
+
 
 def test_an_analysis_ranks_every_move_and_gives_the_line_and_what_was_searched(engine, table):
     state = GAME.from_text("3/1l1/3/L2[C] w - - 0 1")
@@ -53,7 +56,8 @@ def test_an_analysis_ranks_every_move_and_gives_the_line_and_what_was_searched(e
     assert result.search.nodes >= len(result.moves)
     expected = _values(table, state)
     assert {m.move: (m.value.result, m.value.plies) for m in result.moves} == {
-        k: (v.result, v.plies) for k, v in expected.items()}
+        k: (v.result, v.plies) for k, v in expected.items()
+    }
     # the principal line is the table's: play it and the first player wins in 11 plies
     line = result.line
     end = state.play(*line) if len(line) == 11 else None
@@ -144,7 +148,8 @@ def test_a_hot_position_on_the_ladder_is_searched_until_the_table_settles(engine
     through them. The search over the kernel's states settles it: still a loss in 8."""
     start = GAME.from_text("3/l2/1C1/L2[] w - - 0 1")
     state = GAME.from_text(start.apply("a1b1").to_text()).play(
-        "a3a2", "b1a1", "a2a3", "a1b1", "a3a2", "b1a1", "a2a3")
+        "a3a2", "b1a1", "a2a3", "a1b1", "a3a2", "b1a1", "a2a3"
+    )
     assert state == start and state.repetition_count() == 2
     looked_up = analyse(state, engine=engine, limit=Limit(seconds=60, depth=0))
     assert str(looked_up.move("b2b3").value) == "loss in 8 (engine)"  # not exact from a lookup
@@ -197,11 +202,23 @@ def test_report_classifies_a_game_with_known_blunders(engine, table):
     assert list(df["mover"]) == [0, 1] * 5 + [0]
     assert list(df["move"]) == REPORT_MOVES
     assert dict(zip(df["ply"], df["classification"], strict=True)) == {
-        1: "best", 2: "best", 3: "good", 4: "best", 5: "blunder", 6: "best", 7: "best", 8: "best",
-        9: "best", 10: "blunder", 11: "best"}
+        1: "best",
+        2: "best",
+        3: "good",
+        4: "best",
+        5: "blunder",
+        6: "best",
+        7: "best",
+        8: "best",
+        9: "best",
+        10: "blunder",
+        11: "best",
+    }
     changes = df.dropna(subset=["result_change"])
     assert dict(zip(changes["ply"], changes["result_change"], strict=True)) == {
-        5: "win → draw", 10: "draw → loss"}
+        5: "win → draw",
+        10: "draw → loss",
+    }
     row = df.set_index("ply").loc[5]
     assert (row.value_before, row.value_after, row.loss) == (1.0, 0.5, 0.5)
     assert (row.result_before, row.result_after, row.best) == ("win in 11", "draw", "a1b1")
@@ -237,8 +254,11 @@ def test_report_reads_a_record_and_marks_chance_plies():
         actions.append(str(action))
         state = state.apply(action)
     record = Record.from_actions(game, actions)
-    df = report(record, engine=analysis.TreeSearchEngine(seed=1, rollout_actions=4),
-                limit=Limit(seconds=None, playouts=4))
+    df = report(
+        record,
+        engine=analysis.TreeSearchEngine(seed=1, rollout_actions=4),
+        limit=Limit(seconds=None, playouts=4),
+    )
     assert len(df) == 6 and df.loc[0, "player"] == "chance" and pd.isna(df.loc[0, "classification"])
     moved = df[df["mover"].notna()]
     assert len(moved) and moved["classification"].isin([c for c, _ in analysis.CLASSIFICATION]).all()
@@ -254,7 +274,16 @@ def test_classification_thresholds():
         return classify(Estimate(0.6), Estimate(0.6 - loss), loss, False)
 
     assert [at(x) for x in (0.0, 0.009, 0.02, 0.05, 0.099, 0.10, 0.149, 0.15, 0.5)] == [
-        "best", "best", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+        "best",
+        "best",
+        "good",
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
     assert classify(Estimate(0.6), Estimate(0.2), 0.4, True) == "best"  # the engine's own choice
 
 

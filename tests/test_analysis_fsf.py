@@ -26,8 +26,9 @@ try:
     HAVE_ENGINE = True
 except EngineError:
     HAVE_ENGINE = False
-needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="Fairy-Stockfish is not installed "
-                                  "(apt-get install fairy-stockfish)")
+needs_engine = pytest.mark.skipif(
+    not HAVE_ENGINE, reason="Fairy-Stockfish is not installed (apt-get install fairy-stockfish)"
+)
 
 GORO = rk.load_game("yokai-5x6")
 DOBUTSU = rk.load_game("yokai-3x4")
@@ -67,6 +68,7 @@ def hands_sorted(fen: str) -> str:
 
 
 # --- start, rules check, refusal, shutdown ---------------------------------------------------------
+
 
 @needs_engine
 def test_the_engine_starts_and_plays_our_5x6_rules(goro):
@@ -136,6 +138,7 @@ def test_an_engine_that_ignores_quit_is_killed_on_close(tmp_path):
 
 # --- translation ------------------------------------------------------------------------------------
 
+
 @needs_engine
 def test_positions_and_moves_translate_exactly_on_a_thousand_5x6_positions(goro):
     fsf, drop_mates = goro.fsf, 0
@@ -190,6 +193,7 @@ def test_3x4_moves_translate_and_the_moves_the_old_engine_lacks_lose_at_once(dob
 
 # --- analysis -----------------------------------------------------------------------------------------
 
+
 @needs_engine
 def test_the_mating_kodama_drop_is_never_suggested_and_the_mate_in_one_is_found(goro):
     state = GORO.from_text(DROP_MATE)
@@ -214,8 +218,9 @@ def test_a_search_reports_progress_and_stops_on_request(goro):
     timer = threading.Timer(0.3, stop.set)
     timer.start()
     started = time.monotonic()
-    result = analyse(GORO.initial_state(), engine=goro, limit=Limit(seconds=30), progress=seen.append,
-                     stop=stop)
+    result = analyse(
+        GORO.initial_state(), engine=goro, limit=Limit(seconds=30), progress=seen.append, stop=stop
+    )
     assert time.monotonic() - started < 10 and result.search.stopped
     assert len(seen) >= 2 and seen[-1] is result
     assert [a.search.depth for a in seen[:-1]] == sorted(a.search.depth for a in seen[:-1])

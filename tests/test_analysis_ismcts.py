@@ -18,20 +18,26 @@ from rules_kernel.games.war_chest import compose
 WAR_STORIES_WIN = (
     "2ds2/6/6/5K/6/6/2DS2 khg.ki.-.-.ki.asr.-.khg.he.kbr.-.ki.asg.kbr.khb.kby.he.ki.he.-.asy.asb.khb.-."
     "khy.kbb.he.asy.ki.-.khy.asr.khr.asg.-.khr.asb.ki.-.-.kby.kbb w - a1,b1,e1,f1,a2,e2,f2,a3,b3,c3,d3,"
-    "b4,c4,d4,e4,f4,a5,b5,d5,e5,f5,a6,b6,c6,e6,a7,b7 00 48 he,he,he,he,kbg,kbg")
+    "b4,c4,d4,e4,f4,a5,b5,d5,e5,f5,a6,b6,c6,e6,a7,b7 00 48 he,he,he,he,kbg,kbg"
+)
 # To War!, the strategic game: the second player holds BER, BOG, KOE (the first player's hand is
 # hidden from it); a card placed on b4 pushes the column to a breakthrough in five decisions.
 TO_WAR_WIN = (
     "0:BED.1:KOE.0:MAM.0:MAM.1:BER.0:MAM.1:BOG.1:BOG.0:BED.1:KRI.1:BOG.1:REI MAM=1,BED=1,SAQ=1,SAR=1/"
-    "BER=0,KOE=1,REI=1,KRI=2,BOG=0 BED,MAM/BER,BOG,KOE BED,MAM,SAQ,SAQ,SAQ,SAR/BER,KRI,REI b 6,6 - - 45")
+    "BER=0,KOE=1,REI=1,KRI=2,BOG=0 BED,MAM/BER,BOG,KOE BED,MAM,SAQ,SAQ,SAQ,SAR/BER,KRI,REI b 6,6 - - 45"
+)
 FAST = dict(rollout_actions=8)
 
 
 def war_chest_win():
     """Side A has one marker left: `control swordsman 1,3` wins (NL "Overwinningsvoorwaarden")."""
     game = rk.load_game("war-chest")
-    return compose(game, "1,3:0:swordsman:1;5,3:1:archer:1", ("swordsman,pikeman", "archer,royal"),
-                   control="4,0:0;6,1:0;0,5:1;2,6:1;2,1:0;3,2:0;5,3:0")
+    return compose(
+        game,
+        "1,3:0:swordsman:1;5,3:1:archer:1",
+        ("swordsman,pikeman", "archer,royal"),
+        control="4,0:0;6,1:0;0,5:1;2,6:1;2,1:0;3,2:0;5,3:0",
+    )
 
 
 def scenarios():
@@ -43,6 +49,7 @@ def scenarios():
 
 
 # --- never the hidden state ---------------------------------------------------------------------
+
 
 class Sealed:
     """A true state that lets the engine ask for a view and the game, and raises on anything
@@ -141,27 +148,36 @@ def test_what_the_viewer_cannot_see_changes_nothing(game_id, state, seat):
 
 # --- reproducible -----------------------------------------------------------------------------------
 
+
 def test_the_same_seed_gives_the_same_analysis_and_another_seed_another():
     game = rk.load_game("war-chest")
     state, rng = game.initial_state(), random.Random(1)
     while state.current_player == rk.CHANCE or len(state.legal_moves()) < 4:
-        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
-                            else rng.choice(state.legal_moves()))
+        state = state.apply(
+            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+        )
     limit = Limit(seconds=None, playouts=16)
-    first, again, other = (analyse(state, viewer=state.current_player, limit=limit,
-                                   engine=TreeSearchEngine(seed=seed, **FAST)) for seed in (7, 7, 8))
+    first, again, other = (
+        analyse(state, viewer=state.current_player, limit=limit, engine=TreeSearchEngine(seed=seed, **FAST))
+        for seed in (7, 7, 8)
+    )
     assert summary_of(first) == summary_of(again) and first.line == again.line
     assert summary_of(first) != summary_of(other)
 
 
 # --- wins within the turn -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game_id, state, seat", scenarios(), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_forced_win_within_the_turn_is_found(game_id, state, seat):
     assert state.current_player == seat and not state.is_terminal()
     budget = 90 if game_id == "to-war" else 30  # To War!'s win takes five decisions of the turn
-    result = analyse(state, viewer=seat, engine=TreeSearchEngine(seed=1, **FAST),
-                     limit=Limit(seconds=None, playouts=budget))
+    result = analyse(
+        state,
+        viewer=seat,
+        engine=TreeSearchEngine(seed=1, **FAST),
+        limit=Limit(seconds=None, playouts=budget),
+    )
     end = state
     for move in result.line:
         if end.is_terminal() or end.current_player != seat:
@@ -175,7 +191,8 @@ def test_a_chance_node_is_analysed_for_the_viewer():
     game = rk.load_game("to-war")
     state = game.initial_state()
     assert state.current_player == rk.CHANCE
-    result = analyse(state, viewer=1, engine=TreeSearchEngine(seed=2, **FAST),
-                     limit=Limit(seconds=None, playouts=6))
+    result = analyse(
+        state, viewer=1, engine=TreeSearchEngine(seed=2, **FAST), limit=Limit(seconds=None, playouts=6)
+    )
     assert result.player == 1 and result.moves == () and len(result.values) == 2
     assert result.value.win_probability == pytest.approx(result.values[1])

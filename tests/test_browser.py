@@ -14,8 +14,9 @@ from browser_support import ARTIFACTS, chromium_path, launch, voila
 import rules_kernel as rk
 from widgets.layout import layout_scene
 
-pytestmark = pytest.mark.skipif(chromium_path() is None,
-                                reason="Debian's chromium is not installed (./run tests installs it)")
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
+)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -94,8 +95,9 @@ def test_click_a_piece_see_its_moves_play_one(browser, server):
     page.wait_for_function("() => document.querySelectorAll('.re-board .re-highlight circle').length >= 4")
     page.screenshot(path=str(ARTIFACTS / "explorer-highlight.png"))
     page.locator('.re-board [data-cell="c2"]').click()
-    page.wait_for_selector("option:has-text('1. First player: Koropokkuru b1c2')", state="attached",
-                           timeout=15_000)
+    page.wait_for_selector(
+        "option:has-text('1. First player: Koropokkuru b1c2')", state="attached", timeout=15_000
+    )
     page.wait_for_timeout(SETTLE_MS)
     assert "Koropokkuru" in page.locator('.re-board [data-cell="c2"]').get_attribute("aria-label")
     assert page.locator("[role=status]").first.inner_text().strip() == "Second player to move"
@@ -145,12 +147,15 @@ def walk(page, layout, start: str, goal: str) -> str:
     return goal
 
 
-@pytest.mark.parametrize("title, options, slug", [
-    ("War Stories (Sengokuki)", {}, "war-stories"),
-    ("War Chest", {}, "war-chest"),
-    ("War Chest", {"Players": "4"}, "war-chest-4p"),
-    ("To War!", {"Strategic": "on"}, "to-war-strategic"),
-])
+@pytest.mark.parametrize(
+    "title, options, slug",
+    [
+        ("War Stories (Sengokuki)", {}, "war-stories"),
+        ("War Chest", {}, "war-chest"),
+        ("War Chest", {"Players": "4"}, "war-chest-4p"),
+        ("To War!", {"Strategic": "on"}, "to-war-strategic"),
+    ],
+)
 def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server, title, options, slug):
     """In the view of the player to move, the whole page — text, every option of every menu,
     every attribute, links — names no hidden chance result and no position text. The
@@ -170,8 +175,11 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
     all_lines = move_list(page)
     position = page.locator("input[placeholder='paste a position text here']").input_value()
     # a line the player saw differently (not just without the name of a card the flip showed)
-    secrets = [full.split(": ", 1)[1] for mine, full in zip(player_lines, all_lines, strict=True)
-               if not full.endswith(mine.split(": ", 1)[1])]
+    secrets = [
+        full.split(": ", 1)[1]
+        for mine, full in zip(player_lines, all_lines, strict=True)
+        if not full.endswith(mine.split(": ", 1)[1])
+    ]
     assert secrets and position, "the all-seeing view shows what the player's view hid"
     for secret in secrets + [position]:
         assert secret not in seen, f"{secret[:40]!r} leaks into the player's view"
@@ -184,9 +192,11 @@ def play_any_move(page) -> None:
     if button.is_enabled():
         n = len(move_list(page))
         button.click()
-        page.wait_for_function(f"() => document.querySelectorAll('.re-side select[size] option').length > {n}"
-                               " || document.querySelector('.re-curtain:not([style*=\"none\"]) button')",
-                               timeout=15_000)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.re-side select[size] option').length > {n}"
+            " || document.querySelector('.re-curtain:not([style*=\"none\"]) button')",
+            timeout=15_000,
+        )
         page.wait_for_timeout(SETTLE_MS)
     curtain = page.get_by_role("button", name=re.compile("^Show .*'s view$"))
     if curtain.count() and curtain.first.is_visible():
@@ -234,8 +244,10 @@ def test_phone_every_control_inside_the_viewport(browser, server, title):
         if not control.is_visible():
             continue
         box = control.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, \
-            (control.evaluate("el => el.outerHTML.slice(0, 80)"), box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (
+            control.evaluate("el => el.outerHTML.slice(0, 80)"),
+            box,
+        )
     page.screenshot(path=str(ARTIFACTS / f"phone-{title.split()[0].lower()}.png"), full_page=True)
     page.close()
 
@@ -243,8 +255,10 @@ def test_phone_every_control_inside_the_viewport(browser, server, title):
 def test_a_hostile_record_uploaded_to_the_replay_dashboard_is_one_escaped_line(browser):
     """A visitor uploads a record whose game name is markup: the page shows one line of text
     saying so, no element is injected, and the game on show stays."""
-    hostile = ('{"format": "rules-explorer/1", "game": "<img src=x onerror=\\"document.title=\'pwned\'\\">", '
-               '"options": {}, "actions": ["b2b3"]}\n')
+    hostile = (
+        '{"format": "rules-explorer/1", "game": "<img src=x onerror=\\"document.title=\'pwned\'\\">", '
+        '"options": {}, "actions": ["b2b3"]}\n'
+    )
     with voila("replay.ipynb") as url:
         page = browser.new_page(viewport=DESKTOP)
         page.goto(url, timeout=90_000)
@@ -252,8 +266,9 @@ def test_a_hostile_record_uploaded_to_the_replay_dashboard_is_one_escaped_line(b
         before = page.locator(".re-board .re-scene").inner_html()
         with page.expect_file_chooser() as chooser:  # the upload button opens the file picker
             page.get_by_role("button", name=re.compile("Load record")).click()
-        chooser.value.set_files(files=[{"name": "evil.jsonl", "mimeType": "application/json",
-                                        "buffer": hostile.encode()}])
+        chooser.value.set_files(
+            files=[{"name": "evil.jsonl", "mimeType": "application/json", "buffer": hostile.encode()}]
+        )
         alert = page.locator("[role=alert]")
         alert.wait_for(timeout=15_000)
         assert "unknown game" in alert.inner_text() and "<img" in alert.inner_text()  # shown as text

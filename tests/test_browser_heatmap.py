@@ -16,8 +16,9 @@ from browser_support import ARTIFACTS, ROOT, chromium_path, launch, voila
 import rules_kernel as rk
 from widgets import heatmap
 
-pytestmark = pytest.mark.skipif(chromium_path() is None,
-                                reason="Debian's chromium is not installed (./run tests installs it)")
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
+)
 
 #: [class, [[x, y], ...]] -> the RGB at each point of that canvas, in its own pixels
 PIXELS_JS = """([name, points]) => {
@@ -55,15 +56,19 @@ def test_heatmaps_colour_their_cells():
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url, timeout=120_000)
-        page.wait_for_function(f"() => document.querySelectorAll('canvas.re-heatmap-canvas').length "
-                               f"=== {len(wanted)}", timeout=120_000)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('canvas.re-heatmap-canvas').length === {len(wanted)}",
+            timeout=120_000,
+        )
         for name, cells, counts in wanted:
             points = [list(point) for point, _ in cells.values()]
             # drawn once the browser's canvas said it was ready and the kernel painted again
             page.wait_for_function(
                 "([name, x, y]) => { const c = document.querySelector('canvas.' + name);"
                 " return c.getContext('2d').getImageData(x, y, 1, 1).data[3] > 0; }",
-                arg=[name, *points[0]], timeout=60_000)
+                arg=[name, *points[0]],
+                timeout=60_000,
+            )
             seen = page.evaluate(PIXELS_JS, [name, points])
             got = {cid: "#{:02X}{:02X}{:02X}".format(*rgb) for cid, rgb in zip(cells, seen, strict=True)}
             assert got == {cid: colour for cid, (_, colour) in cells.items()}, name
@@ -74,8 +79,10 @@ def test_heatmaps_colour_their_cells():
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_timeout(300)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
-        widths = page.evaluate("() => [...document.querySelectorAll('canvas.re-heatmap-canvas')]"
-                               ".map(c => c.getBoundingClientRect().right)")
+        widths = page.evaluate(
+            "() => [...document.querySelectorAll('canvas.re-heatmap-canvas')]"
+            ".map(c => c.getBoundingClientRect().right)"
+        )
         assert max(widths) <= 390  # the canvases scaled down by CSS, inside the phone's width
         legend = page.locator(".re-heatmap-legend").nth(2)
         assert legend.bounding_box()["width"] <= 390

@@ -14,12 +14,18 @@ import time
 import pytest
 from browser_support import ARTIFACTS, chromium_path, launch, voila
 
-pytestmark = pytest.mark.skipif(chromium_path() is None,
-                                reason="Debian's chromium is not installed (./run tests installs it)")
+pytestmark = pytest.mark.skipif(
+    chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
+)
 
 STATISTICS = ["statistics.ipynb", "statistics-dashboard.ipynb"]
-EXPLAINERS = ["rules-yokai-3x4.ipynb", "rules-yokai-5x6.ipynb", "rules-war-stories.ipynb",
-              "rules-to-war.ipynb", "rules-war-chest.ipynb"]
+EXPLAINERS = [
+    "rules-yokai-3x4.ipynb",
+    "rules-yokai-5x6.ipynb",
+    "rules-war-stories.ipynb",
+    "rules-to-war.ipynb",
+    "rules-war-chest.ipynb",
+]
 BUDGET = {**dict.fromkeys(STATISTICS, 5.0), **dict.fromkeys(EXPLAINERS, 8.0)}
 #: Python reprs that must never reach a published page
 REPR = re.compile(r"Text\(|Token\(|Outcome\(|dtype|<widgets\.|Traceback|^\s*(True|False|None)\s*$", re.M)
@@ -28,14 +34,16 @@ CAPTION_N = re.compile(r"\bn\s*=\s*[\d,]+")
 # the page is there when its last kind of widget has arrived and drawn
 READY = {
     "statistics.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 7 && "
-                        "document.querySelectorAll('figure svg').length >= 5",
+    "document.querySelectorAll('figure svg').length >= 5",
     "statistics-dashboard.ipynb": "() => document.querySelectorAll('table.stats-table').length >= 3 && "
-                                  "document.querySelectorAll('figure svg').length >= 1",
+    "document.querySelectorAll('figure svg').length >= 1",
 }
-EXPLAINER_READY = ("() => document.querySelectorAll('.re-puzzle').length >= 3 && "
-                   "document.querySelectorAll('.re-rule').length >= 2 && "
-                   "[...document.querySelectorAll('.re-board')].length >= 5 && "
-                   "[...document.querySelectorAll('.re-board')].every(b => b.querySelector('svg *'))")
+EXPLAINER_READY = (
+    "() => document.querySelectorAll('.re-puzzle').length >= 3 && "
+    "document.querySelectorAll('.re-rule').length >= 2 && "
+    "[...document.querySelectorAll('.re-board')].length >= 5 && "
+    "[...document.querySelectorAll('.re-board')].every(b => b.querySelector('svg *'))"
+)
 
 
 def open_page(p, url: str, notebook: str, viewport: dict) -> tuple[object, float]:
@@ -92,8 +100,9 @@ def test_solve_a_puzzle_by_clicking():
         click("a4")  # takes the Tanuki: not the win
         puzzle.get_by_text("Not quite.").wait_for(timeout=15_000)
         puzzle.get_by_role("button", name="Undo").click()
-        page.wait_for_function("() => !document.querySelector('.re-puzzle').innerText.includes('Not quite.')",
-                               timeout=15_000)
+        page.wait_for_function(
+            "() => !document.querySelector('.re-puzzle').innerText.includes('Not quite.')", timeout=15_000
+        )
         click("b3")
         click("c4")
         puzzle.get_by_text("Right!").wait_for(timeout=15_000)

@@ -39,21 +39,27 @@ def scene_from(data: dict) -> Scene:
     def pairs(values):
         return tuple(tuple(v) if isinstance(v, list) else v for v in values)
 
-    return Scene(**{
-        **data,
-        "cells": tuple(Cell(**c) for c in data["cells"]),
-        "tokens": tuple(Token(**{**t, "flags": tuple(t["flags"]), "steps": pairs(t["steps"])})
-                        for t in data["tokens"]),
-        "zones": tuple(Zone(**{**z, "items": tuple(ZoneItem(**i) for i in z["items"])})
-                       for z in data["zones"]),
-        "players": tuple(data["players"]),
-        "last_cells": tuple(data["last_cells"]),
-    })
+    return Scene(
+        **{
+            **data,
+            "cells": tuple(Cell(**c) for c in data["cells"]),
+            "tokens": tuple(
+                Token(**{**t, "flags": tuple(t["flags"]), "steps": pairs(t["steps"])}) for t in data["tokens"]
+            ),
+            "zones": tuple(
+                Zone(**{**z, "items": tuple(ZoneItem(**i) for i in z["items"])}) for z in data["zones"]
+            ),
+            "players": tuple(data["players"]),
+            "last_cells": tuple(data["last_cells"]),
+        }
+    )
 
 
 def highlight_from(data: dict) -> dict:
-    return {k: ({c: tuple(v) for c, v in value.items()} if k == "marks" else tuple(value))
-            for k, value in data.items()}
+    return {
+        k: ({c: tuple(v) for c, v in value.items()} if k == "marks" else tuple(value))
+        for k, value in data.items()
+    }
 
 
 @pytest.mark.parametrize("case", GOLDEN, ids=lambda case: case["name"])
@@ -84,8 +90,11 @@ class Sent:
 
     def __init__(self, monkeypatch):
         self.batches: list[list] = []
-        monkeypatch.setattr(ipycanvas_module._CANVAS_MANAGER, "_send_custom",
-                            lambda commands, buffers=(): self.batches.append(commands))
+        monkeypatch.setattr(
+            ipycanvas_module._CANVAS_MANAGER,
+            "_send_custom",
+            lambda commands, buffers=(): self.batches.append(commands),
+        )
 
     def commands(self, batch: int = -1) -> list[tuple[str, list]]:
         out = []
@@ -99,8 +108,10 @@ class Sent:
 
 
 def test_the_drawing_list_is_plain_data():
-    ops = draw.draw_scene(scene_named("war-stories 12 plies, first player's view"),
-                          layout_scene(scene_named("war-stories 12 plies, first player's view")))
+    ops = draw.draw_scene(
+        scene_named("war-stories 12 plies, first player's view"),
+        layout_scene(scene_named("war-stories 12 plies, first player's view")),
+    )
     assert ops and all(isinstance(op, tuple) for op in ops)
     kinds = {type(op).__name__ for op in ops}
     assert {"Rect", "Polygon", "Text", "Group", "EndGroup"} <= kinds
@@ -132,12 +143,14 @@ def test_one_list_drives_both_backends(monkeypatch):
     assert stroked == sum(1 for op in polygons if op.stroke)
     circles = [op for op in ops if isinstance(op, draw.Circle)]
     # a styled batch of circles carries its x coordinates as an array: its length is the count
-    assert len(sent.named("fillCircle")) + sum(a[0]["shape"][0] for a in sent.named("fillStyledCircles")) \
-        == sum(1 for op in circles if op.fill)
+    assert len(sent.named("fillCircle")) + sum(
+        a[0]["shape"][0] for a in sent.named("fillStyledCircles")
+    ) == sum(1 for op in circles if op.fill)
     assert len(sent.named("strokeCircle")) == sum(1 for op in circles if op.stroke)
     colours = {args[1] for name, args in sent.commands() if name == "set" and args[0] in (0, 1)}
-    wanted = {op.fill for op in ops if getattr(op, "fill", None) and rgb(op.fill) is None} | \
-        {op.color for op in texts}
+    wanted = {op.fill for op in ops if getattr(op, "fill", None) and rgb(op.fill) is None} | {
+        op.color for op in texts
+    }
     assert wanted <= colours  # fill and stroke styles as the list names them
     assert len(sent.batches) == 1  # hold_canvas: the whole drawing in one message
 
@@ -145,12 +158,24 @@ def test_one_list_drives_both_backends(monkeypatch):
 def test_only_neighbouring_ops_are_batched():
     red, blue = "#FF0000", "#0000FF"
     square = ((0, 0), (1, 0), (1, 1))
-    ops = [draw.Polygon(square, fill=red), draw.Polygon(square, fill=blue), draw.Text(0, 0, "x"),
-           draw.Polygon(square, fill=red), draw.Polygon(square, stroke=red, width=2),
-           draw.Polygon(square, stroke=blue, width=2), draw.Polygon(square, stroke=red, width=3),
-           draw.Polygon(square, fill="red")]  # not #RRGGBB: drawn on its own with its name
+    ops = [
+        draw.Polygon(square, fill=red),
+        draw.Polygon(square, fill=blue),
+        draw.Text(0, 0, "x"),
+        draw.Polygon(square, fill=red),
+        draw.Polygon(square, stroke=red, width=2),
+        draw.Polygon(square, stroke=blue, width=2),
+        draw.Polygon(square, stroke=red, width=3),
+        draw.Polygon(square, fill="red"),
+    ]  # not #RRGGBB: drawn on its own with its name
     assert [(how, len(run)) for how, run in _runs(ops)] == [
-        ("fill", 2), ("one", 1), ("one", 1), ("stroke", 2), ("one", 1), ("one", 1)]
+        ("fill", 2),
+        ("one", 1),
+        ("one", 1),
+        ("stroke", 2),
+        ("one", 1),
+        ("one", 1),
+    ]
 
 
 def test_a_canvas_paints_again_when_a_browser_connects(monkeypatch):
@@ -174,27 +199,29 @@ def actions_frame(rows: list[tuple]) -> pd.DataFrame:
     return frame
 
 
-ACTIONS = actions_frame([
-    (0, "yokai-3x4", 0, "b2b3", False, 0, "Kodama", True),
-    (0, "yokai-3x4", 1, "a4b3", False, 1, "Tanuki", True),
-    (0, "yokai-3x4", 2, "C@a2", False, 0, "Kodama", False),
-    (0, "yokai-3x4", 3, "b4c3", False, 1, "Koropokkuru", False),
-    (0, "yokai-3x4", 4, "b1b2", False, 0, "Koropokkuru", False),
-    (1, "yokai-3x4", 0, "b2b3", False, 0, "Kodama", True),
-    (1, "yokai-3x4", 1, "c3c4+", False, 0, "Kodama", True),
-    (2, "yokai-3x4", 0, "c1c2", False, 0, "Tanuki", False),          # a game without a capture
-    (3, "yokai-5x6", 0, "b2b3", False, 0, "Kodama", True),            # another game: not counted
-    (4, "war-chest", 0, "deal:a/b", True, None, None, False),
-    (4, "war-chest", 1, "control pikeman 1,3", False, 0, "Pikeman", False),
-    (4, "war-chest", 9, "control 1,3", False, 1, "Pikeman ×2", False),
-    (4, "war-chest", 12, "move scout 2,1 2,2", False, 0, "Scout", False),
-    (5, "war-chest", 30, "control scout 5,3", False, 1, "Scout", False),
-    (6, "to-war", 0, "draw:KRI", True, None, None, False),
-    (6, "to-war", 1, "KRI@b2", False, 0, "Krieger", False),
-    (6, "to-war", 2, "c4c5", False, 0, "Krieger", False),              # into the camp
-    (7, "to-war", 5, "a1a0", False, 1, "Ritter", False),
-    (7, "to-war", 6, "a2a1", False, 1, "Ritter", False),
-])
+ACTIONS = actions_frame(
+    [
+        (0, "yokai-3x4", 0, "b2b3", False, 0, "Kodama", True),
+        (0, "yokai-3x4", 1, "a4b3", False, 1, "Tanuki", True),
+        (0, "yokai-3x4", 2, "C@a2", False, 0, "Kodama", False),
+        (0, "yokai-3x4", 3, "b4c3", False, 1, "Koropokkuru", False),
+        (0, "yokai-3x4", 4, "b1b2", False, 0, "Koropokkuru", False),
+        (1, "yokai-3x4", 0, "b2b3", False, 0, "Kodama", True),
+        (1, "yokai-3x4", 1, "c3c4+", False, 0, "Kodama", True),
+        (2, "yokai-3x4", 0, "c1c2", False, 0, "Tanuki", False),  # a game without a capture
+        (3, "yokai-5x6", 0, "b2b3", False, 0, "Kodama", True),  # another game: not counted
+        (4, "war-chest", 0, "deal:a/b", True, None, None, False),
+        (4, "war-chest", 1, "control pikeman 1,3", False, 0, "Pikeman", False),
+        (4, "war-chest", 9, "control 1,3", False, 1, "Pikeman ×2", False),
+        (4, "war-chest", 12, "move scout 2,1 2,2", False, 0, "Scout", False),
+        (5, "war-chest", 30, "control scout 5,3", False, 1, "Scout", False),
+        (6, "to-war", 0, "draw:KRI", True, None, None, False),
+        (6, "to-war", 1, "KRI@b2", False, 0, "Krieger", False),
+        (6, "to-war", 2, "c4c5", False, 0, "Krieger", False),  # into the camp
+        (7, "to-war", 5, "a1a0", False, 1, "Ritter", False),
+        (7, "to-war", 6, "a2a1", False, 1, "Ritter", False),
+    ]
+)
 
 
 def test_capture_counts():
@@ -241,7 +268,8 @@ def test_colour_scale_classes_cover_every_count():
         assert len(classes) <= len(heatmap.RAMP) and classes[-1][2] == heatmap.RAMP[-1]
         assert scale.colour(0) == heatmap.NONE
         assert [scale.colour(n) for n in range(1, top + 1)] == [
-            c for low, high, c in classes for _ in range(low, high + 1)]
+            c for low, high, c in classes for _ in range(low, high + 1)
+        ]
 
 
 def test_a_heatmap_is_one_fill_and_one_stroke_on_the_canvas(monkeypatch):
@@ -258,8 +286,11 @@ def test_a_heatmap_is_one_fill_and_one_stroke_on_the_canvas(monkeypatch):
     boxes = figure.layout.cells
     # the headline, 3 + 4 coordinates, and a count in each of the two cells that have one
     assert len(texts) == 1 + 7 + 2
-    wanted = {("3", boxes["b3"].cx), ("1", boxes["c4"].cx),
-              ("4 captures in 3 games", figure.layout.width / 2)}
+    wanted = {
+        ("3", boxes["b3"].cx),
+        ("1", boxes["c4"].cx),
+        ("4 captures in 3 games", figure.layout.width / 2),
+    }
     assert wanted <= set(texts)
     assert figure.counts == {"b3": 3, "c4": 1}
 

@@ -22,8 +22,15 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 def upload(replay: widgets.Replay, content: bytes, name: str = "game.jsonl") -> None:
     """What the browser does when a visitor picks a file."""
-    replay.upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
-                            "last_modified": NOW},)
+    replay.upload.value = (
+        {
+            "name": name,
+            "type": "",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": NOW,
+        },
+    )
 
 
 def record_line(**fields) -> bytes:
@@ -32,17 +39,27 @@ def record_line(**fields) -> bytes:
     return (json.dumps(base) + "\n").encode()
 
 
-@pytest.mark.parametrize("content, name, says", [
-    (record_line(game=HOSTILE), "game.jsonl", "unknown game"),
-    (record_line(options={"units": "/etc/passwd"}, game="to-war"), "game.jsonl", "units"),
-    (record_line(options={"game_id": 1}), "game.jsonl", "game_id"),
-    (b"[" * 100_000 + b"]" * 100_000, "deep.jsonl", ""),
-    (b"{\"format\": 1" + b"9" * 5000 + b"}\n",
-     "big.jsonl", ""),
-    (b"\xff\xfe not text", "game.txt", ""),
-    (record_line(actions=["b2b4"]), "game.jsonl", "ply 0"),
-], ids=["script-in-game-name", "path-as-unit-table", "option-named-game_id", "deep-nesting",
-        "5000-digit-number", "not-utf8", "illegal-move"])
+@pytest.mark.parametrize(
+    "content, name, says",
+    [
+        (record_line(game=HOSTILE), "game.jsonl", "unknown game"),
+        (record_line(options={"units": "/etc/passwd"}, game="to-war"), "game.jsonl", "units"),
+        (record_line(options={"game_id": 1}), "game.jsonl", "game_id"),
+        (b"[" * 100_000 + b"]" * 100_000, "deep.jsonl", ""),
+        (b'{"format": 1' + b"9" * 5000 + b"}\n", "big.jsonl", ""),
+        (b"\xff\xfe not text", "game.txt", ""),
+        (record_line(actions=["b2b4"]), "game.jsonl", "ply 0"),
+    ],
+    ids=[
+        "script-in-game-name",
+        "path-as-unit-table",
+        "option-named-game_id",
+        "deep-nesting",
+        "5000-digit-number",
+        "not-utf8",
+        "illegal-move",
+    ],
+)
 def test_hostile_uploads_give_one_escaped_line_and_keep_the_page(content, name, says):
     replay = widgets.Replay(upload=True)
     upload(replay, content, name)
@@ -86,8 +103,15 @@ def test_guarded_callbacks_show_a_line_instead_of_raising():
 def test_explorer_options_take_an_uploaded_unit_table_as_content_never_a_path():
     ex = widgets.Explorer("to-war")
     field = ex.form.fields["units"]
-    field.upload.value = ({"name": "units.csv", "type": "", "size": 11, "content": memoryview(b"/etc/passwd"),
-                           "last_modified": NOW},)
+    field.upload.value = (
+        {
+            "name": "units.csv",
+            "type": "",
+            "size": 11,
+            "content": memoryview(b"/etc/passwd"),
+            "last_modified": NOW,
+        },
+    )
     before = ex.game
     ex.new_game()  # the text "/etc/passwd" is read as a (useless) table, never opened as a path
     assert 'role="alert"' in ex.message.value and "units file" in ex.message.value
@@ -126,8 +150,11 @@ NAMED_FILES = ["/etc/passwd", "/dev/zero", "/proc/self/environ", "rules_kernel/d
 
 
 @pytest.mark.parametrize("named", NAMED_FILES)
-@pytest.mark.parametrize("filename, wrap", [("x.json", json.dumps), ("x.csv", str), ("x.txt", str)],
-                         ids=["json-string", "csv-text", "other-name"])
+@pytest.mark.parametrize(
+    "filename, wrap",
+    [("x.json", json.dumps), ("x.csv", str), ("x.txt", str)],
+    ids=["json-string", "csv-text", "other-name"],
+)
 def test_an_upload_that_names_a_file_opens_nothing(named, filename, wrap):
     ex = widgets.Explorer("to-war")
     before = ex.game
@@ -136,8 +163,15 @@ def test_an_upload_that_names_a_file_opens_nothing(named, filename, wrap):
     opened = OpenedFiles.watch()
     opened.watching = True
     try:
-        field.upload.value = ({"name": filename, "type": "", "size": len(content),
-                               "content": memoryview(content), "last_modified": NOW},)
+        field.upload.value = (
+            {
+                "name": filename,
+                "type": "",
+                "size": len(content),
+                "content": memoryview(content),
+                "last_modified": NOW,
+            },
+        )
         ex.new_game()
         with pytest.raises(OptionError) as refused:
             read_table(field.option, filename, content)
@@ -170,11 +204,13 @@ def test_an_uploaded_table_is_read_from_its_bytes():
 
 def test_a_table_of_the_wrong_shape_is_one_line():
     field = widgets.Explorer("to-war").form.fields["units"]
-    for name, content, says in [("t.json", b'{"army": "western"}', "JSON array of row objects"),
-                                ("t.json", b"[1, 2]", "array with a non-object"),
-                                ("t.json", b"[", "not JSON"),
-                                ("t.csv", b"", "no rows"),
-                                ("t.csv", b"\xff\xfe", "not UTF-8")]:
+    for name, content, says in [
+        ("t.json", b'{"army": "western"}', "JSON array of row objects"),
+        ("t.json", b"[1, 2]", "array with a non-object"),
+        ("t.json", b"[", "not JSON"),
+        ("t.csv", b"", "no rows"),
+        ("t.csv", b"\xff\xfe", "not UTF-8"),
+    ]:
         with pytest.raises(OptionError, match=says):
             read_table(field.option, name, content)
 

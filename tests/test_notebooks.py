@@ -28,11 +28,17 @@ def test_notebook_is_committed_without_outputs(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     client.execute()
-    errors = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
-              if out.output_type == "error"]
+    errors = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "error"
+    ]
     assert not errors
     shown = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs]
     assert shown, f"{path.name} shows nothing"

@@ -49,11 +49,11 @@ def mutate(text: str, mutations) -> str:
         i = where % (len(text) + 1)
         fields = text.split(" ")
         if kind == "replace":
-            text = text[:i] + noise + text[i + len(noise):]
+            text = text[:i] + noise + text[i + len(noise) :]
         elif kind == "insert":
             text = text[:i] + noise + text[i:]
         elif kind == "delete":
-            text = text[:i] + text[i + len(noise):]
+            text = text[:i] + text[i + len(noise) :]
         elif kind == "swap-fields" and len(fields) > 1:
             j = where % (len(fields) - 1)
             fields[j], fields[j + 1] = fields[j + 1], fields[j]

@@ -28,8 +28,13 @@ TO_WAR_STRATEGIC = rk.load_game("to-war", armies=["western", "far-eastern"], str
 WAR_CHEST = rk.load_game("war-chest")
 WAR_CHEST_4P = rk.load_game("war-chest", players=4, setup="draft")
 WAR_CHEST_CAPPED = rk.load_game("war-chest", setup="first-game", max_actions=150)
-GAMES = {"to-war": TO_WAR, "to-war-strategic": TO_WAR_STRATEGIC, "war-chest": WAR_CHEST,
-         "war-chest-4p": WAR_CHEST_4P, "war-chest-capped": WAR_CHEST_CAPPED}
+GAMES = {
+    "to-war": TO_WAR,
+    "to-war-strategic": TO_WAR_STRATEGIC,
+    "war-chest": WAR_CHEST,
+    "war-chest-4p": WAR_CHEST_4P,
+    "war-chest-capped": WAR_CHEST_CAPPED,
+}
 HUGE = "9" * 5000  # int() of more than 4,300 digits raises ValueError
 
 
@@ -48,9 +53,48 @@ def corpus(name: str) -> tuple[str, ...]:
 
 # --- the fuzz -------------------------------------------------------------------------------
 
-PIECES = ["-", ",", ";", "/", ":", ".", "+", "=", "*", "|", "?", " ", "0", "1", "2", "3", "7", "99",
-          "-1", "²", "١", "1_0", HUGE, "XYZ", "0:XYZ", "1:MAM", "0:?", "z9", "must", "may", "royal",
-          "archer", "knight", "3,3", "3,3:0:archer:1", "4,0:1", "guard:0:3,3", "priest-use:1:royal", "w", "b"]
+PIECES = [
+    "-",
+    ",",
+    ";",
+    "/",
+    ":",
+    ".",
+    "+",
+    "=",
+    "*",
+    "|",
+    "?",
+    " ",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "99",
+    "-1",
+    "²",
+    "١",
+    "1_0",
+    HUGE,
+    "XYZ",
+    "0:XYZ",
+    "1:MAM",
+    "0:?",
+    "z9",
+    "must",
+    "may",
+    "royal",
+    "archer",
+    "knight",
+    "3,3",
+    "3,3:0:archer:1",
+    "4,0:1",
+    "guard:0:3,3",
+    "priest-use:1:royal",
+    "w",
+    "b",
+]
 
 
 @st.composite
@@ -65,12 +109,12 @@ def mutated_text(draw, name: str) -> str:
 
 def _char(draw, text, texts):
     i = draw(st.integers(0, max(len(text) - 1, 0)))
-    return text[:i] + draw(st.sampled_from("0123456789-,;/:.+=*|? abwXYZ²")) + text[i + 1:]
+    return text[:i] + draw(st.sampled_from("0123456789-,;/:.+=*|? abwXYZ²")) + text[i + 1 :]
 
 
 def _delete(draw, text, texts):
     i = draw(st.integers(0, len(text)))
-    return text[:i] + text[i + draw(st.integers(1, 6)):]
+    return text[:i] + text[i + draw(st.integers(1, 6)) :]
 
 
 def _insert(draw, text, texts):
@@ -185,6 +229,7 @@ def test_the_corpus_texts_are_all_accepted_and_the_fuzz_refuses_most_mutants():
 
 # --- round trips and equality along random games -------------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -216,7 +261,8 @@ def test_to_war_transposition_hands_drawn_in_another_order():
     """Strategic variant: the same three cards drawn in two orders are one position."""
     state = rk.load_game("to-war", strategic=True).from_text(
         "-.0:MAM.-.0:MAM.0:MAM.0:MAM.1:BER.1:BER.1:BER.1:KOE.-.1:KOE MAM=1,BED=5,SAQ=4,SAR=2/"
-        "BER=0,KOE=1,REI=3,KRI=4,BOG=4 -/- MAM/- w 6,6 - - 40")
+        "BER=0,KOE=1,REI=3,KRI=4,BOG=4 -/- MAM/- w 6,6 - - 40"
+    )
     one = state.play("draw:BED", "draw:SAQ", "draw:SAR")
     other = state.play("draw:SAR", "draw:BED", "draw:SAQ")
     assert one == other and hash(one) == hash(other) and one.to_text() == other.to_text()
@@ -242,10 +288,13 @@ def test_war_chest_action_counter_counts_only_under_a_cap():
 
 # --- the holes of issue #14, one by one -------------------------------------------------------
 
+
 def to_war_chain_text() -> str:
     """A real position in the middle of a push chain (the Bedouin waits for c1)."""
-    return ("0:MAM.0:SAR.0:SAQ.0:SAQ.0:MAM.0:SAR.1:REI.1:KOE.1:KRI.1:KRI.1:BER.1:BOG "
-            "MAM=4,BED=4,SAQ=2,SAR=0/BER=2,KOE=2,REI=2,KRI=2,BOG=3 -/- -/- w 6,6 c1,must,0:BED,b1,b1=b1 - 14")
+    return (
+        "0:MAM.0:SAR.0:SAQ.0:SAQ.0:MAM.0:SAR.1:REI.1:KOE.1:KRI.1:KRI.1:BER.1:BOG "
+        "MAM=4,BED=4,SAQ=2,SAR=0/BER=2,KOE=2,REI=2,KRI=2,BOG=3 -/- -/- w 6,6 c1,must,0:BED,b1,b1=b1 - 14"
+    )
 
 
 def refused(game, text: str, field: str, words: str = "") -> str:
@@ -261,20 +310,23 @@ def test_the_chain_text_is_valid_to_start_with():
     assert state.active is not None and [str(m) for m in state.legal_moves()] == ["c1c2"]
 
 
-@pytest.mark.parametrize("bad, replacement, field, words", [
-    ("c1,must", "z9,must", "chain", "'z9' is not a square"),            # was KeyError
-    ("b1=b1", "q0=b1", "chain", "'q0' is not a square"),                 # was KeyError
-    ("SAQ=2,", "SAQ=x,", "reserves", "'x' is not a whole number"),       # was ValueError from int()
-    ("SAQ=2,SAR=0/", "SAQ=2/", "reserves", "how many SAR"),              # was ValueError from zip(strict)
-    ("6,6", "6,six", "placed", "'six' is not a whole number"),
-    ("c1,must", "a3,must", "chain", "stepping unit on a3 must be the mover's"),  # was TypeError later
-    (" 14", " " + HUGE, "ply", "at most 9 digits"),                      # was ValueError (4,300 digits)
-    ("SAQ=2,", "SAQ=\u00b2,", "reserves", "not a whole number"),        # '²' passes isdigit()
-    ("SAQ=2,", "SAQ=\u0661,", "reserves", "not a whole number"),        # int() reads Arabic-Indic digits
-    ("SAQ=2,", "SAQ=" + HUGE + ",", "reserves", "at most 9 digits"),
-    ("0:BED", "0:XYZ", "chain", "'XYZ' is no card of player 0's army"),
-    ("1:BOG", "1:?", "grid", "'1:?'"),
-])
+@pytest.mark.parametrize(
+    "bad, replacement, field, words",
+    [
+        ("c1,must", "z9,must", "chain", "'z9' is not a square"),  # was KeyError
+        ("b1=b1", "q0=b1", "chain", "'q0' is not a square"),  # was KeyError
+        ("SAQ=2,", "SAQ=x,", "reserves", "'x' is not a whole number"),  # was ValueError from int()
+        ("SAQ=2,SAR=0/", "SAQ=2/", "reserves", "how many SAR"),  # was ValueError from zip(strict)
+        ("6,6", "6,six", "placed", "'six' is not a whole number"),
+        ("c1,must", "a3,must", "chain", "stepping unit on a3 must be the mover's"),  # was TypeError later
+        (" 14", " " + HUGE, "ply", "at most 9 digits"),  # was ValueError (4,300 digits)
+        ("SAQ=2,", "SAQ=\u00b2,", "reserves", "not a whole number"),  # '²' passes isdigit()
+        ("SAQ=2,", "SAQ=\u0661,", "reserves", "not a whole number"),  # int() reads Arabic-Indic digits
+        ("SAQ=2,", "SAQ=" + HUGE + ",", "reserves", "at most 9 digits"),
+        ("0:BED", "0:XYZ", "chain", "'XYZ' is no card of player 0's army"),
+        ("1:BOG", "1:?", "grid", "'1:?'"),
+    ],
+)
 def test_to_war_holes_in_the_text_are_refused_naming_the_field(bad, replacement, field, words):
     text = to_war_chain_text()
     assert bad in text
@@ -282,52 +334,67 @@ def test_to_war_holes_in_the_text_are_refused_naming_the_field(bad, replacement,
 
 
 #: Southern (player 0) to draw: 4 Mamluks on the field and one discarded; Northern: 5 units
-MIDGAME = ("-.0:MAM.-.0:MAM.0:MAM.0:MAM.1:BER.1:BER.1:BER.1:KOE.-.1:KOE MAM=1,BED=5,SAQ=4,SAR=2/"
-           "BER=0,KOE=1,REI=3,KRI=4,BOG=4 -/- MAM/- w 6,6 - - 40")
+MIDGAME = (
+    "-.0:MAM.-.0:MAM.0:MAM.0:MAM.1:BER.1:BER.1:BER.1:KOE.-.1:KOE MAM=1,BED=5,SAQ=4,SAR=2/"
+    "BER=0,KOE=1,REI=3,KRI=4,BOG=4 -/- MAM/- w 6,6 - - 40"
+)
 
 
 def test_to_war_unknown_card_is_no_longer_playable():
     """Issue #14: an unknown card `XYZ` in hand was accepted and then playable."""
     text = MIDGAME
     TO_WAR.from_text(text)  # the position before the draw is fine
-    refused(TO_WAR, text.replace("MAM=1", "MAM=0").replace("-/- MAM/-", "XYZ/- MAM/-"), "hands",
-            "'XYZ' is no card of player 0's army")
+    refused(
+        TO_WAR,
+        text.replace("MAM=1", "MAM=0").replace("-/- MAM/-", "XYZ/- MAM/-"),
+        "hands",
+        "'XYZ' is no card of player 0's army",
+    )
 
 
 def test_to_war_material_turn_order_and_hand_size_follow_the_box():
     """17 cards an army (the card overview), alternating turns, one card at a time."""
     text = MIDGAME
-    refused(TO_WAR, text.replace("SAR=2", "SAR=3"), "reserves", "3 SAR cards")   # a third Sarbaz
-    refused(TO_WAR, text.replace("MAM=1", "MAM=0"), "reserves", "5 MAM cards")   # a Mamluk vanished
+    refused(TO_WAR, text.replace("SAR=2", "SAR=3"), "reserves", "3 SAR cards")  # a third Sarbaz
+    refused(TO_WAR, text.replace("MAM=1", "MAM=0"), "reserves", "5 MAM cards")  # a Mamluk vanished
     refused(TO_WAR, text.replace(" w ", " b "), "side", "cannot be with b to move")
     two = text.replace("MAM=1,BED=5", "MAM=0,BED=4").replace("-/- MAM/-", "BED,MAM/- MAM/-")
     refused(TO_WAR, two, "hands", "holds 2 cards")
     with pytest.raises(PositionTextError, match="a text is expected, not NoneType"):
         TO_WAR.from_text(None)
     with pytest.raises(PositionTextError, match="a text is expected, not int"):
-        TO_WAR.from_text(10 ** 5000)  # not even str() of it is safe
+        TO_WAR.from_text(10**5000)  # not even str() of it is safe
 
 
 def test_to_war_set_up_rules_bind_the_text():
-    """"Die beiden zuerst platzierten Karten müssen stets in der Mitte liegen"; each in their
+    """ "Die beiden zuerst platzierten Karten müssen stets in der Mitte liegen"; each in their
     own half; a player with nothing to play and the game not over cannot be."""
     start = TO_WAR.initial_state().play("draw:MAM", "MAM@b2", "draw:BER")
     text = start.to_text()
     assert TO_WAR.from_text(text) == start
     assert text.startswith("-.-.-.-.0:MAM.-.-.-.-.-.-.- ")
-    refused(TO_WAR, text.replace("-.-.-.-.0:MAM.-", "0:MAM.-.-.-.-.-", 1), "grid",
-            "first set-up card lies on b2")
+    refused(
+        TO_WAR, text.replace("-.-.-.-.0:MAM.-", "0:MAM.-.-.-.-.-", 1), "grid", "first set-up card lies on b2"
+    )
     refused(TO_WAR, text.replace("-.-.-.-.0:MAM.-.-.-", "-.-.-.-.-.-.-.0:MAM", 1), "placed", "own half")
     refused(TO_WAR, text.replace(" 1,0 ", " 2,0 "), "placed", "own half")
 
 
 # --- War Chest ----------------------------------------------------------------------------------
 
-def war_chest_text(units: str = "3,3:0:swordsman:1;3,5:1:archer:1", hands: str = "swordsman/-",
-                   turn: str = "0", control: str = "4,0:0;6,1:0;0,5:1;2,6:1", supply: str = "-/-",
-                   bags: str = "royal/royal") -> str:
-    return (f"play swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout - {bags} "
-            f"{hands} -/- -/- {supply} -/- {units} {control} 0 {turn} - 0")
+
+def war_chest_text(
+    units: str = "3,3:0:swordsman:1;3,5:1:archer:1",
+    hands: str = "swordsman/-",
+    turn: str = "0",
+    control: str = "4,0:0;6,1:0;0,5:1;2,6:1",
+    supply: str = "-/-",
+    bags: str = "royal/royal",
+) -> str:
+    return (
+        f"play swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout - {bags} "
+        f"{hands} -/- -/- {supply} -/- {units} {control} 0 {turn} - 0"
+    )
 
 
 def test_the_war_chest_scenario_text_is_valid_to_start_with():
@@ -335,24 +402,27 @@ def test_the_war_chest_scenario_text_is_valid_to_start_with():
     assert "move swordsman 3,3 3,4" in {str(m) for m in state.legal_moves()}
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"units": "3,3:0:swordsman:1;3,3:1:archer:1"}, "units", "two units on hex 3,3"),
-    ({"control": "4,0:0;4,0:1;6,1:0;0,5:1;2,6:1"}, "control", "two markers on location 4,0"),
-    ({"hands": "knight/-"}, "hands", "player 0 has a knight coin"),
-    ({"hands": "archer/-"}, "hands", "player 0 has a archer coin"),
-    ({"supply": "swordsman,swordsman,swordsman,swordsman/-"}, "bags", "6 swordsman coins"),
-    ({"bags": "royal,royal/royal"}, "bags", "2 royal coins"),
-    ({"supply": "royal/-"}, "supply", "player 0 has a royal coin"),
-    ({"turn": "1"}, "turn", "seat 1 is to act with an empty hand"),
-    ({"units": "3,3:0:swordsman:1;3,5:1:archer:1;4,4:1:archer:1"}, "units", "2 archer units"),
-    ({"units": "3,3:0:swordsman:1;3,5:1:knight:1"}, "units", "no knight in their army"),
-    ({"units": "3,3:0:swordsman:" + HUGE}, "units", "a unit is 'x,y:seat:type:coins'"),
-    ({"units": "3,3:0:swordsman:0"}, "units", "at least one coin"),
-    ({"turn": HUGE}, "turn", "at most 9 digits"),
-    ({"turn": "\u0661"}, "turn", "not a whole number"),
-    ({"control": "3,3:0"}, "control", "on a location"),
-    ({"control": "4,0:0;6,1:0;2,1:0;3,2:0;5,3:0;1,3:0;0,5:1;2,6:1;3,4:1;4,5:1;3,3:1"}, "control", "3,3"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"units": "3,3:0:swordsman:1;3,3:1:archer:1"}, "units", "two units on hex 3,3"),
+        ({"control": "4,0:0;4,0:1;6,1:0;0,5:1;2,6:1"}, "control", "two markers on location 4,0"),
+        ({"hands": "knight/-"}, "hands", "player 0 has a knight coin"),
+        ({"hands": "archer/-"}, "hands", "player 0 has a archer coin"),
+        ({"supply": "swordsman,swordsman,swordsman,swordsman/-"}, "bags", "6 swordsman coins"),
+        ({"bags": "royal,royal/royal"}, "bags", "2 royal coins"),
+        ({"supply": "royal/-"}, "supply", "player 0 has a royal coin"),
+        ({"turn": "1"}, "turn", "seat 1 is to act with an empty hand"),
+        ({"units": "3,3:0:swordsman:1;3,5:1:archer:1;4,4:1:archer:1"}, "units", "2 archer units"),
+        ({"units": "3,3:0:swordsman:1;3,5:1:knight:1"}, "units", "no knight in their army"),
+        ({"units": "3,3:0:swordsman:" + HUGE}, "units", "a unit is 'x,y:seat:type:coins'"),
+        ({"units": "3,3:0:swordsman:0"}, "units", "at least one coin"),
+        ({"turn": HUGE}, "turn", "at most 9 digits"),
+        ({"turn": "\u0661"}, "turn", "not a whole number"),
+        ({"control": "3,3:0"}, "control", "on a location"),
+        ({"control": "4,0:0;6,1:0;2,1:0;3,2:0;5,3:0;1,3:0;0,5:1;2,6:1;3,4:1;4,5:1;3,3:1"}, "control", "3,3"),
+    ],
+)
 def test_war_chest_holes_in_the_text_are_refused_naming_the_field(change, field, words):
     refused(WAR_CHEST, war_chest_text(**change), field, words)
 
@@ -369,13 +439,25 @@ def test_war_chest_markers_and_phases_follow_the_rules():
     assert won.is_terminal() and won.outcome().winner == 0
     draw = war_chest_text().replace("play ", "draw ", 1)
     refused(WAR_CHEST, draw, "hands", "have not drawn yet")
-    refused(WAR_CHEST, draw.replace("royal/royal swordsman/-", "-/royal -/-"), "turn",
-            "seat 0 draws but has no coin")
-    refused(WAR_CHEST, war_chest_text().replace(" 0 0 - 0", " 0 0 guard:0:3,3 0"), "pending",
-            "an attacked Royal Guard")
+    refused(
+        WAR_CHEST,
+        draw.replace("royal/royal swordsman/-", "-/royal -/-"),
+        "turn",
+        "seat 0 draws but has no coin",
+    )
+    refused(
+        WAR_CHEST,
+        war_chest_text().replace(" 0 0 - 0", " 0 0 guard:0:3,3 0"),
+        "pending",
+        "an attacked Royal Guard",
+    )
     refused(WAR_CHEST_CAPPED, war_chest_text().replace(" - 0", " - 151"), "ply", "past the cap of 150")
-    refused(WAR_CHEST, war_chest_text().replace("play swordsman,pikeman", "play swordsman,archer"),
-            "armies", "archer appears twice")
+    refused(
+        WAR_CHEST,
+        war_chest_text().replace("play swordsman,pikeman", "play swordsman,archer"),
+        "armies",
+        "archer appears twice",
+    )
 
 
 def test_war_chest_follow_ups_in_the_order_play_leaves_them():
@@ -385,12 +467,21 @@ def test_war_chest_follow_ups_in_the_order_play_leaves_them():
     from rules_kernel.games.war_chest import compose
 
     armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,royal-guard"
-    state = compose(WAR_CHEST, "3,3:0:warrior-priest:1;3,4:1:royal-guard:1", ("warrior-priest", "-"),
-                    armies=armies, supply=("-", "royal-guard")).apply("attack warrior-priest 3,3 3,4")
+    state = compose(
+        WAR_CHEST,
+        "3,3:0:warrior-priest:1;3,4:1:royal-guard:1",
+        ("warrior-priest", "-"),
+        armies=armies,
+        supply=("-", "royal-guard"),
+    ).apply("attack warrior-priest 3,3 3,4")
     text = state.to_text()
     assert "priest-draw:0:-|guard:1:3,4" in text and WAR_CHEST.from_text(text) == state
-    refused(WAR_CHEST, text.replace("priest-draw:0:-|guard:1:3,4", "guard:1:3,4|priest-draw:0:-"),
-            "pending", "happens at once")
+    refused(
+        WAR_CHEST,
+        text.replace("priest-draw:0:-|guard:1:3,4", "guard:1:3,4|priest-draw:0:-"),
+        "pending",
+        "happens at once",
+    )
     refused(WAR_CHEST, text.replace("guard:1:3,4", "guard:1:3,3"), "pending", "an attacked Royal Guard")
 
 

@@ -119,6 +119,7 @@ def test_perft_counts_the_legal_moves(game_id):
 
 # --- issue 14: positions equal by content, seats checked, non-actions refused -----------------
 
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32))

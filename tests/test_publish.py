@@ -28,8 +28,9 @@ from publish import landing, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-needs_chromium = pytest.mark.skipif(chromium_path() is None,
-                                    reason="Debian's chromium is not installed (./run tests installs it)")
+needs_chromium = pytest.mark.skipif(
+    chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
+)
 # Kernels that never had a browser connection (plain GETs) go after --connect-timeout, kernels
 # whose tab closed after --cull-idle-timeout; both within timeout + two culler passes.
 CULL = ["--cull-idle-timeout", "5", "--connect-timeout", "5", "--cull-interval", "1"]
@@ -43,6 +44,7 @@ EXPLORER_PREHEAT = ["--preheat", "index.ipynb", "--preheat", "explorer.ipynb"]
 
 
 # --- the landing page, without a server ---------------------------------------------------
+
 
 def test_landing_page_has_a_card_for_every_notebook():
     page = landing.landing_html(NOTEBOOKS)
@@ -75,18 +77,20 @@ def test_landing_card_text_comes_from_the_notebook():
 
 def write_notebook(path: Path, markdown: str, code: str = "print('hello')", **metadata) -> None:
     nb = nbformat.v4.new_notebook()
-    nb.metadata.update({"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                        **metadata})
+    nb.metadata.update(
+        {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}, **metadata}
+    )
     nb.cells = [nbformat.v4.new_markdown_cell(markdown), nbformat.v4.new_code_cell(code)]
     nbformat.write(nb, path)
 
 
 def test_landing_page_escapes_every_text(tmp_path):
     """A notebook's title, description and file name are text, never markup."""
-    write_notebook(tmp_path / 'x"><img src=y onerror=alert(3)>.ipynb',
-                   "# <img src=x onerror=alert(1)>\n\nFirst <b>bold</b> & \"quoted\" sentence. Second.")
-    write_notebook(tmp_path / "meta.ipynb", "# Meta",
-                   rules_explorer={"description": "<svg onload=alert(2)>"})
+    write_notebook(
+        tmp_path / 'x"><img src=y onerror=alert(3)>.ipynb',
+        '# <img src=x onerror=alert(1)>\n\nFirst <b>bold</b> & "quoted" sentence. Second.',
+    )
+    write_notebook(tmp_path / "meta.ipynb", "# Meta", rules_explorer={"description": "<svg onload=alert(2)>"})
     page = landing.landing_html(tmp_path)
     assert "<script>" not in page and "<img src=" not in page and "<svg onload" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
@@ -97,11 +101,29 @@ def test_landing_page_escapes_every_text(tmp_path):
 
 # --- settings and the quota, without a server ---------------------------------------------
 
+
 def test_publish_options():
-    settings = serve.parse_args(["--ip", "0.0.0.0", "--port", "9000", "--max-kernels", "3",
-                                 "--cull-idle-timeout", "60", "--cull-interval", "10", "--pool-size", "0",
-                                 "--connect-timeout", "90",
-                                 "--base-url", "games", "--Voila.theme=dark"])
+    settings = serve.parse_args(
+        [
+            "--ip",
+            "0.0.0.0",
+            "--port",
+            "9000",
+            "--max-kernels",
+            "3",
+            "--cull-idle-timeout",
+            "60",
+            "--cull-interval",
+            "10",
+            "--pool-size",
+            "0",
+            "--connect-timeout",
+            "90",
+            "--base-url",
+            "games",
+            "--Voila.theme=dark",
+        ]
+    )
     config = settings.voila_config()
     assert (config.Voila.ip, config.Voila.port, config.Voila.base_url) == ("0.0.0.0", 9000, "/games/")
     assert config.PublishingVoila.max_kernels == 3
@@ -127,14 +149,27 @@ def test_publish_options():
     pools = defaults.VoilaKernelManager.kernel_pools_config
     assert pools.pop("default") == {"pool_size": 0}
     # the front door, the explorer and every page with a render goal (issue 15)
-    assert set(pools) == {"index.ipynb", "explorer.ipynb", "statistics.ipynb", "statistics-dashboard.ipynb",
-                          *(p.name for p in NOTEBOOKS.glob("rules-*.ipynb"))}
+    assert set(pools) == {
+        "index.ipynb",
+        "explorer.ipynb",
+        "statistics.ipynb",
+        "statistics-dashboard.ipynb",
+        *(p.name for p in NOTEBOOKS.glob("rules-*.ipynb")),
+    }
     assert all(pool == {"pool_size": 1} for pool in pools.values())
 
 
-@pytest.mark.parametrize("argv", [["--port", "70000"], ["--max-kernels", "0"], ["--cull-interval", "-1"],
-                                  ["--kernel-memory-mib", "-1"],
-                                  ["--notebooks", "/nonexistent/dir"], ["stray"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--port", "70000"],
+        ["--max-kernels", "0"],
+        ["--cull-interval", "-1"],
+        ["--kernel-memory-mib", "-1"],
+        ["--notebooks", "/nonexistent/dir"],
+        ["stray"],
+    ],
+)
 def test_bad_publish_options_are_refused(argv, capsys):
     with pytest.raises(SystemExit) as stop:
         serve.parse_args(argv)
@@ -154,8 +189,8 @@ def test_quota_counts_kernels_and_admitted_requests():
     quota, kernels = serve.KernelQuota(3), FakeKernelManager(1)
     assert quota.admit(kernels) and quota.admit(kernels)  # 1 kernel + 2 requests on their way
     assert not quota.admit(kernels)
-    quota.release()                       # one request got its kernel...
-    kernels.ids.append("k1")              # ...which the kernel manager now lists
+    quota.release()  # one request got its kernel...
+    kernels.ids.append("k1")  # ...which the kernel manager now lists
     assert not quota.admit(kernels)
     kernels.ids.clear()
     assert quota.admit(kernels) and quota.reserved == 2
@@ -177,6 +212,7 @@ def test_culler_survives_a_kernel_that_is_still_starting():
 
 
 # --- a real server ------------------------------------------------------------------------
+
 
 def get(url: str, timeout: float = 120) -> tuple[int, str, dict]:
     try:
@@ -266,15 +302,23 @@ def test_landing_page_explorer_sessions_no_cdn_and_culling():
 
 def watch_for_outside_requests(context, outside: list[str]) -> None:
     """Record and refuse every request that is not for the local server."""
+
     def route(route):
         if route.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
             route.continue_()
         else:
             outside.append(route.request.url)
             route.abort()
+
     context.route("**/*", route)
-    context.on("request", lambda request: None if request.url.startswith(
-        ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")) else outside.append(request.url))
+    context.on(
+        "request",
+        lambda request: (
+            None
+            if request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:"))
+            else outside.append(request.url)
+        ),
+    )
 
 
 @needs_chromium
@@ -283,8 +327,11 @@ def test_widget_icons_render_without_the_cdn(tmp_path):
     an ipywidgets button icon still renders from the font Voilà serves itself."""
     from playwright.sync_api import sync_playwright
 
-    write_notebook(tmp_path / "icon.ipynb", "# Icon",
-                   "import ipywidgets as w\nw.Button(description='Again', icon='refresh')")
+    write_notebook(
+        tmp_path / "icon.ipynb",
+        "# Icon",
+        "import ipywidgets as w\nw.Button(description='Again', icon='refresh')",
+    )
     with published("--pool-size", "0", *CULL, notebooks=tmp_path) as site, sync_playwright() as p:
         browser = launch(p)
         context = browser.new_context()
@@ -323,8 +370,9 @@ def test_front_door_redirects_and_pages_carry_no_cdn():
         assert code == 200
         for cdn in ("cdn.jsdelivr.net", "cdnjs.cloudflare.com", "unpkg.com", "fontawesome"):
             assert cdn not in body.lower(), cdn
-        config = json.loads(body.split('<script id="jupyter-config-data" type="application/json">')[1]
-                            .split("</script>")[0])
+        config = json.loads(
+            body.split('<script id="jupyter-config-data" type="application/json">')[1].split("</script>")[0]
+        )
         assert config["kernelId"]
 
 
@@ -335,6 +383,7 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def test_busy_page_escapes_the_path():
     """The busy page repeats the requested path in its link: escaped, like every text in HTML."""
+
     class Request:
         path = '/voila/render/"><script>x</script>.ipynb'
 
@@ -357,8 +406,8 @@ def test_busy_page_escapes_the_path():
     assert "<script>" not in written["body"] and "&lt;script&gt;" in written["body"]
 
 
-
 # --- issue #20: Voilà's doors, widget-protocol errors, memory cap -------------------------
+
 
 class Fetches(html.parser.HTMLParser):
     """Every address a browser would fetch by itself for a page: src, srcset, poster and
@@ -392,8 +441,10 @@ class Fetches(html.parser.HTMLParser):
 
 
 def css_addresses(css: str) -> list[str]:
-    return [m.group(1) or m.group(2) for m in
-            re.finditer(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", css)]
+    return [
+        m.group(1) or m.group(2)
+        for m in re.finditer(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", css)
+    ]
 
 
 def outside_fetches(page: str) -> list[str]:
@@ -410,17 +461,27 @@ def outside_fetches(page: str) -> list[str]:
 
 def test_outside_fetches_finds_a_cdn_link():
     """The check the server tests rely on does see what Voilà's own pages used to load."""
-    voila_error_page = ('<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/'
-                        'css/font-awesome.min.css" type="text/css" />')
-    assert outside_fetches(voila_error_page) == ["https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/"
-                                                  "font-awesome.min.css"]
-    assert outside_fetches('<script src="//unpkg.com/x.js"></script><img srcset="a.png 1x, '
-                           'http://img.example/b.png 2x">') == ["//unpkg.com/x.js", "http://img.example/b.png"]
-    assert outside_fetches("<style>@import 'https://fonts.example/f.css'; b{background:url(/x.png)}</style>"
-                           '<p style="background: url(&quot;https://e.example/i.png&quot;)">') == [
-        "https://fonts.example/f.css", "https://e.example/i.png"]
-    assert outside_fetches('<a href="https://example.org/">a link</a><link href="/voila/static/x.css">'
-                           '<svg xmlns="http://www.w3.org/2000/svg"><img src="data:;base64,="></svg>') == []
+    voila_error_page = (
+        '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/'
+        'css/font-awesome.min.css" type="text/css" />'
+    )
+    assert outside_fetches(voila_error_page) == [
+        "https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css"
+    ]
+    assert outside_fetches(
+        '<script src="//unpkg.com/x.js"></script><img srcset="a.png 1x, http://img.example/b.png 2x">'
+    ) == ["//unpkg.com/x.js", "http://img.example/b.png"]
+    assert outside_fetches(
+        "<style>@import 'https://fonts.example/f.css'; b{background:url(/x.png)}</style>"
+        '<p style="background: url(&quot;https://e.example/i.png&quot;)">'
+    ) == ["https://fonts.example/f.css", "https://e.example/i.png"]
+    assert (
+        outside_fetches(
+            '<a href="https://example.org/">a link</a><link href="/voila/static/x.css">'
+            '<svg xmlns="http://www.w3.org/2000/svg"><img src="data:;base64,="></svg>'
+        )
+        == []
+    )
     assert outside_fetches(serve.BUSY_PAGE.format(places=3, again="/voila/render/x.ipynb")) == []
 
 
@@ -467,8 +528,16 @@ def timed_get(url: str) -> tuple[int, str, float]:
 XSS = "%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E"  # "><script>alert(1)</script>
 
 
-@pytest.mark.parametrize("query", [f"theme={XSS}", "template=nonexistent_template", "template=../../../etc",
-                                   f"template={XSS}", "theme=dark&template=lab"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"theme={XSS}",
+        "template=nonexistent_template",
+        "template=../../../etc",
+        f"template={XSS}",
+        "theme=dark&template=lab",
+    ],
+)
 def test_no_template_or_theme_from_the_url(doors, query):
     """Voilà took ?theme= into the page unescaped (200 with the script), held a kernel and the
     connection for 60 s for a template that does not exist, and answered 500 to a path. Now:
@@ -483,13 +552,23 @@ def test_no_template_or_theme_from_the_url(doors, query):
     assert len(doors.kernel_pids()) <= before, "a refused request started a kernel"
 
 
-@pytest.mark.parametrize("path, status", [
-    ("voila/tree", 404), ("voila/tree/", 404), ("voila/api/contents", 404),
-    ("voila/api/contents/hog.ipynb", 404),
-    (f"voila/render/{XSS}.ipynb", 404), (f"no/such/{XSS}", 404), ("logout", 404), ("login", 404),
-    ("voila/templates/x%3Cb%3E", 404), ("voila/templates/lab/static/index.css", 404),
-    ("voila/labextensions/nope", 404), ("voila/render/nokernel.ipynb", 500),
-])
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("voila/tree", 404),
+        ("voila/tree/", 404),
+        ("voila/api/contents", 404),
+        ("voila/api/contents/hog.ipynb", 404),
+        (f"voila/render/{XSS}.ipynb", 404),
+        (f"no/such/{XSS}", 404),
+        ("logout", 404),
+        ("login", 404),
+        ("voila/templates/x%3Cb%3E", 404),
+        ("voila/templates/lab/static/index.css", 404),
+        ("voila/labextensions/nope", 404),
+        ("voila/render/nokernel.ipynb", 500),
+    ],
+)
 def test_every_other_page_is_the_projects_own(doors, path, status):
     """The file tree and its contents API are gone (the landing page lists the notebooks),
     and so are /login and /logout (/logout was a 500). Error pages are the project template's:
@@ -517,10 +596,23 @@ def test_notebook_page_and_front_door_ask_no_other_host(doors):
 
 
 def widget_message(msg_type: str, content: dict, metadata: dict | None = None) -> str:
-    return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": "visitor",
-                                  "username": "visitor", "version": "5.3", "date": "2026-01-01T00:00:00Z"},
-                       "parent_header": {}, "metadata": metadata or {}, "content": content,
-                       "channel": "shell", "buffers": []})
+    return json.dumps(
+        {
+            "header": {
+                "msg_id": uuid.uuid4().hex,
+                "msg_type": msg_type,
+                "session": "visitor",
+                "username": "visitor",
+                "version": "5.3",
+                "date": "2026-01-01T00:00:00Z",
+            },
+            "parent_header": {},
+            "metadata": metadata or {},
+            "content": content,
+            "channel": "shell",
+            "buffers": [],
+        }
+    )
 
 
 async def exchange(url: str, messages: list[str], until, timeout: float = 30) -> list[dict]:
@@ -557,31 +649,53 @@ def test_widget_protocol_errors_reach_the_log_not_the_visitor(doors):
     assert code == 200
     kernel_id = KERNEL_ID.search(page).group(1)
     button = WIDGET_VIEW.search(page).group(1)
-    slider_state = {"_model_module": "@jupyter-widgets/controls", "_model_name": "IntSliderModel",
-                    "_model_module_version": "2.0.0", "_view_module": "@jupyter-widgets/controls",
-                    "_view_name": "IntSliderView", "_view_module_version": "2.0.0", "value": "not a number"}
+    slider_state = {
+        "_model_module": "@jupyter-widgets/controls",
+        "_model_name": "IntSliderModel",
+        "_model_module_version": "2.0.0",
+        "_view_module": "@jupyter-widgets/controls",
+        "_view_name": "IntSliderView",
+        "_view_module_version": "2.0.0",
+        "value": "not a number",
+    }
     messages = [
-        widget_message("comm_open", {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget",
-                                     "data": {"state": {"bad": 1}, "buffer_paths": []}}),
-        widget_message("comm_open", {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget",
-                                     "data": {"state": slider_state, "buffer_paths": []}},
-                       metadata={"version": "2.1.0"}),
+        widget_message(
+            "comm_open",
+            {
+                "comm_id": uuid.uuid4().hex,
+                "target_name": "jupyter.widget",
+                "data": {"state": {"bad": 1}, "buffer_paths": []},
+            },
+        ),
+        widget_message(
+            "comm_open",
+            {
+                "comm_id": uuid.uuid4().hex,
+                "target_name": "jupyter.widget",
+                "data": {"state": slider_state, "buffer_paths": []},
+            },
+            metadata={"version": "2.1.0"},
+        ),
         widget_message("comm_open", {"target_name": "jupyter.widget"}),  # no comm_id at all
-        widget_message("comm_msg", {"comm_id": button, "data": {"method": "update",
-                                                                "state": {"disabled": "yes please"}}}),
-        widget_message("comm_msg", {"comm_id": button, "data": {"method": "custom",
-                                                                "content": {"event": "click"}}}),
+        widget_message(
+            "comm_msg", {"comm_id": button, "data": {"method": "update", "state": {"disabled": "yes please"}}}
+        ),
+        widget_message(
+            "comm_msg", {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
+        ),
     ]
     url = doors.url.replace("http://", "ws://") + f"api/kernels/{kernel_id}/channels?session_id=visitor"
-    received = asyncio.run(exchange(url, messages, until=lambda got: sum(
-        m.get("msg_type") == "error" for m in got) >= 2))
+    received = asyncio.run(
+        exchange(url, messages, until=lambda got: sum(m.get("msg_type") == "error" for m in got) >= 2)
+    )
 
     # ipywidgets shows a traceback for a failed update (its _handle_msg) and for a failed
     # callback: one line each now, the exception's name only
     errors = [m["content"] for m in received if m.get("msg_type") == "error"]
     assert [error["traceback"] for error in errors] == [
         [f"{name}: this did not work (the details are in the server's log)"]
-        for name in ("TraitError", "FileNotFoundError")], errors
+        for name in ("TraitError", "FileNotFoundError")
+    ], errors
     assert all(error["evalue"] == "" for error in errors)
     for message in received:
         text = json.dumps(message["content"])

@@ -80,16 +80,19 @@ version = "1"
 """
 
 # Stand-ins for voila and pytest: report the interpreter's environment and the arguments.
-REPORTER = ("import json, os, sys\nprint(json.dumps({'prefix': sys.prefix, 'argv': sys.argv[1:], "
-            "'path': os.environ['PATH'].split(os.pathsep)}))\n")
+REPORTER = (
+    "import json, os, sys\nprint(json.dumps({'prefix': sys.prefix, 'argv': sys.argv[1:], "
+    "'path': os.environ['PATH'].split(os.pathsep)}))\n"
+)
 
 
 def write_wheel(directory: Path, name: str, files: dict[str, str]) -> None:
     dist = name.replace("-", "_")
     contents = {path: text.encode() for path, text in files.items()}
     contents[f"{dist}-1.dist-info/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1\n".encode()
-    contents[f"{dist}-1.dist-info/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: test\n"
-                                             b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    contents[f"{dist}-1.dist-info/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     lines = []
     for path, data in contents.items():
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -118,12 +121,25 @@ def fake_project(tmp_path: Path) -> Path:
 
 
 def run(project: Path, *args: str, python: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHON": str(python), "CI": "true", "PIP_NO_INDEX": "1",
-           "PIP_FIND_LINKS": str(project.parent / "wheels"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {
+        **os.environ,
+        "PYTHON": str(python),
+        "CI": "true",
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(project.parent / "wheels"),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
     for name in ("VIRTUAL_ENV", "RUN_NO_VENV", "PIP_CONSTRAINT", "PYTHONHOME"):
         env.pop(name, None)
-    result = subprocess.run(["./run", *args], cwd=project, env=env, stdin=subprocess.DEVNULL,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        ["./run", *args],
+        cwd=project,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, f"./run {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
     return result
 
@@ -147,12 +163,17 @@ def installed(project: Path, module: str) -> bool:
     return subprocess.run([str(python), "-c", f"import {module}"], capture_output=True).returncode == 0
 
 
-@pytest.mark.skipif(externally_managed_python() is None,
-                    reason="no externally-managed /usr/bin/python3 (Debian/Ubuntu system Python) here")
+@pytest.mark.skipif(
+    externally_managed_python() is None,
+    reason="no externally-managed /usr/bin/python3 (Debian/Ubuntu system Python) here",
+)
 def test_externally_managed_system_python_gets_a_project_venv(fake_project):
     python = externally_managed_python()
-    refused = subprocess.run([str(python), "-m", "pip", "install", "--dry-run", "--no-index", "fakedep"],
-                             capture_output=True, text=True)
+    refused = subprocess.run(
+        [str(python), "-m", "pip", "install", "--dry-run", "--no-index", "fakedep"],
+        capture_output=True,
+        text=True,
+    )
     if "No module named pip" not in refused.stderr:  # the premise: pip refuses the system Python
         assert "externally-managed-environment" in refused.stderr + refused.stdout
 
@@ -160,10 +181,15 @@ def test_externally_managed_system_python_gets_a_project_venv(fake_project):
     venv = fake_project / ".venv"
     assert "creating the project environment .venv" in first.stderr
     assert Path(report(first)["prefix"]).resolve() == venv.resolve()
-    assert report(first)["argv"] == ["notebooks/explorer.ipynb", "--Voila.ip=127.0.0.1",
-                                     "--VoilaExecutor.iopub_timeout=120", "--port=1"]
-    assert installed(fake_project, "voila") and not installed(fake_project, "pytest"), \
+    assert report(first)["argv"] == [
+        "notebooks/explorer.ipynb",
+        "--Voila.ip=127.0.0.1",
+        "--VoilaExecutor.iopub_timeout=120",
+        "--port=1",
+    ]
+    assert installed(fake_project, "voila") and not installed(fake_project, "pytest"), (
         "dashboard must install the runtime packages only"
+    )
 
     again = run(fake_project, "dashboard", python=python)
     assert "up to date (runtime), nothing to install" in again.stderr
@@ -190,8 +216,9 @@ def test_inside_a_venv_the_script_uses_it(fake_project, tmp_path):
     assert Path(report(result)["prefix"]).resolve() == own.resolve()
     assert not (fake_project / ".venv").exists()
     assert (own / "rules-explorer-install.stamp").read_text().split()[1] == "runtime"
-    assert Path(report(result)["path"][0]).resolve() == (own / "bin").resolve(), \
+    assert Path(report(result)["path"][0]).resolve() == (own / "bin").resolve(), (
         "the environment's commands come first on PATH"
+    )
 
 
 def test_a_broken_venv_is_made_again(fake_project):
@@ -225,15 +252,18 @@ def test_the_project_environment_is_first_on_path(fake_project, tmp_path):
 
 
 def test_unknown_command_prints_usage():
-    result = subprocess.run([str(ROOT / "run"), "nonsense"], capture_output=True, text=True,
-                            stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        [str(ROOT / "run"), "nonsense"], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     assert result.returncode == 64
     assert "./run dashboard | ./run tests" in result.stderr
 
 
-@pytest.mark.skipif(os.environ.get("RULES_EXPLORER_REAL_SETUP") != "1" or externally_managed_python() is None,
-                    reason="the full install takes minutes: set RULES_EXPLORER_REAL_SETUP=1 (needs an "
-                           "externally-managed /usr/bin/python3 and PyPI)")
+@pytest.mark.skipif(
+    os.environ.get("RULES_EXPLORER_REAL_SETUP") != "1" or externally_managed_python() is None,
+    reason="the full install takes minutes: set RULES_EXPLORER_REAL_SETUP=1 (needs an "
+    "externally-managed /usr/bin/python3 and PyPI)",
+)
 def test_real_clone_installs_and_tests_with_the_system_python(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
@@ -241,7 +271,14 @@ def test_real_clone_installs_and_tests_with_the_system_python(tmp_path):
         shutil.copy2(ROOT / changed, clone / changed)
     env = {**os.environ, "PYTHON": str(SYSTEM_PYTHON), "CI": "true"}
     env.pop("VIRTUAL_ENV", None)
-    result = subprocess.run(["./run", "tests", "-n", "0", "tests/test_cli.py"], cwd=clone, env=env,
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1800)
+    result = subprocess.run(
+        ["./run", "tests", "-n", "0", "tests/test_cli.py"],
+        cwd=clone,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert (clone / ".venv" / "rules-explorer-install.stamp").read_text().split()[1] == "test"

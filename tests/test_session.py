@@ -40,6 +40,7 @@ def random_action(state: rk.State, rng: random.Random) -> rk.Action:
 
 # --- navigation -----------------------------------------------------------------------------
 
+
 def test_playing_moves_the_current_node_and_keeps_the_states():
     session = Session("yokai-3x4")
     for move in OPENING[:3]:
@@ -80,6 +81,7 @@ def test_an_illegal_move_changes_nothing():
 
 
 # --- variations -----------------------------------------------------------------------------
+
 
 def test_a_new_move_from_a_past_position_starts_a_variation_and_keeps_the_old_line():
     session = Session("yokai-3x4")
@@ -163,6 +165,7 @@ def test_a_node_of_another_session_is_refused():
 
 # --- undo / redo ----------------------------------------------------------------------------
 
+
 def test_undo_takes_back_the_agents_reply_and_redo_plays_it_again():
     session = Session("yokai-3x4", seed=3, agents={1: "random"})
     session.play("b1a2")
@@ -195,6 +198,7 @@ def test_automatic_actions_follow_a_line_already_in_the_tree():
 
 # --- comments -------------------------------------------------------------------------------
 
+
 def test_comments_belong_to_nodes_and_travel_in_the_record():
     session = Session("yokai-3x4")
     session.comment = "before anything"
@@ -219,6 +223,7 @@ def test_meta_comments_of_another_shape_stay_metadata():
 
 
 # --- automatic chance and agents ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game_id", ["war-stories", "war-chest"])
 def test_the_same_seed_gives_the_same_game(game_id):
@@ -301,6 +306,7 @@ def test_agents_are_checked_when_they_are_given():
 
 # --- observers ------------------------------------------------------------------------------
 
+
 def test_observers_hear_once_per_change():
     session = Session("yokai-3x4", seed=1, agents={1: "random"})
     heard = []
@@ -342,6 +348,7 @@ def test_a_failing_observer_does_not_silence_the_others():
 
 # --- from a position ------------------------------------------------------------------------
 
+
 def test_a_session_may_start_from_a_position_text():
     text = YOKAI.initial_state().play("b1a2", "a4a3").to_text()
     session = Session(YOKAI, position=text)
@@ -363,6 +370,7 @@ def test_a_session_from_the_initial_position_text_exports_a_record():
 
 
 # --- records --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game_id", ["yokai-3x4", "war-stories", "war-chest"])
 def test_a_record_round_trips_through_a_session(game_id):
@@ -394,17 +402,21 @@ def test_the_exported_line_may_end_anywhere():
 
 
 def bad(actions, **result) -> Record:
-    return Record("yokai-3x4", {"repetitions": 3}, tuple(actions), result=result or None,
-                  source="games.jsonl", line=4)
+    return Record(
+        "yokai-3x4", {"repetitions": 3}, tuple(actions), result=result or None, source="games.jsonl", line=4
+    )
 
 
-@pytest.mark.parametrize("record, message", [
-    (bad([RecordedAction("b1a2"), RecordedAction("b2c3")]), "games.jsonl, line 4, ply 1: 'b2c3'"),
-    (bad([RecordedAction("b1a2", chance=True)]), "ply 0: 'b1a2' is recorded as a chance outcome"),
-    (bad([RecordedAction(m) for m in [*OPENING, "b1b2"]]), "ply 4: the game ended"),
-    (bad([RecordedAction(m) for m in OPENING], winner=0, finished=True), "line 4: the recorded result"),
-    (bad([RecordedAction("b1a2")], winner=None, finished=True), "recorded result"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        (bad([RecordedAction("b1a2"), RecordedAction("b2c3")]), "games.jsonl, line 4, ply 1: 'b2c3'"),
+        (bad([RecordedAction("b1a2", chance=True)]), "ply 0: 'b1a2' is recorded as a chance outcome"),
+        (bad([RecordedAction(m) for m in [*OPENING, "b1b2"]]), "ply 4: the game ended"),
+        (bad([RecordedAction(m) for m in OPENING], winner=0, finished=True), "line 4: the recorded result"),
+        (bad([RecordedAction("b1a2")], winner=None, finished=True), "recorded result"),
+    ],
+)
 def test_a_bad_record_names_the_ply(record, message):
     with pytest.raises(RecordError) as failure:
         Session.from_record(record)
@@ -413,10 +425,17 @@ def test_a_bad_record_names_the_ply(record, message):
 
 # --- lazy states ----------------------------------------------------------------------------
 
+
 def test_a_long_game_keeps_only_checkpoints_and_recent_states():
     game = rk.load_game("war-chest")
-    session = Session(game, seed=3, agents={0: "random", 1: "random"}, max_automatic=150,
-                      checkpoint_every=16, recent_states=8)
+    session = Session(
+        game,
+        seed=3,
+        agents={0: "random", 1: "random"},
+        max_automatic=150,
+        checkpoint_every=16,
+        recent_states=8,
+    )
     nodes = session.line()
     assert len(nodes) == 151
     assert [n.ply for n in nodes if n._state is not None] == list(range(0, 151, 16))
@@ -448,7 +467,7 @@ def check_invariants(session, seen: set[tuple[str, ...]]) -> None:
         assert session.line() == line
         session.go_to(here.ply)
     assert session.node is here
-    seen |= {tuple(notations(session.node.path()[:k + 1])) for k in range(session.ply + 1)}
+    seen |= {tuple(notations(session.node.path()[: k + 1])) for k in range(session.ply + 1)}
 
 
 def do(session, step: str, number: int) -> None:
@@ -471,11 +490,20 @@ def do(session, step: str, number: int) -> None:
 
 @pytest.mark.parametrize("game_id", ["yokai-3x4", "war-stories", "war-chest"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), agent=st.booleans(),
-       steps=st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 10**6)), max_size=24))
+@given(
+    seed=st.integers(0, 10_000),
+    agent=st.booleans(),
+    steps=st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 10**6)), max_size=24),
+)
 def test_random_use_keeps_the_tree_whole(game_id, seed, agent, steps):
-    session = Session(game_id, seed=seed, agents={1: "random"} if agent else {}, max_automatic=12,
-                      checkpoint_every=3, recent_states=2)
+    session = Session(
+        game_id,
+        seed=seed,
+        agents={1: "random"} if agent else {},
+        max_automatic=12,
+        checkpoint_every=3,
+        recent_states=2,
+    )
     seen: set[tuple[str, ...]] = set()
     check_invariants(session, seen)
     for step, number in steps:

@@ -61,14 +61,19 @@ def test_bad_requests_fail_before_any_game():
 
 # --- resume (issue #14 item 5) --------------------------------------------------------------
 
+
 def straight(n, **kwargs):
     return lines(simulate("yokai-3x4", n, seed=4, progress=False, **kwargs))
 
 
 def test_records_carry_their_run():
     (record,) = simulate("yokai-3x4", 1, seed=4, agents=("greedy", "random"), max_plies=30, progress=False)
-    assert record.meta["run"] == {"seed": 4, "game": "yokai-3x4", "agents": ["greedy", "random"],
-                                  "max_plies": 30}
+    assert record.meta["run"] == {
+        "seed": 4,
+        "game": "yokai-3x4",
+        "agents": ["greedy", "random"],
+        "max_plies": 30,
+    }
     assert record.meta["index"] == 0 and record.options == {"repetitions": 3}
 
 
@@ -100,14 +105,19 @@ def test_resume_of_a_file_holding_only_a_torn_line(tmp_path):
     assert lines(resumed) == straight(2) == path.read_text().splitlines()
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"seed": 5}, "line 1: written by a run with seed 4, not 5"),
-    ({"game": "yokai-5x6"}, "line 1: written by a run with game 'yokai-3x4', not 'yokai-5x6'"),
-    ({"agents": ("random", "greedy")},
-     "written by a run with agents ['random', 'random'], not ['random', 'greedy']"),
-    ({"max_plies": 9}, "written by a run with max_plies None, not 9"),
-    ({"options": {"repetitions": 4}}, "line 1: written by a run with other options (repetitions)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"seed": 5}, "line 1: written by a run with seed 4, not 5"),
+        ({"game": "yokai-5x6"}, "line 1: written by a run with game 'yokai-3x4', not 'yokai-5x6'"),
+        (
+            {"agents": ("random", "greedy")},
+            "written by a run with agents ['random', 'random'], not ['random', 'greedy']",
+        ),
+        ({"max_plies": 9}, "written by a run with max_plies None, not 9"),
+        ({"options": {"repetitions": 4}}, "line 1: written by a run with other options (repetitions)"),
+    ],
+)
 def test_resume_refuses_a_file_from_another_run(tmp_path, change, message):
     path = tmp_path / "g.jsonl"
     simulate("yokai-3x4", 3, seed=4, output=path, progress=False)
@@ -175,8 +185,11 @@ def test_a_dead_worker_ends_in_one_line_and_the_file_resumes(tmp_path, monkeypat
     with pytest.raises(SimulationError) as info:
         simulate("yokai-3x4", 40, seed=4, output=path, progress=False, workers=2)
     message = str(info.value)
-    found = re.fullmatch(rf"stopped at game (\d+): a worker process died; {re.escape(str(path))} "
-                         r"holds the (\d+) games before it \(resume goes on\)", message)
+    found = re.fullmatch(
+        rf"stopped at game (\d+): a worker process died; {re.escape(str(path))} "
+        r"holds the (\d+) games before it \(resume goes on\)",
+        message,
+    )
     assert found and found[1] == found[2] and int(found[1]) <= 5  # 5's chunk-mates may be lost too
     assert path.read_text().splitlines() == straight(int(found[1]))
     monkeypatch.setattr(simulate_module, "_play_task", _REAL_TASK)

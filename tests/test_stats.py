@@ -18,11 +18,13 @@ SHUFFLE = ["c1c2", "a4a3", "c2c1", "a3a4"] * 2  # the same position three times:
 
 @pytest.fixture
 def records():
-    return [Record.from_actions(G, SECOND_WINS, players=["x", "y"]),
-            Record.from_actions(G, FIRST_WINS, players=["x", "y"]),
-            Record.from_actions(G, SECOND_WINS, players=["x", "y"]),
-            Record.from_actions(G, SHUFFLE, players=["x", "y"]),
-            Record.from_actions(G, ["b2b3"], players=["x", "y"])]  # unfinished: no result
+    return [
+        Record.from_actions(G, SECOND_WINS, players=["x", "y"]),
+        Record.from_actions(G, FIRST_WINS, players=["x", "y"]),
+        Record.from_actions(G, SECOND_WINS, players=["x", "y"]),
+        Record.from_actions(G, SHUFFLE, players=["x", "y"]),
+        Record.from_actions(G, ["b2b3"], players=["x", "y"]),
+    ]  # unfinished: no result
 
 
 def test_games_frame(records):
@@ -99,6 +101,7 @@ def test_war_chest_win_rates_by_unit():
 
 # --- the tidy frames, the intervals and the precomputed tables --------------------------------
 
+
 def test_games_frame_is_typed(records):
     games = stats.games_frame(records)
     assert games["game"].dtype == "category" and games["agent_0"].dtype == "category"
@@ -149,14 +152,30 @@ def test_army_pairs_and_agent_results():
     """Hand-made To War! and agent rows: the first seat's share per pairing."""
     import pandas as pd
 
-    rows = [("northern", "southern", 0), ("northern", "southern", 0), ("northern", "southern", 1),
-            ("southern", "northern", 1), ("southern", "northern", None)]
-    games = stats.typed_games(pd.DataFrame({
-        "game": "to-war", "players": 2, "army_0": [r[0] for r in rows], "army_1": [r[1] for r in rows],
-        "agent_0": ["greedy", "greedy", "random", "random", "random"],
-        "agent_1": ["random", "random", "greedy", "greedy", "greedy"],
-        "winner": [r[2] for r in rows], "finished": True, "draw": [r[2] is None for r in rows],
-        "winners": [[r[2]] if r[2] is not None else [] for r in rows], "actions": 10}))
+    rows = [
+        ("northern", "southern", 0),
+        ("northern", "southern", 0),
+        ("northern", "southern", 1),
+        ("southern", "northern", 1),
+        ("southern", "northern", None),
+    ]
+    games = stats.typed_games(
+        pd.DataFrame(
+            {
+                "game": "to-war",
+                "players": 2,
+                "army_0": [r[0] for r in rows],
+                "army_1": [r[1] for r in rows],
+                "agent_0": ["greedy", "greedy", "random", "random", "random"],
+                "agent_1": ["random", "random", "greedy", "greedy", "greedy"],
+                "winner": [r[2] for r in rows],
+                "finished": True,
+                "draw": [r[2] is None for r in rows],
+                "winners": [[r[2]] if r[2] is not None else [] for r in rows],
+                "actions": 10,
+            }
+        )
+    )
     pairs = stats.army_pairs(games).set_index(["army_0", "army_1"])
     assert pairs.loc[("northern", "southern"), ["games", "first_wins", "decided"]].tolist() == [3, 2, 3]
     assert pairs.loc[("southern", "northern"), ["games", "second_wins", "draws"]].tolist() == [2, 1, 1]

@@ -47,12 +47,29 @@ def test_tasks_are_reproducible_and_seat_the_agents_both_ways():
 
 
 def test_the_command_writes_both_tables_with_how_they_were_made(tmp_path):
-    argv = ["--games", "1", "--agent-games", "0", "--action-games", "1", "--workers", "1",
-            "--games-for", "yokai-3x4=3", "--out", str(tmp_path)]
+    argv = [
+        "--games",
+        "1",
+        "--agent-games",
+        "0",
+        "--action-games",
+        "1",
+        "--workers",
+        "1",
+        "--games-for",
+        "yokai-3x4=3",
+        "--out",
+        str(tmp_path),
+    ]
     assert make_data.main(argv) == 0
     games = stats.read_games(tmp_path / "games.parquet")
     assert games.groupby("game", observed=True).size().to_dict() == {
-        "yokai-3x4": 3, "yokai-5x6": 1, "war-stories": 1, "to-war": 1, "war-chest": 1}
+        "yokai-3x4": 3,
+        "yokai-5x6": 1,
+        "war-stories": 1,
+        "to-war": 1,
+        "war-chest": 1,
+    }
     made = stats.table_metadata(tmp_path / "games.parquet")
     # where the files went changes nothing in them, so --out is left out of the record
     assert made["command"] == "python -m rules_kernel.make_data " + " ".join(argv[:-2])
@@ -70,8 +87,17 @@ def test_table_captions_name_n_and_shares_have_intervals(games):
 
 
 def test_cells_are_escaped():
-    frame = pd.DataFrame({"army": ["<script>alert(1)</script>"], "seats": [4], "wins": [1], "draws": [0],
-                          "win_rate": [0.25], "ci_low": [0.05], "ci_high": [0.7]})
+    frame = pd.DataFrame(
+        {
+            "army": ["<script>alert(1)</script>"],
+            "seats": [4],
+            "wins": [1],
+            "draws": [0],
+            "win_rate": [0.25],
+            "ci_low": [0.05],
+            "ci_high": [0.7],
+        }
+    )
     html = sp.table_html(frame, [sp.label("army", "Army"), sp.share("win_rate", "Win rate")], "n = 4 <b>")
     assert "<script>" not in html and "&lt;script&gt;" in html and "n = 4 &lt;b&gt;" in html
 

@@ -58,10 +58,12 @@ def _key(state) -> int:
 
 def _material(state) -> tuple[int, int, int]:
     from rules_kernel.tablebase import _material_of
+
     return _material_of(*normalised(state))
 
 
 # --- the index -------------------------------------------------------------------------------
+
 
 def _placements(material) -> int:
     """Brute force: distinct placements with both Koropokkuru on the board, any hands."""
@@ -115,6 +117,7 @@ def test_full_index_size_and_round_trip_on_positions_reached_by_play():
 
 
 # --- moves and unmoves against the kernel ------------------------------------------------------
+
 
 def _random_indices(count: int, seed: int) -> list[int]:
     rng = random.Random(seed)
@@ -188,6 +191,7 @@ def test_predecessors_are_exactly_the_positions_with_a_move_here():
 
 # --- sub-games against a plain minimax over the kernel ----------------------------------------
 
+
 def _minimax_fixpoint(material) -> dict[int, Value]:
     """Every position of a sub-game solved with the kernel's states and moves only: values
     by increasing distance (win in n if some move leads to a loss in n-1; loss in n if every
@@ -219,8 +223,11 @@ def _minimax_fixpoint(material) -> dict[int, Value]:
             seen = [values.get(a) if isinstance(a, int) else a for a in after]
             if any(v == Value("loss", plies - 1) for v in seen):
                 decided[index] = Value("win", plies)
-            elif seen and all(v is not None and v.result == "win" for v in seen) and \
-                    max(v.plies for v in seen) == plies - 1:
+            elif (
+                seen
+                and all(v is not None and v.result == "win" for v in seen)
+                and max(v.plies for v in seen) == plies - 1
+            ):
                 decided[index] = Value("loss", plies)
         if not decided:
             break
@@ -263,6 +270,7 @@ def test_pure_python_fallback_builds_the_same_table(monkeypatch):
     spec.loader.exec_module(pure)
     assert pure.HAVE_NUMBA is False
     from rules_kernel.tablebase import _build
+
     compiled = build_table((0, 1, 1), progress=False)[0]
     walked = build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
     monkeypatch.setattr(_build, "engine", pure)
@@ -273,6 +281,7 @@ def test_pure_python_fallback_builds_the_same_table(monkeypatch):
 
 
 # --- the API ---------------------------------------------------------------------------------
+
 
 def test_open_without_a_table_names_the_build_command(tmp_path):
     with pytest.raises(TablebaseError, match="rules-explorer solve yokai-3x4"):
@@ -309,6 +318,7 @@ def test_a_table_does_not_answer_other_material(tmp_path):
 
 # --- the full table (only when built) ---------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def full_table():
     try:
@@ -336,8 +346,7 @@ def test_full_values_agree_with_one_ply_minimax_along_random_games(full_table):
                 assert value == Value("win", 1)
                 state = state.apply(rng.choice(full_table.optimal_moves(state)))
                 continue
-            children = [full_table.value(state.apply(m)).after_move()
-                        for m in state.legal_moves()]
+            children = [full_table.value(state.apply(m)).after_move() for m in state.legal_moves()]
             assert min(children, key=Value.sort_key) == value, state.to_text()
             checked += 1
             moves = full_table.optimal_moves(state) if rng.random() < 0.7 else state.legal_moves()
@@ -360,10 +369,14 @@ if __name__ == "__main__":  # pragma: no cover
 
 def test_perfect_agent_plays_a_random_optimal_move_reproducibly(tmp_path):
     from rules_kernel.agents import PerfectAgent, make_agent
+
     tb = Tablebase.build(material=(1, 0, 0), directory=tmp_path, progress=False)
     ix = engine.index_tables((1, 0, 0))
-    state = next(s for s in (_state(i, ix) for i in range(0, 5544, 7))
-                 if not s.is_terminal() and len(tb.optimal_moves(s)) > 1)
+    state = next(
+        s
+        for s in (_state(i, ix) for i in range(0, 5544, 7))
+        if not s.is_terminal() and len(tb.optimal_moves(s)) > 1
+    )
     choices = {str(PerfectAgent(seed, tablebase=tb).choose(state)) for seed in range(20)}
     assert choices <= {str(m) for m in tb.optimal_moves(state)} and len(choices) > 1
     again = [str(PerfectAgent(3, tablebase=tb).choose(state)) for _ in range(3)]
@@ -373,6 +386,7 @@ def test_perfect_agent_plays_a_random_optimal_move_reproducibly(tmp_path):
 
 def test_perfect_agent_without_a_table_says_how_to_build_it(tmp_path, monkeypatch):
     from rules_kernel.agents import PerfectAgent
+
     monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
     with pytest.raises(rk.RulesError, match="rules-explorer solve yokai-3x4"):
         PerfectAgent(0).choose(GAME.initial_state())
@@ -380,11 +394,13 @@ def test_perfect_agent_without_a_table_says_how_to_build_it(tmp_path, monkeypatc
 
 def test_cli_solve_refuses_games_without_a_table(capsys):
     from rules_kernel.cli import main
+
     assert main(["solve", "yokai-5x6"]) == 2
     assert "only 'yokai-3x4' is solved" in capsys.readouterr().err
 
 
 # --- the folded index, the walk and the counts ------------------------------------------------
+
 
 def _mirror_node(board, hands, ix) -> int:
     return int(engine.node_index(mirrored(board), hands, ix))
@@ -412,6 +428,7 @@ def test_folded_predecessors_count_every_move_into_a_node(material):
     """predecessors(nodes=True) of a node gives each node once per move of its position into
     the node (the retrograde step counts moves), against the moves themselves."""
     from collections import Counter
+
     ix = engine.index_tables(material)
     out = np.zeros(256, np.int64)
     moves_into = {}
@@ -461,6 +478,7 @@ def test_walk_from_a_start_reaches_its_positions_and_solves_them_as_the_whole_su
     from concurrent.futures import ThreadPoolExecutor
 
     from rules_kernel.tablebase._build import _walk
+
     material = (1, 0, 0)
     ix = engine.index_tables(material)
     values = np.zeros(engine.node_count(ix), np.uint16)
@@ -478,16 +496,20 @@ def test_walk_from_a_start_reaches_its_positions_and_solves_them_as_the_whole_su
     assert solved.sum() == len(reached) and (walked[solved] == whole[solved]).all()
     assert meta["counts"]["solved"]["positions"] < meta["counts"]["index_size"]
     from rules_kernel.tablebase._build import reachable_counts
+
     walked = reachable_counts(progress=False, material=material, start_board=SMALL_START)
     for name in ("solved", "non_terminal"):
-        assert walked[name] == {"positions": meta["counts"][name]["positions"],
-                                "folded": meta["counts"]["folded"][name]["positions"]}
+        assert walked[name] == {
+            "positions": meta["counts"][name]["positions"],
+            "folded": meta["counts"]["folded"][name]["positions"],
+        }
 
 
 def test_counts_in_both_conventions(tmp_path):
     """`solved` counts a position and its mirror image apart (the plain index); `folded`
     once (Tanaka's convention); both against the positions themselves."""
     from collections import Counter
+
     material = (1, 0, 1)
     tb = Tablebase.build(material=material, directory=tmp_path, progress=False)
     ix = engine.index_tables(material)
@@ -505,7 +527,9 @@ def test_counts_in_both_conventions(tmp_path):
     counts = tb.counts()
     assert counts["solved"]["positions"] == engine.table_size(ix)
     assert counts["folded"]["solved"]["positions"] < engine.table_size(ix)
-    for got, expected in ((counts["non_terminal"], plain),
-                          (counts["folded"]["non_terminal"], folded)):
+    for got, expected in ((counts["non_terminal"], plain), (counts["folded"]["non_terminal"], folded)):
         assert (got["wins"], got["draws"], got["losses"]) == (
-            expected["win"], expected["draw"], expected["loss"])
+            expected["win"],
+            expected["draw"],
+            expected["loss"],
+        )

@@ -20,8 +20,14 @@ from rules_kernel.games.to_war import SQUARES, ToWarState, load_units
 GAME = rk.load_game("to-war")  # Southern (player 0) against Northern (player 1)
 
 
-def position(units: dict[str, str], *, hand: tuple[str, ...] = (), side: int = 0,
-             reserves: tuple[tuple[int, ...], ...] | None = None, game=GAME) -> ToWarState:
+def position(
+    units: dict[str, str],
+    *,
+    hand: tuple[str, ...] = (),
+    side: int = 0,
+    reserves: tuple[tuple[int, ...], ...] | None = None,
+    game=GAME,
+) -> ToWarState:
     """A position in play: units like {"b1": "0:SAR", "b3": "1:BOG"}."""
     grid = [None] * 12
     for square, unit in units.items():
@@ -38,7 +44,7 @@ def unit_at(state, square):
 
 
 def test_seventeen_cards_per_army():
-    """"KARTENÜBERSICHT": Ritter 3, Feldweibel 3, ... — 17 cards in every army."""
+    """ "KARTENÜBERSICHT": Ritter 3, Feldweibel 3, ... — 17 cards in every army."""
     for army in ("western", "northern", "far-eastern", "southern"):
         game = rk.load_game("to-war", armies=[army, "southern" if army == "northern" else "northern"])
         assert sum(game.initial_state().reserves[0]) == 17
@@ -47,11 +53,13 @@ def test_seventeen_cards_per_army():
 
 
 def test_the_rulebooks_push_chain_example():
-    """"Der Beduine (1) wird auf die Position des Sarbaz (2) gelegt und verdrängt diesen. Der
+    """ "Der Beduine (1) wird auf die Position des Sarbaz (2) gelegt und verdrängt diesen. Der
     Sarbaz (2) verdrängt anschließend den Saqāliba (3) vor sich. Der Saqāliba (1) bewegt sich
     auf den gegnerischen Bogenschützen (2) und greift diesen an.\""""
-    s = position({"a1": "0:MAM", "b1": "0:SAR", "c1": "0:MAM", "b2": "0:SAQ", "b3": "1:BOG",
-                  "b4": "1:KRI"}, hand=("BED",))
+    s = position(
+        {"a1": "0:MAM", "b1": "0:SAR", "c1": "0:MAM", "b2": "0:SAQ", "b3": "1:BOG", "b4": "1:KRI"},
+        hand=("BED",),
+    )
     s = s.apply("BED@b1")
     assert s.active == SQUARES["b1"] and unit_at(s, "b1") == (0, "SAR")  # the Sarbaz must step
     s = s.apply("b1b2")
@@ -62,7 +70,7 @@ def test_the_rulebooks_push_chain_example():
 
 
 def test_a_side_attack_gets_two_more():
-    """"Der Beduine (gelb) greift den Berserker (blau) von der Seite an und gewinnt, da seine
+    """ "Der Beduine (gelb) greift den Berserker (blau) von der Seite an und gewinnt, da seine
     Angriffsstärke um 2 auf insgesamt 6 erhöht wird"; from the front, 4 loses to 5."""
     side = position({"a1": "0:BED", "b1": "1:BER", "a4": "1:KRI"}, hand=("MAM",))
     s = side.play("MAM@a1", "a1b1")
@@ -73,13 +81,13 @@ def test_a_side_attack_gets_two_more():
 
 
 def test_equal_strength_removes_both():
-    """"Die Angriffsstärke und die Verteidigungsstärke sind gleich: Rückzug beider Einheiten"."""
+    """ "Die Angriffsstärke und die Verteidigungsstärke sind gleich: Rückzug beider Einheiten"."""
     s = position({"a1": "0:SAQ", "a2": "1:KRI", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@a1", "a1a2")
     assert unit_at(s, "a2") is None and Counter(s.discards[0] + s.discards[1]) == {"SAQ": 1, "KRI": 1}
 
 
 def test_two_step_units_go_on_after_a_free_square_but_stop_after_a_fight():
-    """"Der Strich unter dem Pfeil zeigt an, dass die Einheit einen zweiten Schritt machen darf,
+    """ "Der Strich unter dem Pfeil zeigt an, dass die Einheit einen zweiten Schritt machen darf,
     wenn der erste Schritt auf einem freien Platz endet ... oder gar nicht"; "Nach dem Kampf
     endet dein Zug"."""
     s = position({"b1": "0:BED", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@b1", "b1b2")
@@ -91,17 +99,16 @@ def test_two_step_units_go_on_after_a_free_square_but_stop_after_a_fight():
 
 
 def test_no_card_enters_a_square_twice_in_a_turn():
-    """"Keine Karte darf ein Feld betreten, auf dem sie in diesem Zug bereits war"."""
+    """ "Keine Karte darf ein Feld betreten, auf dem sie in diesem Zug bereits war"."""
     s = position({"a1": "0:BED", "c4": "1:KRI"}, hand=("MAM",)).play("MAM@a1", "a1b1")
     assert s.active == SQUARES["b1"]
     assert {str(m) for m in s.legal_moves()} == {"stop", "b1b2", "b1c1"}  # not back to a1
 
 
 def test_breakthrough_wins_at_once():
-    """"Führt die Bewegung deiner Einheit ... über die Grenze des Feldes hinaus (Durchbruch ins
+    """ "Führt die Bewegung deiner Einheit ... über die Grenze des Feldes hinaus (Durchbruch ins
     gegnerische Lager), so gewinnst du das Spiel"."""
-    s = position({"b1": "0:MAM", "b2": "0:MAM", "b3": "0:MAM", "b4": "0:SAQ", "a4": "1:KRI"},
-                 hand=("MAM",))
+    s = position({"b1": "0:MAM", "b2": "0:MAM", "b3": "0:MAM", "b4": "0:SAQ", "a4": "1:KRI"}, hand=("MAM",))
     s = s.play("MAM@b1", "b1b2", "b2b3", "b3b4", "b4b5")
     assert s.is_terminal() and s.outcome().winner == 0 and "breakthrough" in s.outcome().reason
 
@@ -125,7 +132,7 @@ def test_placement_rules_and_the_discard_ruling():
 
 
 def test_set_up_first_cards_in_the_middle_then_free_in_the_own_half():
-    """"Beginnst du, dann lege die oberste Karte ... in die Tischmitte. Anschließend legt die
+    """ "Beginnst du, dann lege die oberste Karte ... in die Tischmitte. Anschließend legt die
     Gegenseite ihre oberste Karte gegenüber an ... innerhalb eurer Hälfte"."""
     s = GAME.initial_state()
     assert s.current_player == rk.CHANCE
@@ -139,7 +146,7 @@ def test_set_up_first_cards_in_the_middle_then_free_in_the_own_half():
 
 
 def test_the_end_by_spent_reserves_and_its_tie_breaks():
-    """"Beide Reserven sind aufgebraucht ... Wer mehr Einheiten auf dem Feld hat ... gewinnt.
+    """ "Beide Reserven sind aufgebraucht ... Wer mehr Einheiten auf dem Feld hat ... gewinnt.
     Herrscht Gleichstand, gewinnt, wer mehr Elite-Einheiten (👑) ... ebenfalls gleich, so endet
     das Spiel mit einem Gleichstand"."""
     empty = ((0,) * 4, (0,) * 5)
@@ -152,19 +159,21 @@ def test_the_end_by_spent_reserves_and_its_tie_breaks():
 
 
 def test_strategic_variant_keeps_a_hand_of_three_hidden_from_the_opponent():
-    """"VARIANTE FÜR MEHR STRATEGIE": three cards in hand, drawn back to three each turn."""
+    """ "VARIANTE FÜR MEHR STRATEGIE": three cards in hand, drawn back to three each turn."""
     game = rk.load_game("to-war", strategic=True)
     state = game.initial_state()
     rng = random.Random(1)
     while not state.setup_done or state.current_player == rk.CHANCE:
-        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
-                            else rng.choice(state.legal_moves()))
+        state = state.apply(
+            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+        )
     assert len(state.hands[state.side]) == 3
     assert state.view(1 - state.side).hands[state.side] == ("?", "?", "?")
     assert "?" not in state.view(state.side).hands[state.side]
 
 
 # --- the unit table ----------------------------------------------------------------------------
+
 
 def test_the_provisional_table_agrees_with_the_rulebook_examples():
     units = GAME.units
@@ -189,22 +198,25 @@ def test_a_user_table_from_csv_json_or_dataframe(tmp_path):
     assert records.Record.from_json(record.to_json()).load_game().units["RIT"].attack == 9
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"attack": "strong"}, "row 1, column 'attack': 'strong' is not a whole number"),
-    ({"steps": 3}, "row 1, column 'steps': 3 is outside 1..2"),
-    ({"army": "eastern"}, "row 1, column 'army': 'eastern' is not one of"),
-    ({"sideways": "maybe"}, "row 1, column 'sideways'"),
-    ({"count": 4}, "the western army has 18 cards"),
-    ({"count": 0}, "row 1, column 'count': 0 is outside 1..17"),         # no non-positive counts
-    ({"count": -3}, "row 1, column 'count': -3 is outside 1..17"),
-    ({"count": "-3"}, "row 1, column 'count': -3 is outside 1..17"),
-    ({"steps": 0}, "row 1, column 'steps': 0 is outside 1..2"),
-    ({"attack": -1}, "row 1, column 'attack': -1 is outside 0..20"),
-    ({"defence": 10 ** 5000}, "row 1, column 'defence': a huge number is outside 0..20"),
-    ({"defence": "9" * 5000}, "row 1, column 'defence': '99999999999999999999' is not a whole number"),
-    ({"attack": "²"}, "row 1, column 'attack': '²' is not a whole number"),
-    ({"count": True}, "row 1, column 'count': 'True' is not a whole number"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"attack": "strong"}, "row 1, column 'attack': 'strong' is not a whole number"),
+        ({"steps": 3}, "row 1, column 'steps': 3 is outside 1..2"),
+        ({"army": "eastern"}, "row 1, column 'army': 'eastern' is not one of"),
+        ({"sideways": "maybe"}, "row 1, column 'sideways'"),
+        ({"count": 4}, "the western army has 18 cards"),
+        ({"count": 0}, "row 1, column 'count': 0 is outside 1..17"),  # no non-positive counts
+        ({"count": -3}, "row 1, column 'count': -3 is outside 1..17"),
+        ({"count": "-3"}, "row 1, column 'count': -3 is outside 1..17"),
+        ({"steps": 0}, "row 1, column 'steps': 0 is outside 1..2"),
+        ({"attack": -1}, "row 1, column 'attack': -1 is outside 0..20"),
+        ({"defence": 10**5000}, "row 1, column 'defence': a huge number is outside 0..20"),
+        ({"defence": "9" * 5000}, "row 1, column 'defence': '99999999999999999999' is not a whole number"),
+        ({"attack": "²"}, "row 1, column 'attack': '²' is not a whole number"),
+        ({"count": True}, "row 1, column 'count': 'True' is not a whole number"),
+    ],
+)
 def test_a_bad_table_says_where(change, message):
     rows = load_units()
     rows[0] = dict(rows[0], **change)
@@ -217,6 +229,7 @@ def test_a_bad_table_says_where(change, message):
 
 
 # --- properties --------------------------------------------------------------------------------
+
 
 def random_game(seed: int, game=GAME):
     return play(game, seed)
@@ -241,8 +254,11 @@ def test_thousands_of_random_games_end_and_conserve_the_cards():
     armies = ["western", "northern", "far-eastern", "southern"]
     for seed in range(2000):
         first = seed % 4
-        game = rk.load_game("to-war", armies=[armies[first], armies[(first + 1 + (seed // 4) % 3) % 4]],
-                            strategic=seed % 5 == 0)
+        game = rk.load_game(
+            "to-war",
+            armies=[armies[first], armies[(first + 1 + (seed // 4) % 3) % 4]],
+            strategic=seed % 5 == 0,
+        )
         states, _ = random_game(seed, game)
         assert states[-1].is_terminal() and len(states) < 400
         if seed % 20 == 0:
@@ -273,8 +289,15 @@ def test_records_round_trip_and_views_hide_hands(seed, strategic):
 
 # --- the rulings of NOTES.md (issue #14), on positions given as text --------------------------
 
-def position_text(units: dict[str, str], *, left: tuple[dict[str, int], dict[str, int]] = ({}, {}),
-                  hands: tuple[str, str] = ("-", "-"), side: str = "w", game=GAME) -> str:
+
+def position_text(
+    units: dict[str, str],
+    *,
+    left: tuple[dict[str, int], dict[str, int]] = ({}, {}),
+    hands: tuple[str, str] = ("-", "-"),
+    side: str = "w",
+    game=GAME,
+) -> str:
     """A position after the set-up as text: `left` is each reserve; every other card of the army
     that is not on the field or in the hand is in the discard pile (17 cards an army)."""
     grid = ["-"] * 12
@@ -287,7 +310,7 @@ def position_text(units: dict[str, str], *, left: tuple[dict[str, int], dict[str
         rest -= Counter([] if hands[p] == "-" else hands[p].split(",")) + Counter(left[p])
         reserves.append(",".join(f"{c}={left[p].get(c, 0)}" for c in game.army_codes(p)))
         discards.append(",".join(sorted(rest.elements())) or "-")
-    return (f"{'.'.join(grid)} {'/'.join(reserves)} {'/'.join(hands)} {'/'.join(discards)} {side} 6,6 - - 0")
+    return f"{'.'.join(grid)} {'/'.join(reserves)} {'/'.join(hands)} {'/'.join(discards)} {side} 6,6 - - 0"
 
 
 def test_ruling_the_elite_units_are_the_crowned_names_of_the_card_overview():
@@ -299,15 +322,18 @@ def test_ruling_the_elite_units_are_the_crowned_names_of_the_card_overview():
     assert not GAME.units["SAR"].elite
 
 
-@pytest.mark.parametrize("southern, northern, winner", [
-    ("MAM", "KRI", 0),      # a crowned Mamluk against an uncrowned Krieger
-    ("BED", "KRI", 0),
-    ("SAR", "KRI", None),   # the Sarbaz carries no crown: a draw
-    ("MAM", "BER", None),   # crown against crown
-    ("SAQ", "KOE", 1),
-])
+@pytest.mark.parametrize(
+    "southern, northern, winner",
+    [
+        ("MAM", "KRI", 0),  # a crowned Mamluk against an uncrowned Krieger
+        ("BED", "KRI", 0),
+        ("SAR", "KRI", None),  # the Sarbaz carries no crown: a draw
+        ("MAM", "BER", None),  # crown against crown
+        ("SAQ", "KOE", 1),
+    ],
+)
 def test_ruling_elite_units_break_a_tie_at_the_end(southern, northern, winner):
-    """"Herrscht Gleichstand, gewinnt, wer mehr Elite-Einheiten (👑) auf dem Feld hat"; with
+    """ "Herrscht Gleichstand, gewinnt, wer mehr Elite-Einheiten (👑) auf dem Feld hat"; with
     NOTES' elite units (Mamluk and Beduine for the Southern army, not Sarbaz)."""
     state = GAME.from_text(position_text({"b1": f"0:{southern}", "b4": f"1:{northern}"}))
     outcome = state.outcome()
@@ -326,8 +352,13 @@ def test_ruling_the_strategic_game_ends_when_the_hands_are_played_out():
     """NOTES To War!: "Strategic variant (option): a hand of three, draw back to three after each
     turn; the game ends when both reserves AND both hands are empty (the hands are played out)"."""
     game = rk.load_game("to-war", strategic=True)
-    state = game.from_text(position_text({"a1": "0:MAM", "b2": "0:SAQ", "b3": "1:KRI", "c4": "1:BOG"},
-                                         hands=("BED,MAM", "BER,KRI"), game=game))
+    state = game.from_text(
+        position_text(
+            {"a1": "0:MAM", "b2": "0:SAQ", "b3": "1:KRI", "c4": "1:BOG"},
+            hands=("BED,MAM", "BER,KRI"),
+            game=game,
+        )
+    )
     rng = random.Random(4)
     turns = 0
     while not state.is_terminal():
@@ -342,11 +373,15 @@ def test_ruling_no_card_is_placed_on_an_enemy_unit_else_it_is_discarded():
     ENEMY unit (a push moves one's own units only); if no placement is legal, the drawn card is
     discarded and the turn passes"."""
     left = ({"BED": 3}, {"BOG": 4})
-    state = GAME.from_text(position_text({"a1": "1:KRI", "b1": "0:MAM", "c4": "1:KRI"}, left=left,
-                                         hands=("SAQ", "-")))
+    state = GAME.from_text(
+        position_text({"a1": "1:KRI", "b1": "0:MAM", "c4": "1:KRI"}, left=left, hands=("SAQ", "-"))
+    )
     assert {str(m) for m in state.legal_moves()} == {"SAQ@b1", "SAQ@c1"}  # a1 holds an enemy
-    blocked = GAME.from_text(position_text({"a1": "1:KRI", "b1": "1:KRI", "c1": "1:REI"},
-                                           left=({"BED": 3}, {"BOG": 4}), hands=("SAQ", "-")))
+    blocked = GAME.from_text(
+        position_text(
+            {"a1": "1:KRI", "b1": "1:KRI", "c1": "1:REI"}, left=({"BED": 3}, {"BOG": 4}), hands=("SAQ", "-")
+        )
+    )
     assert [str(m) for m in blocked.legal_moves()] == ["discard:SAQ"]
     after = blocked.apply("discard:SAQ")
     assert after.discards[0].count("SAQ") == 4 and after.side == 1 and after.current_player == rk.CHANCE

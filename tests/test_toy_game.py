@@ -42,10 +42,18 @@ class Nim(Game):
     id = "toy-nim"
     title = "Toy Nim"
     OPTIONS: ClassVar[dict[str, Option]] = {
-        "sticks": Option(7, "firesticks in the pile at the start", kind=int,
-                         check=lambda n: n if 1 <= n <= 20 else _refuse("from 1 to 20")),
-        "most": Option(2, "the most firesticks a turn may take", kind=int,
-                       check=lambda n: n if 1 <= n <= 5 else _refuse("from 1 to 5")),
+        "sticks": Option(
+            7,
+            "firesticks in the pile at the start",
+            kind=int,
+            check=lambda n: n if 1 <= n <= 20 else _refuse("from 1 to 20"),
+        ),
+        "most": Option(
+            2,
+            "the most firesticks a turn may take",
+            kind=int,
+            check=lambda n: n if 1 <= n <= 5 else _refuse("from 1 to 5"),
+        ),
     }
     # the declarations of core.Game
     NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {"Firestick": ("Fire-", "stick")}
@@ -57,8 +65,10 @@ class Nim(Game):
     def from_text(self, text: str) -> NimState:
         found = re.fullmatch(r"([0-9]{1,2}) ([01])", text.strip()) if isinstance(text, str) else None
         if found is None or int(found[1]) > self.options["sticks"]:
-            raise PositionTextError(f"{str(text)[:40]!r}: give the sticks left (at most "
-                                    f"{self.options['sticks']}) and the side to move, 0 or 1: '5 1'")
+            raise PositionTextError(
+                f"{str(text)[:40]!r}: give the sticks left (at most "
+                f"{self.options['sticks']}) and the side to move, 0 or 1: '5 1'"
+            )
         return NimState(self, int(found[1]), int(found[2]))
 
     def heuristic(self, state: State, player: int) -> float:
@@ -108,11 +118,22 @@ class NimState(State):
         names = self.game.player_names
         cells = tuple(Cell(f"s{i}", i - 1, 0) for i in range(1, self.game.options["sticks"] + 1))
         tokens = tuple(Token(f"s{i}", "Firestick", "F") for i in range(1, self.left + 1))
-        status = (f"{names[1 - self.side]} took the last firestick" if self.left == 0
-                  else f"{names[self.side]} to take ({self.left} left)")
-        return Scene(self.game.id, "square", cells, tokens, players=names,
-                     to_move=None if self.left == 0 else self.side, status=status,
-                     perspective=perspective, last_cells=self.last)
+        status = (
+            f"{names[1 - self.side]} took the last firestick"
+            if self.left == 0
+            else f"{names[self.side]} to take ({self.left} left)"
+        )
+        return Scene(
+            self.game.id,
+            "square",
+            cells,
+            tokens,
+            players=names,
+            to_move=None if self.left == 0 else self.side,
+            status=status,
+            perspective=perspective,
+            last_cells=self.last,
+        )
 
 
 # --- registering it: for these tests only ---------------------------------------------------------

@@ -18,8 +18,15 @@ from hypothesis import strategies as st
 
 import rules_kernel as rk
 
-GAMES = [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {}),
-         ("to-war", {"strategic": True}), ("war-chest", {}), ("war-chest", {"players": 4})]
+GAMES = [
+    ("yokai-3x4", {}),
+    ("yokai-5x6", {}),
+    ("war-stories", {}),
+    ("to-war", {}),
+    ("to-war", {"strategic": True}),
+    ("war-chest", {}),
+    ("war-chest", {"players": 4}),
+]
 PLIES = 160  # long enough for every phase: set-up, play, draws and reshuffles of War Chest bags
 
 
@@ -72,8 +79,9 @@ def test_to_war_strategic_view_counts_the_opponents_hand_and_reserve():
     game = rk.load_game("to-war", strategic=True)
     rng, state = random.Random(3), game.initial_state()
     for _ in range(60):
-        state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
-                            else rng.choice(state.legal_moves()))
+        state = state.apply(
+            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+        )
     truth = {z.id: z for z in state.scene().zones}["hand-1"]
     shown = {z.id: z for z in state.scene(perspective=0).zones}["hand-1"]
     assert len(state.hands[1]) == 2 and sum(state.reserves[1]) == 5

@@ -22,8 +22,14 @@ START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
 START_4P = "4,0:0;6,1:0;6,4:0;0,5:1;2,6:1;0,2:1"
 
 
-def position(units: str = "-", hands: tuple[str, ...] = ("-", "-"), *, players: int = 2,
-             control: str | None = None, **fields):
+def position(
+    units: str = "-",
+    hands: tuple[str, ...] = ("-", "-"),
+    *,
+    players: int = 2,
+    control: str | None = None,
+    **fields,
+):
     """A scenario position (`war_chest.compose`); keyword options go to the game."""
     options = {k: fields.pop(k) for k in list(fields) if k in ("royal_guard", "max_actions")}
     game = rk.load_game("war-chest", players=players, **options)
@@ -41,6 +47,7 @@ def unit_at(state, hex_text: str):
 
 # --- the map ---------------------------------------------------------------------------------
 
+
 def test_the_maps_have_the_hexes_and_locations_of_the_notes():
     """NOTES: 2 players: 37 hexes, 0 <= x, y <= 6, 3 <= x+y <= 9, 10 locations; 4 players:
     47 hexes, 1 <= x+y <= 11, 4 locations more."""
@@ -54,14 +61,16 @@ def test_set_up_two_coins_of_each_type_and_the_royal_coin_in_the_bag():
     """NL "Voorbereiding": the bag holds two coins of each of the player's units and the Royal
     coin; the other coins of the type are the supply; two control markers on the starts."""
     state = rk.load_game("war-chest", setup="first-game").initial_state()
-    assert Counter(state.bags[0]) == Counter({"swordsman": 2, "pikeman": 2, "crossbowman": 2,
-                                              "light-cavalry": 2, ROYAL: 1})
+    assert Counter(state.bags[0]) == Counter(
+        {"swordsman": 2, "pikeman": 2, "crossbowman": 2, "light-cavalry": 2, ROYAL: 1}
+    )
     assert Counter(state.supply[1]) == Counter({"archer": 2, "cavalry": 2, "lancer": 2, "scout": 3})
     assert state.markers_left(0) == state.markers_left(1) == 4
     assert state.current_player == rk.CHANCE  # the first draw of the round
 
 
 # --- deploy and bolster -----------------------------------------------------------------------
+
 
 def test_deploy_on_an_empty_location_the_player_controls():
     """NL "Plaatsingsactie": face up on an empty controlled location ("waar je al een
@@ -94,8 +103,9 @@ def test_footman_may_have_two_units_on_the_board():
     armies = "footman,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
     state = position("4,0:0:footman:1", ("footman", "-"), armies=armies)
     assert "deploy footman 6,1" in legal(state) and "bolster footman 4,0" in legal(state)
-    two = position("4,0:0:footman:1;6,1:0:footman:1", ("footman", "-"), armies=armies,
-                   control=START_2P + ";3,2:0")
+    two = position(
+        "4,0:0:footman:1;6,1:0:footman:1", ("footman", "-"), armies=armies, control=START_2P + ";3,2:0"
+    )
     assert not any(m.startswith("deploy") for m in legal(two))
 
 
@@ -109,6 +119,7 @@ def test_scout_deploys_next_to_any_friendly_unit():
 
 
 # --- face-down actions and the Royal coin -------------------------------------------------------
+
 
 def test_the_royal_coin_is_only_used_face_down():
     """NL "Koningsmunt": only discarded face down (or for the Royal Guard's command)."""
@@ -146,8 +157,9 @@ def test_the_initiative_is_claimed_at_most_once_a_round():
 
 def test_the_initiative_holder_acts_first_in_the_next_round():
     """NL "Muntgebruik": "Beginnend bij de speler met het initiatief token"."""
-    state = position("-", initiative="1", phase="draw",
-                     bags=("royal,swordsman,pikeman", "royal,archer,scout"))
+    state = position(
+        "-", initiative="1", phase="draw", bags=("royal,swordsman,pikeman", "royal,archer,scout")
+    )
     state = state.apply("draw:pikeman,royal,swordsman").apply("draw:archer,royal,scout")
     assert state.current_player == 1
 
@@ -163,6 +175,7 @@ def test_players_alternate_and_an_empty_hand_is_skipped():
 
 # --- drawing -------------------------------------------------------------------------------------
 
+
 def test_the_draw_is_three_coins_with_hypergeometric_odds():
     """NL "Muntstuk trekken": three coins from the bag; outcomes are chance with a notation."""
     state = position("-", phase="draw", bags=("royal,swordsman,swordsman,pikeman", "royal,archer,scout"))
@@ -177,8 +190,13 @@ def test_the_draw_is_three_coins_with_hypergeometric_odds():
 def test_an_empty_bag_is_refilled_from_the_whole_discard_pile():
     """NOTES: "empty bag: the whole discard pile, both faces, goes back in and is shuffled";
     the coins still in the bag are drawn first."""
-    state = position("-", phase="draw", bags=("royal", "royal,archer,scout"),
-                     faceup=("pikeman,pikeman", "-"), facedown=("swordsman", "-"))
+    state = position(
+        "-",
+        phase="draw",
+        bags=("royal", "royal,archer,scout"),
+        faceup=("pikeman,pikeman", "-"),
+        facedown=("swordsman", "-"),
+    )
     outcomes = [str(o) for o, _ in state.chance_outcomes()]
     assert all("royal" in o for o in outcomes)  # the bag's own coin comes first
     after = state.apply("draw:pikeman,royal,swordsman")
@@ -187,12 +205,14 @@ def test_an_empty_bag_is_refilled_from_the_whole_discard_pile():
 
 def test_with_fewer_coins_a_player_draws_what_there_is():
     """NOTES: "with fewer coins, draw what there is"."""
-    state = position("3,3:0:swordsman:4", phase="draw", bags=("royal", "royal,archer,scout"),
-                     faceup=("pikeman", "-"))
+    state = position(
+        "3,3:0:swordsman:4", phase="draw", bags=("royal", "royal,archer,scout"), faceup=("pikeman", "-")
+    )
     assert [str(o) for o, _ in state.chance_outcomes()] == ["draw:pikeman,royal"]
 
 
 # --- maneuvers -----------------------------------------------------------------------------------
+
 
 def test_move_to_an_adjacent_empty_hex():
     """NOTES: "move (to an adjacent empty hex)"."""
@@ -244,11 +264,13 @@ def test_an_unknown_or_unheld_coin_is_refused_with_a_reason():
 
 # --- the units -----------------------------------------------------------------------------------
 
+
 def test_archer_attacks_two_hexes_away_over_an_occupied_hex_never_adjacent():
     """NOTES Archer: "attack a unit exactly two hexes away (the hex between may be occupied);
     no normal attack"."""
-    state = position("3,3:1:archer:1;3,4:0:pikeman:1;3,5:0:swordsman:1;4,4:0:crossbowman:1",
-                     ("-", "archer"), turn=1)
+    state = position(
+        "3,3:1:archer:1;3,4:0:pikeman:1;3,5:0:swordsman:1;4,4:0:crossbowman:1", ("-", "archer"), turn=1
+    )
     moves = legal(state)
     assert {"tactic archer 3,3 3,5", "tactic archer 3,3 4,4"} <= moves
     assert not any(m.startswith(("attack archer", "tactic archer 3,3 3,4")) for m in moves)
@@ -259,8 +281,10 @@ def test_archer_attacks_two_hexes_away_over_an_occupied_hex_never_adjacent():
 def test_crossbowman_needs_a_straight_line_with_an_empty_middle_hex():
     """NOTES Crossbowman: "attack a unit two hexes away in a straight line with the hex between
     empty; normal attacks allowed too"."""
-    state = position("3,3:0:crossbowman:1;3,5:1:scout:1;5,1:1:archer:1;4,2:1:lancer:1;4,4:1:cavalry:1",
-                     ("crossbowman", "-"))
+    state = position(
+        "3,3:0:crossbowman:1;3,5:1:scout:1;5,1:1:archer:1;4,2:1:lancer:1;4,4:1:cavalry:1",
+        ("crossbowman", "-"),
+    )
     tactics = {m for m in legal(state) if m.startswith("tactic")}
     assert tactics == {"tactic crossbowman 3,3 3,5"}  # 5,1 is behind 4,2; 4,4 is off the line
     assert "attack crossbowman 3,3 4,2" in legal(state)
@@ -292,8 +316,10 @@ def test_lancer_charges_in_a_straight_line_and_needs_a_target():
 
 def test_light_cavalry_moves_two_empty_hexes():
     """NOTES Light Cavalry: "tactic — move two hexes (both empty)"."""
-    state = position("3,3:0:light-cavalry:1;3,4:1:archer:1;2,4:1:scout:1;2,3:1:lancer:1;3,2:1:cavalry:1",
-                     ("light-cavalry", "-"))
+    state = position(
+        "3,3:0:light-cavalry:1;3,4:1:archer:1;2,4:1:scout:1;2,3:1:lancer:1;3,2:1:cavalry:1",
+        ("light-cavalry", "-"),
+    )
     tactics = {m.split()[-1] for m in legal(state) if m.startswith("tactic")}
     assert "4,4" in tactics and "5,3" in tactics and "5,1" in tactics
     assert "3,5" not in tactics  # both ways there pass an occupied hex
@@ -315,8 +341,11 @@ def test_ensign_moves_another_friendly_unit_within_two_to_a_hex_within_two():
 def test_marshall_lets_a_friendly_unit_within_two_make_a_normal_attack():
     """NOTES Marshall: "another friendly unit within two hexes makes a normal attack"."""
     armies = "marshall,swordsman,archer,light-cavalry/crossbowman,cavalry,lancer,scout"
-    state = position("3,3:0:marshall:1;3,5:0:swordsman:1;3,6:1:scout:1;1,5:0:archer:1;1,6:1:lancer:1",
-                     ("marshall", "-"), armies=armies)
+    state = position(
+        "3,3:0:marshall:1;3,5:0:swordsman:1;3,6:1:scout:1;1,5:0:archer:1;1,6:1:lancer:1",
+        ("marshall", "-"),
+        armies=armies,
+    )
     tactics = {m for m in legal(state) if m.startswith("tactic")}
     assert tactics == {"tactic marshall 3,3 3,5 3,6"}  # the Archer has no normal attack
     after = state.apply("tactic marshall 3,3 3,5 3,6")
@@ -342,8 +371,9 @@ def test_footman_tactic_each_footman_unit_maneuvers_once():
 def test_knight_is_attacked_only_by_bolstered_units():
     """NOTES Knight: "only bolstered units (stack of two or more) can attack it"."""
     blue_knight = "swordsman,pikeman,crossbowman,light-cavalry/archer,cavalry,knight,scout"
-    state = position("3,3:0:swordsman:1;3,4:1:knight:1;3,5:1:archer:1", ("swordsman", "-"),
-                     armies=blue_knight)
+    state = position(
+        "3,3:0:swordsman:1;3,4:1:knight:1;3,5:1:archer:1", ("swordsman", "-"), armies=blue_knight
+    )
     assert "attack swordsman 3,3 3,4" not in legal(state)
     bolstered = position("3,3:0:swordsman:2;3,4:1:knight:1", ("swordsman", "-"), armies=blue_knight)
     assert "attack swordsman 3,3 3,4" in legal(bolstered)
@@ -369,11 +399,16 @@ def test_royal_guard_moves_for_the_royal_coin_2018_and_revised():
     units = "3,2:0:royal-guard:1"
     old = position(units, ("royal", "-"), armies=armies, control=START_2P + ";3,4:0")
     assert {m for m in legal(old) if m.startswith("tactic")} == {
-        f"tactic royal 3,2 {h}" for h in ("4,2", "2,2", "3,3", "3,1", "4,1", "2,3")}
-    new = position(units, ("royal", "-"), armies=armies, control=START_2P + ";3,4:0;2,1:0",
-                   royal_guard="revised")
+        f"tactic royal 3,2 {h}" for h in ("4,2", "2,2", "3,3", "3,1", "4,1", "2,3")
+    }
+    new = position(
+        units, ("royal", "-"), armies=armies, control=START_2P + ";3,4:0;2,1:0", royal_guard="revised"
+    )
     assert {m for m in legal(new) if m.startswith("tactic")} == {
-        "tactic royal 3,2 3,4", "tactic royal 3,2 2,1", "tactic royal 3,2 4,0"}  # not 6,1: three away
+        "tactic royal 3,2 3,4",
+        "tactic royal 3,2 2,1",
+        "tactic royal 3,2 4,0",
+    }  # not 6,1: three away
     after = old.apply("tactic royal 3,2 3,3")
     assert after.faceup[0] == (ROYAL,) and unit_at(after, "3,3") == (0, "royal-guard", 1)
 
@@ -382,8 +417,12 @@ def test_royal_guard_owner_may_take_the_lost_coin_from_the_supply():
     """NOTES Royal Guard: "When it is attacked, its owner may remove a Royal Guard coin from
     their supply instead of from the unit"."""
     armies = "swordsman,pikeman,crossbowman,light-cavalry/royal-guard,cavalry,lancer,scout"
-    state = position("3,3:0:swordsman:1;3,4:1:royal-guard:1", ("swordsman", "-"), armies=armies,
-                     supply=("-", "royal-guard,royal-guard"))
+    state = position(
+        "3,3:0:swordsman:1;3,4:1:royal-guard:1",
+        ("swordsman", "-"),
+        armies=armies,
+        supply=("-", "royal-guard,royal-guard"),
+    )
     hit = state.apply("attack swordsman 3,3 3,4")
     assert hit.current_player == 1 and legal(hit) == {"guard supply", "guard unit"}
     saved = hit.apply("guard supply")
@@ -459,8 +498,9 @@ def test_berserker_repeats_after_attacking_for_a_marshall():
     """Ruling, issue #20 item 6: a granted action may trigger a unit's ability, e.g. after a
     Marshall's attack (AEG's answer; the published War Chest FAQ for the Ensign's move); NOTES
     Marshall: "another friendly unit within two hexes makes a normal attack"."""
-    state = position("3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:scout:2", ("marshall", "archer"),
-                     armies=BERSERKER_ARMIES)
+    state = position(
+        "3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:scout:2", ("marshall", "archer"), armies=BERSERKER_ARMIES
+    )
     hit = state.apply("tactic marshall 3,3 3,5 3,6")
     assert unit_at(hit, "3,6") == (1, "scout", 1) and hit.pending == (("berserk", 0, (3, 5)),)
     assert hit.current_player == 0 and {"attack 3,5 3,6", "move 3,5 2,5", "done"} <= legal(hit)
@@ -468,8 +508,9 @@ def test_berserker_repeats_after_attacking_for_a_marshall():
     assert unit_at(again, "3,6") is None and unit_at(again, "3,5") == (0, "berserker", 1)
     assert again.faceup[0] == ("berserker", "marshall") and again.current_player == 1
     pike = "berserker,crossbowman,marshall,ensign/archer,cavalry,lancer,pikeman"  # a Pikeman hits back:
-    counter = position("3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:pikeman:2", ("marshall", "archer"),
-                       armies=pike)  # the Berserker's second coin is gone, its last is never paid
+    counter = position(
+        "3,3:0:marshall:1;3,5:0:berserker:2;3,6:1:pikeman:2", ("marshall", "archer"), armies=pike
+    )  # the Berserker's second coin is gone, its last is never paid
     struck = counter.apply("tactic marshall 3,3 3,5 3,6")
     assert unit_at(struck, "3,5") == (0, "berserker", 1) and not struck.pending
 
@@ -478,10 +519,15 @@ def test_a_teammates_berserker_moved_by_an_ensign_repeats_for_its_owner():
     """Ruling, issue #20 item 6 (the War Chest FAQ: the Ensign's move triggers the Berserker);
     NL 4 spelers: "Bij het uitvoeren van een tactiek worden de eenheden van hetzelfde team als
     bondgenoten beschouwd"; the follow-up and its coin are the unit's owner's."""
-    armies = ("ensign,pikeman,archer/cavalry,lancer,scout/"
-              "berserker,knight,marshall/footman,mercenary,swordsman")
-    state = position("3,3:0:ensign:1;3,4:2:berserker:2", ("ensign", "cavalry", "knight", "footman"),
-                     players=4, armies=armies)
+    armies = (
+        "ensign,pikeman,archer/cavalry,lancer,scout/berserker,knight,marshall/footman,mercenary,swordsman"
+    )
+    state = position(
+        "3,3:0:ensign:1;3,4:2:berserker:2",
+        ("ensign", "cavalry", "knight", "footman"),
+        players=4,
+        armies=armies,
+    )
     moved = state.apply("tactic ensign 3,3 3,4 4,4")
     assert moved.current_player == 2 and "move 4,4 4,5" in legal(moved)
     again = moved.apply("move 4,4 4,5")
@@ -505,8 +551,12 @@ def test_warrior_priest_draws_a_coin_after_attacking_and_must_use_it():
     """NOTES Warrior Priest: "after it attacks or controls, its owner draws one coin from the bag
     and must use it at once for any action (passing counts)"."""
     armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
-    state = position("3,3:0:warrior-priest:1;3,4:1:scout:2", ("warrior-priest,pikeman", "-"), armies=armies,
-                     bags=("crossbowman,royal", "royal"))
+    state = position(
+        "3,3:0:warrior-priest:1;3,4:1:scout:2",
+        ("warrior-priest,pikeman", "-"),
+        armies=armies,
+        bags=("crossbowman,royal", "royal"),
+    )
     after = state.apply("attack warrior-priest 3,3 3,4")
     assert after.current_player == rk.CHANCE
     assert {str(o) for o, _ in after.chance_outcomes()} == {"draw:crossbowman", "draw:royal"}
@@ -520,12 +570,14 @@ def test_warrior_priest_draws_a_coin_after_attacking_and_must_use_it():
 def test_warrior_priest_draws_after_controlling_too():
     """NOTES Warrior Priest: "after it attacks or controls"."""
     armies = "warrior-priest,pikeman,crossbowman,light-cavalry/archer,cavalry,lancer,scout"
-    state = position("3,2:0:warrior-priest:1", ("warrior-priest", "-"), armies=armies,
-                     bags=("royal", "royal"))
+    state = position(
+        "3,2:0:warrior-priest:1", ("warrior-priest", "-"), armies=armies, bags=("royal", "royal")
+    )
     assert state.apply("control warrior-priest 3,2").current_player == rk.CHANCE
 
 
 # --- four players ----------------------------------------------------------------------------------
+
 
 def test_four_players_take_turns_round_the_table_alternating_teams():
     """NL "Verloop van het spel" (4 spelers): "de tegenstander aan de linkerkant voert de
@@ -562,8 +614,7 @@ def test_four_players_no_claiming_the_initiative_from_a_teammate():
 
 def test_four_players_recruit_only_own_units():
     """NL: "Een speler kan geen eenheden van een teamgenoot rekruteren"."""
-    state = position("-", ("royal", "-", "-", "-"), players=4,
-                     supply=("swordsman", "-", "knight", "-"))
+    state = position("-", ("royal", "-", "-", "-"), players=4, supply=("swordsman", "-", "knight", "-"))
     assert {m for m in legal(state) if m.startswith("recruit")} == {"recruit royal swordsman"}
 
 
@@ -577,6 +628,7 @@ def test_four_players_the_team_wins_together():
 
 
 # --- set-ups ---------------------------------------------------------------------------------------
+
 
 def test_two_player_draft_picks_one_two_two_two_one_and_the_second_picker_starts():
     """NL "Voorbereiding voor Gevorderden": 8 cards; picks 1, 2, 2, 2 and the last card to the
@@ -621,16 +673,20 @@ def test_random_set_up_deals_four_or_three_units_each():
 
 
 def test_explicit_armies_and_option_errors():
-    state = rk.load_game("war-chest", setup=[["archer", "knight", "scout", "lancer"],
-                                             ["footman", "ensign", "marshall", "pikeman"]]).initial_state()
+    state = rk.load_game(
+        "war-chest",
+        setup=[["archer", "knight", "scout", "lancer"], ["footman", "ensign", "marshall", "pikeman"]],
+    ).initial_state()
     assert state.armies[1] == ("footman", "ensign", "marshall", "pikeman")
     with pytest.raises(rk.OptionError, match="unknown unit 'wizard'"):
         rk.load_game("war-chest", setup=[["wizard"], ["archer"]])
     with pytest.raises(rk.OptionError, match="2 armies of 4"):
         rk.load_game("war-chest", setup=[["archer"], ["knight"]])
     with pytest.raises(rk.OptionError, match="already in another army"):
-        rk.load_game("war-chest", setup=[["archer", "knight", "scout", "lancer"],
-                                         ["archer", "ensign", "marshall", "pikeman"]])
+        rk.load_game(
+            "war-chest",
+            setup=[["archer", "knight", "scout", "lancer"], ["archer", "ensign", "marshall", "pikeman"]],
+        )
     with pytest.raises(rk.OptionError, match="first-game"):
         rk.load_game("war-chest", players=4, setup="first-game")
     with pytest.raises(rk.OptionError, match="one of 2, 4"):
@@ -658,6 +714,7 @@ def test_bad_position_text_is_refused_with_a_reason():
 
 
 # --- properties over many random games --------------------------------------------------------------
+
 
 def _coins_of(state, p: int) -> Counter:
     coins = Counter()
@@ -753,17 +810,20 @@ def test_a_deadlock_with_only_royal_coins_left_is_a_draw():
     assert not alive.is_terminal()
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"max_actions": 0}, "positive whole number of actions; got 0"),
-    ({"max_actions": -5}, "positive whole number of actions; got -5"),
-    ({"max_actions": True}, "positive whole number of actions; got True"),
-    ({"max_actions": 2.5}, "positive whole number of actions; got 2.5"),
-    ({"max_actions": "60"}, "positive whole number of actions; got '60'"),
-    ({"players": 0}, "one of 2, 4"),
-    ({"players": -2}, "one of 2, 4"),
-    ({"setup": [[], []]}, "2 armies of 4 units"),
-    ({"setup": "draft", "royal_guard": "2020"}, "'2018', 'revised'"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"max_actions": 0}, "positive whole number of actions; got 0"),
+        ({"max_actions": -5}, "positive whole number of actions; got -5"),
+        ({"max_actions": True}, "positive whole number of actions; got True"),
+        ({"max_actions": 2.5}, "positive whole number of actions; got 2.5"),
+        ({"max_actions": "60"}, "positive whole number of actions; got '60'"),
+        ({"players": 0}, "one of 2, 4"),
+        ({"players": -2}, "one of 2, 4"),
+        ({"setup": [[], []]}, "2 armies of 4 units"),
+        ({"setup": "draft", "royal_guard": "2020"}, "'2018', 'revised'"),
+    ],
+)
 def test_options_refuse_non_positive_and_malformed_counts(options, message):
     """Issue #14, item 5: `max_actions` of 0 or less is refused with OptionError, as is every
     count an option holds that is not a positive whole number."""

@@ -20,8 +20,14 @@ GAME = rk.load_game("war-stories")
 LETTERS = {"D": 1, "S": 2, "A": 3, "K": 4, "H": 5}
 
 
-def position(pieces: dict[str, str], cards: dict[str, str] | None = None, *, side: int = 0,
-             game: rk.Game = GAME, **fields) -> WarStoriesState:
+def position(
+    pieces: dict[str, str],
+    cards: dict[str, str] | None = None,
+    *,
+    side: int = 0,
+    game: rk.Game = GAME,
+    **fields,
+) -> WarStoriesState:
     """A dealt position: pieces like {"c1": "D", "c7": "d"} (upper case White), cards by square."""
     board = [0] * 42
     for square, letter in pieces.items():
@@ -41,8 +47,9 @@ KINGS = {"a1": "D", "a7": "d"}
 
 # --- pieces: "Pionnen" -------------------------------------------------------------------
 
+
 def test_daimyo_steps_one_square_any_way():
-    """"De Daimyo mag 1 veld horizontaal, verticaal of diagonaal verplaatst worden/slaan"."""
+    """ "De Daimyo mag 1 veld horizontaal, verticaal of diagonaal verplaatst worden/slaan"."""
     s = position({"c3": "D", "f7": "d"})
     assert targets(s, "c3") == {"b2", "b3", "b4", "c2", "c4", "d2", "d3", "d4"}
     crowded = position({"c3": "D", "f7": "d", "c4": "S"}, {"b2": "ki", "d3": "he"})
@@ -50,11 +57,30 @@ def test_daimyo_steps_one_square_any_way():
 
 
 def test_shinobi_slides_any_way_and_stops_at_cards_and_pieces():
-    """"De Shinobi mag 1 of meer velden horizontaal, verticaal of diagonaal"; "pionnen kunnen
+    """ "De Shinobi mag 1 of meer velden horizontaal, verticaal of diagonaal"; "pionnen kunnen
     niet over andere pionnen of bordkaarten heenspringen"."""
     open_board = position({"c3": "S", **KINGS})
-    assert targets(open_board, "c3") == {"c4", "c5", "c6", "c7", "c2", "c1", "b3", "a3", "d3", "e3",
-                                         "f3", "d4", "e5", "f6", "b4", "a5", "d2", "e1", "b2"}
+    assert targets(open_board, "c3") == {
+        "c4",
+        "c5",
+        "c6",
+        "c7",
+        "c2",
+        "c1",
+        "b3",
+        "a3",
+        "d3",
+        "e3",
+        "f3",
+        "d4",
+        "e5",
+        "f6",
+        "b4",
+        "a5",
+        "d2",
+        "e1",
+        "b2",
+    }
     crowded = position({"c3": "S", "c5": "a", **KINGS}, {"e3": "ki", "e5": "kbr"})
     t = targets(crowded, "c3")
     assert "c5" in t and "c6" not in t  # captures, then stops
@@ -63,23 +89,24 @@ def test_shinobi_slides_any_way_and_stops_at_cards_and_pieces():
 
 
 def test_ashigaru_orthogonal_and_kihei_diagonal():
-    """"De Ashigaru ... horizontaal of verticaal"; "De Kihei ... 1 of meer velden diagonaal"."""
+    """ "De Ashigaru ... horizontaal of verticaal"; "De Kihei ... 1 of meer velden diagonaal"."""
     s = position({"c3": "A", "e5": "H", **KINGS}, {"c6": "he"})
     assert targets(s, "c3") == {"c1", "c2", "c4", "c5", "a3", "b3", "d3", "e3", "f3"}
     assert targets(s, "e5") == {"d4", "f4", "f6", "d6", "c7"}  # the own Ashigaru on c3 blocks
 
 
 def test_kibatai_jumps_but_never_lands_on_a_card():
-    """"De Kibatai mag 1 veld horizontaal óf verticaal, gevolgd door 1 veld diagonaal ...
+    """ "De Kibatai mag 1 veld horizontaal óf verticaal, gevolgd door 1 veld diagonaal ...
     het enige spelstuk dat over andere pionnen en bordkaarten kan springen ... mag echter
     nooit eindigen op een veld bezet door een bordkaart"."""
-    s = position({"c3": "K", "c4": "S", "b3": "s", **KINGS},
-                 {"d3": "ki", "c2": "he", "b5": "kbr", "e4": "asy"})
+    s = position(
+        {"c3": "K", "c4": "S", "b3": "s", **KINGS}, {"d3": "ki", "c2": "he", "b5": "kbr", "e4": "asy"}
+    )
     assert targets(s, "c3") == {"d5", "e2", "d1", "b1", "a2", "a4"}
 
 
 def test_a_capture_removes_the_piece_and_ends_the_move():
-    """"de pion van de tegenstander [wordt] van het speelbord verwijderd ... er kan na het
+    """ "de pion van de tegenstander [wordt] van het speelbord verwijderd ... er kan na het
     slaan dus niet doorgelopen worden"."""
     s = position({"c3": "A", "c5": "k", **KINGS}).apply("c3c5")
     assert s.pieces[SQUARES["c5"]] == 3 and 4 | 8 not in s.pieces
@@ -88,8 +115,9 @@ def test_a_capture_removes_the_piece_and_ends_the_move():
 
 # --- flipping: "Twee bordkaarten omdraaien" --------------------------------------------------
 
+
 def test_engun_places_the_piece_on_the_second_card():
-    """"Als een speler ... 2 dezelfde Legerkaarten om te draaien (pion én kamon hetzelfde),
+    """ "Als een speler ... 2 dezelfde Legerkaarten om te draaien (pion én kamon hetzelfde),
     heeft deze speler Engun ... plaatst de gewonnen pion ... op de plek van de laatst
     omgedraaide bordkaart"."""
     s = position(KINGS, {"c3": "kbr", "e5": "kbr", "f1": "ki"})
@@ -102,7 +130,7 @@ def test_engun_places_the_piece_on_the_second_card():
 
 
 def test_different_cards_are_turned_back():
-    """"Als de Legerkaarten verschillen draait hij ze weer dicht en is de volgende speler aan
+    """ "Als de Legerkaarten verschillen draait hij ze weer dicht en is de volgende speler aan
     de beurt"; a different kamon is a different card."""
     s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki"}).play("flip:c3", "flip:e5")
     assert s.cards[SQUARES["c3"]] == "kbr" and s.cards[SQUARES["e5"]] == "kbb"
@@ -112,7 +140,7 @@ def test_different_cards_are_turned_back():
 
 
 def test_a_heiya_chain_is_removed_card_by_card():
-    """"Als er een Heiya omgedraaid wordt, wordt deze ... verwijderd, en wordt er daarvoor in de
+    """ "Als er een Heiya omgedraaid wordt, wordt deze ... verwijderd, en wordt er daarvoor in de
     plaats een nieuwe kaart omgedraaid. Dit gaat net zolang door tot er geen Heiya meer wordt
     omgedraaid"."""
     s = position(KINGS, {"b2": "he", "b3": "he", "b4": "ki", "b5": "asg"})
@@ -125,7 +153,7 @@ def test_a_heiya_chain_is_removed_card_by_card():
 
 
 def test_ki_is_turned_back_and_stays():
-    """"Als een speler in zijn beurt 1 of 2 Ki omdraait, draait hij beide kaarten weer dicht
+    """ "Als een speler in zijn beurt 1 of 2 Ki omdraait, draait hij beide kaarten weer dicht
     ... Ki blijven dus tot het eind van het spel op tafel liggen"."""
     s = position(KINGS, {"b2": "ki", "b3": "ki", "b4": "asg"}).play("flip:b2", "flip:b3")
     assert s.cards[SQUARES["b2"]] == s.cards[SQUARES["b3"]] == "ki"
@@ -133,7 +161,7 @@ def test_ki_is_turned_back_and_stays():
 
 
 def test_yonhon_no_ki_loses_after_two_two_ki_turns_running():
-    """"Als een speler in 2 opeenvolgende beurten 2 Ki omdraait, heeft deze het spel
+    """ "Als een speler in 2 opeenvolgende beurten 2 Ki omdraait, heeft deze het spel
     verloren"."""
     cards = {"b2": "ki", "b3": "ki", "b4": "asg", "e4": "asb"}
     s = position(KINGS, cards).play("flip:b2", "flip:b3", "a7a6", "flip:b3", "flip:b2")
@@ -153,8 +181,9 @@ def test_fewer_than_two_cards_left():
 
 # --- Kyousei and Haisen ----------------------------------------------------------------------
 
+
 def test_kyousei_allows_only_daimyo_moves_to_safety():
-    """"Kyousei: De Daimyo wordt gedwongen te bewegen ... als hij een veld bezet waar hij
+    """ "Kyousei: De Daimyo wordt gedwongen te bewegen ... als hij een veld bezet waar hij
     geslagen kan worden"; NOTES.md: to a square not attacked."""
     s = position({"c1": "D", "c7": "d", "c5": "a", "f2": "S"}, {"e5": "ki"})
     moves = {str(m) for m in s.legal_moves()}
@@ -175,7 +204,7 @@ def test_the_daimyo_never_steps_into_attack_nor_captures_a_daimyo():
 
 
 def test_haisen_ends_the_game():
-    """"Haisen: De Daimyo wordt gedwongen te bewegen, maar heeft geen mogelijkheid meer om naar
+    """ "Haisen: De Daimyo wordt gedwongen te bewegen, maar heeft geen mogelijkheid meer om naar
     een veld te vluchten ... De speler die Haisen staat ... heeft verloren"."""
     # the Shinobi on c3 attacks a1 and b2; b1 and a2 hold cards: nowhere to flee
     s = position({"a1": "D", "c3": "s", "f7": "d"}, {"b1": "ki", "a2": "ki"})
@@ -184,6 +213,7 @@ def test_haisen_ends_the_game():
 
 
 # --- options ---------------------------------------------------------------------------------
+
 
 def test_shinobi_wo_tsukau():
     """Optional rule: "als eerste 2 kaarten 2 Heiya ... verdient de speler een extra Shinobi op
@@ -221,6 +251,7 @@ def test_start_squares_option():
 
 # --- the deal, views, text ---------------------------------------------------------------------
 
+
 def test_the_deal_is_a_chance_outcome_with_a_notation():
     s = GAME.initial_state()
     assert s.current_player == rk.CHANCE and s.legal_moves() == []
@@ -249,8 +280,11 @@ def test_views_hide_unrevealed_cards_and_remember_revealed_ones():
         hidden = [c for sq, c in enumerate(after.cards) if c and sq not in known]
         assert text.count("?") == len(hidden)
     scene = after.scene(perspective=1)
-    assert all(t.name == "?" for t in scene.tokens if t.kind == "card" and t.face_down
-               and SQUARES[t.cell] not in after.revealed)
+    assert all(
+        t.name == "?"
+        for t in scene.tokens
+        if t.kind == "card" and t.face_down and SQUARES[t.cell] not in after.revealed
+    )
     assert any(t.name != "?" for t in after.scene().tokens if t.kind == "card")  # all-seeing
 
 
@@ -263,6 +297,7 @@ def test_bad_position_text():
 
 
 # --- properties over random games --------------------------------------------------------------
+
 
 def random_game(seed: int, game=GAME, cap: int = 4000):
     return rk.playout(game.initial_state(), random.Random(seed), max_plies=cap)
@@ -281,8 +316,10 @@ def check_invariants(states):
         assert all(not (code and card) for code, card in zip(s.pieces, s.cards, strict=True))
         for player in (0, 1):
             assert s.pieces.count(1 | player << 3) == 1  # each Daimyo always on the board
-            assert not any(c not in (None, UNKNOWN) and sq not in s.revealed and sq != s.face_up
-                           for sq, c in enumerate(s.view(player).cards))
+            assert not any(
+                c not in (None, UNKNOWN) and sq not in s.revealed and sq != s.face_up
+                for sq, c in enumerate(s.view(player).cards)
+            )
 
 
 def test_thousands_of_random_games_end_and_keep_their_invariants():
@@ -346,36 +383,43 @@ def with_card(text: str, square: str, entry: str) -> str:
     return with_field(text, 1, ".".join(cards))
 
 
-@pytest.mark.parametrize("text, field, reason", [
-    (None, "position text", "must be a string"),
-    (with_field(DEALT_TEXT, 6, "²"), "ply", "at most 9 digits"),  # '²'.isdigit() is True
-    (with_field(DEALT_TEXT, 6, "9" * 5000), "ply", "at most 9 digits"),  # int() limit: 4,300
-    # NOTES.md: 38 board cards = 24 army (3 kinds x 4 kamon x 2), 8 Heiya, 6 Ki
-    (with_card(DEALT_TEXT, "a1", "ki"), "cards", "7 x Ki"),
-    (with_card(DEALT_TEXT, "a1", "kbg"), "cards", "3 x Kibatai green"),
-    (with_field(DEALT_TEXT, 7, "he"), "cards", "9 x Heiya"),
-    (with_card(with_card(DEALT_TEXT, "a1", "-"), "b1", "-"), "revealed", "the card on a1 is gone"),
-    (with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), "cards", "37 cards on the board and 0"),
-    (with_card(FACE_UP_TEXT, "e1", "kbg*"), "cards", "two face-up cards"),
-    (with_card(DEALT_TEXT, "c1", "-*"), "cards", "marks no face-up card"),
-    (with_card(DEALT_TEXT, "e1", "?*"), "cards", "marks no face-up card"),
-    (with_card(DEALT_TEXT, "c1", "-^"), "cards", "a Nobori lies on a flipped-back card"),
-    (with_field(DEALT_TEXT, 3, "5x"), "turn", "means a card is face up"),
-    (with_field(DEALT_TEXT, 3, "1h"), "turn", "1 Heiya flipped this turn but 0 removed"),
-    (with_field(DEALT_TEXT, 3, "12x"), "turn", "flip count 1-9"),
-    (with_field(FACE_UP_TEXT, 3, "-"), "turn", "must count it"),
-    (with_card(with_field(DEALT_TEXT, 4, "e1"), "e1", "kbg^"), "cards", "nobori option is off"),
-    (with_card(DEALT_TEXT, "c1", "ki"), "cards", "c1 is a start square"),
-    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DA2"), "pieces", "1 Ashigaru on the board but only 0 Engun"),
-    (with_field(DEALT_TEXT, 0, "2dS2/6/6/6/6/6/2DS2"), "pieces", "2 Shinobi"),
-    (with_field(DEALT_TEXT, 0, "2dd2/6/6/6/6/6/2DS2"), "pieces", "exactly one Daimyo"),
-    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS²"), "pieces", "is no piece"),
-    (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS9"), "pieces", "is no piece"),
-    (DEALT_TEXT + " lost:0", "lost", "Yonhon no ki ends"),
-    (with_field(DEALT_TEXT, 3, "deal"), "turn", "fits only the start position"),
-    (with_field(DEALT_TEXT, 7, "ki"), "cards", "7 x Ki"),
-    (with_field(DEALT_TEXT, 2, "x"), "side", "must be 'w' or 'b'"),
-])
+@pytest.mark.parametrize(
+    "text, field, reason",
+    [
+        (None, "position text", "must be a string"),
+        (with_field(DEALT_TEXT, 6, "²"), "ply", "at most 9 digits"),  # '²'.isdigit() is True
+        (with_field(DEALT_TEXT, 6, "9" * 5000), "ply", "at most 9 digits"),  # int() limit: 4,300
+        # NOTES.md: 38 board cards = 24 army (3 kinds x 4 kamon x 2), 8 Heiya, 6 Ki
+        (with_card(DEALT_TEXT, "a1", "ki"), "cards", "7 x Ki"),
+        (with_card(DEALT_TEXT, "a1", "kbg"), "cards", "3 x Kibatai green"),
+        (with_field(DEALT_TEXT, 7, "he"), "cards", "9 x Heiya"),
+        (with_card(with_card(DEALT_TEXT, "a1", "-"), "b1", "-"), "revealed", "the card on a1 is gone"),
+        (with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), "cards", "37 cards on the board and 0"),
+        (with_card(FACE_UP_TEXT, "e1", "kbg*"), "cards", "two face-up cards"),
+        (with_card(DEALT_TEXT, "c1", "-*"), "cards", "marks no face-up card"),
+        (with_card(DEALT_TEXT, "e1", "?*"), "cards", "marks no face-up card"),
+        (with_card(DEALT_TEXT, "c1", "-^"), "cards", "a Nobori lies on a flipped-back card"),
+        (with_field(DEALT_TEXT, 3, "5x"), "turn", "means a card is face up"),
+        (with_field(DEALT_TEXT, 3, "1h"), "turn", "1 Heiya flipped this turn but 0 removed"),
+        (with_field(DEALT_TEXT, 3, "12x"), "turn", "flip count 1-9"),
+        (with_field(FACE_UP_TEXT, 3, "-"), "turn", "must count it"),
+        (with_card(with_field(DEALT_TEXT, 4, "e1"), "e1", "kbg^"), "cards", "nobori option is off"),
+        (with_card(DEALT_TEXT, "c1", "ki"), "cards", "c1 is a start square"),
+        (
+            with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DA2"),
+            "pieces",
+            "1 Ashigaru on the board but only 0 Engun",
+        ),
+        (with_field(DEALT_TEXT, 0, "2dS2/6/6/6/6/6/2DS2"), "pieces", "2 Shinobi"),
+        (with_field(DEALT_TEXT, 0, "2dd2/6/6/6/6/6/2DS2"), "pieces", "exactly one Daimyo"),
+        (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS²"), "pieces", "is no piece"),
+        (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS9"), "pieces", "is no piece"),
+        (DEALT_TEXT + " lost:0", "lost", "Yonhon no ki ends"),
+        (with_field(DEALT_TEXT, 3, "deal"), "turn", "fits only the start position"),
+        (with_field(DEALT_TEXT, 7, "ki"), "cards", "7 x Ki"),
+        (with_field(DEALT_TEXT, 2, "x"), "side", "must be 'w' or 'b'"),
+    ],
+)
 def test_impossible_positions_are_refused_naming_the_field(text, field, reason):
     """Issue 14's holes: each refused with PositionTextError naming the field."""
     with pytest.raises(rk.PositionTextError) as info:
@@ -406,6 +450,7 @@ def test_views_and_positions_from_random_games_round_trip_equal_with_equal_hashe
 
 # --- equality by position, not by the last-move highlight (issue 14) ---------------------------
 
+
 def test_two_move_orders_reach_one_position():
     """The last move is drawn (`last`) but is no part of the position: equal states, equal
     hashes; removed cards are a multiset, whatever order they left in."""
@@ -421,6 +466,7 @@ def test_two_move_orders_reach_one_position():
 
 
 # --- playing on a view (issue 14) ----------------------------------------------------------------
+
 
 def test_a_view_plays_what_it_knows_and_refuses_what_it_does_not():
     """A view knows every card ever revealed (NOTES.md: "perfect memory") and no other:

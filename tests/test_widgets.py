@@ -98,6 +98,7 @@ def test_a_greedy_agent_takes_its_side_with_only_its_view():
     ex.sample_chance()  # the deal
     ex.agent_kind.value = "greedy"
     ex.opponent.value = 1
+
     def flip():
         ex.play(next(m for m in ex.state.legal_moves() if str(m).startswith("flip:")))
 
@@ -139,7 +140,7 @@ def test_every_game_can_be_played_by_clicks(game_id):
         if ex.state is state:  # several moves share these cells: pick ours
             button = next(b for b in ex.choices.children if b.tooltip == str(move))
             button.click()
-        played = [a for a in ex.actions[len(before):] if not a.is_chance]  # chance may follow
+        played = [a for a in ex.actions[len(before) :] if not a.is_chance]  # chance may follow
         assert str(played[0]) == str(move)
 
 
@@ -189,8 +190,10 @@ def test_replay_steps_through_precomputed_states(tmp_path):
     assert rp.board.scene.status == states[-1].scene().status
     assert rp.player.value == rp.slider.value == len(actions)  # both ends of the browser link
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(json.dumps({"format": "rules-explorer/1", "game": "yokai-3x4", "options": {},
-                               "actions": ["b2b4"]}) + "\n")
+    bad.write_text(
+        json.dumps({"format": "rules-explorer/1", "game": "yokai-3x4", "options": {}, "actions": ["b2b4"]})
+        + "\n"
+    )
     rp.load(bad)
     assert "line 1, ply 0" in rp.info.value and rp.slider.max == len(actions)  # old game kept
 
@@ -201,9 +204,18 @@ def test_hex_maps_lay_out_and_draw():
     from rules_kernel.scene import Cell, Scene, Token
 
     locations = {(4, 0), (6, 1), (0, 5), (2, 6), (2, 1), (3, 2), (5, 3), (1, 3), (3, 4), (4, 5)}
-    cells = tuple(Cell(f"{x},{y}", x, y, shade="location" if (x, y) in locations else None,
-                       marker=0 if (x, y) in {(4, 0), (6, 1)} else 1 if (x, y) in {(0, 5), (2, 6)} else None)
-                  for x in range(7) for y in range(7) if 3 <= x + y <= 9)
+    cells = tuple(
+        Cell(
+            f"{x},{y}",
+            x,
+            y,
+            shade="location" if (x, y) in locations else None,
+            marker=0 if (x, y) in {(4, 0), (6, 1)} else 1 if (x, y) in {(0, 5), (2, 6)} else None,
+        )
+        for x in range(7)
+        for y in range(7)
+        if 3 <= x + y <= 9
+    )
     archer = Token("3,2", "Archer", "Ar", owner=0, kind="coin", height=3)
     scene = Scene("hex-demo", "hex", cells, tokens=(archer,), players=("A", "B"), status="A to move")
     assert len(cells) == 37
@@ -239,8 +251,9 @@ def test_options_are_real_inputs_with_help_text():
     ex = widgets.Explorer("war-chest")
     setup = ex.form.fields["setup"]
     setup.mode.value = setup.CHOOSE
-    for row, army in enumerate((["archer", "berserker", "cavalry", "crossbowman"],
-                                ["ensign", "footman", "knight", "lancer"])):
+    for row, army in enumerate(
+        (["archer", "berserker", "cavalry", "crossbowman"], ["ensign", "footman", "knight", "lancer"])
+    ):
         for column, unit in enumerate(army):
             setup.rows[row][column].value = unit
     cap = ex.form.fields["max_actions"]
@@ -267,16 +280,25 @@ def test_hand_over_curtain_between_two_people_at_one_screen():
 def test_no_text_on_any_board_is_under_11_pixels():
     import re
 
-    games = (("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {"strategic": True}),
-             ("war-chest", {}), ("war-chest", {"players": 4}))
+    games = (
+        ("yokai-3x4", {}),
+        ("yokai-5x6", {}),
+        ("war-stories", {}),
+        ("to-war", {"strategic": True}),
+        ("war-chest", {}),
+        ("war-chest", {"players": 4}),
+    )
     for game_id, options in games:
         state = rk.load_game(game_id, **options).initial_state()
         rng = random.Random(1)
         for _ in range(14):
             if state.is_terminal():
                 break
-            state = state.apply(state.sample_chance(rng) if state.current_player == rk.CHANCE
-                                else rng.choice(state.legal_moves()))
+            state = state.apply(
+                state.sample_chance(rng)
+                if state.current_player == rk.CHANCE
+                else rng.choice(state.legal_moves())
+            )
         sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', state._repr_svg_())]
         assert sizes and min(sizes) >= 11, game_id
 

@@ -22,6 +22,7 @@ def moves(state) -> set[str]:
 
 # --- perft: NOTES.md "perft from the start position (Fairy-Stockfish)" --------------------
 
+
 @pytest.mark.parametrize("depth, leaves", [(1, 4), (2, 17), (3, 123), (4, 976), (5, 8122), (6, 71677)])
 def test_perft_3x4(depth, leaves):
     assert rk.perft(G3.initial_state(), depth) == leaves
@@ -41,6 +42,7 @@ def test_fast_perft_equals_generic_perft(game):
 
 # --- differential games against Fairy-Stockfish (pyffish) --------------------------------
 
+
 @pytest.mark.parametrize("game_id, max_plies", [("yokai-3x4", 200), ("yokai-5x6", 80)])
 @pytest.mark.parametrize("block", range(3))
 def test_random_games_agree_with_fairy_stockfish(game_id, max_plies, block):
@@ -48,8 +50,11 @@ def test_random_games_agree_with_fairy_stockfish(game_id, max_plies, block):
     moves, terminal status and winner as Fairy-Stockfish (repetition draws aside)."""
     from fsf_oracle import compare_random_game
 
-    disagreements = [d for seed in range(block * 100, block * 100 + 100)
-                     if (d := compare_random_game(game_id, seed, max_plies))]
+    disagreements = [
+        d
+        for seed in range(block * 100, block * 100 + 100)
+        if (d := compare_random_game(game_id, seed, max_plies))
+    ]
     assert not disagreements, "\n".join(map(str, disagreements[:3]))
 
 
@@ -70,6 +75,7 @@ def test_oracle_recognises_fsf_drop_mate_as_the_only_difference():
 
 
 # --- 3x4 scenarios --------------------------------------------------------------------------
+
 
 def test_start_position_3x4():
     """Rulebook: "Die Startposition der Yōkai ist auf dem nebenstehenden Bild"; NOTES.md:
@@ -164,6 +170,7 @@ def test_threefold_repetition_is_a_draw():
 
 # --- 5x6 scenarios --------------------------------------------------------------------------
 
+
 def test_start_position_5x6():
     """NOTES.md: Oni a1, Kirin b1, Koropokkuru c1, Kirin d1, Oni e1, Kodama b3 c3 d3."""
     s = G5.initial_state()
@@ -230,15 +237,19 @@ def test_the_koropokkuru_may_not_be_left_attacked_and_mate_ends_the_game():
 
 # --- errors ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, reason", [
-    ("zz", "not Yōkai no Mori 3x4 notation"),
-    ("a1a9", "not a square"),
-    ("a3a2", "no piece on a3"),
-    ("b3b2", "belongs to the opponent"),
-    ("b2c3", "cannot step to c3"),
-    ("c1b1", "occupied by your own Koropokkuru"),
-    ("C@a2", "has no Kodama in hand"),
-])
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("zz", "not Yōkai no Mori 3x4 notation"),
+        ("a1a9", "not a square"),
+        ("a3a2", "no piece on a3"),
+        ("b3b2", "belongs to the opponent"),
+        ("b2c3", "cannot step to c3"),
+        ("c1b1", "occupied by your own Koropokkuru"),
+        ("C@a2", "has no Kodama in hand"),
+    ],
+)
 def test_illegal_moves_say_why(text, reason):
     with pytest.raises(rk.IllegalMoveError, match=reason):
         G3.initial_state().apply(text)
@@ -258,15 +269,18 @@ def test_no_move_after_the_end():
         s.apply("c1c2")
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("gle/1c1/1C1 w", "followed by the hand"),
-    ("gle/1c1/ELG[] w", "3 ranks"),
-    ("glx/1c1/1C1/ELG[] w", "no piece"),
-    ("gle/1c1/1C1/ELGG[] w", "more than 3 files"),
-    ("gle/1c1/1C1/EL[] w", "covers 2 files"),
-    ("gle/1c1/1C1/ELG[] x", "side to move"),
-    ("gl1/1c1/1C1/EL1[+C] w", "promoted piece cannot be in hand"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("gle/1c1/1C1 w", "followed by the hand"),
+        ("gle/1c1/ELG[] w", "3 ranks"),
+        ("glx/1c1/1C1/ELG[] w", "no piece"),
+        ("gle/1c1/1C1/ELGG[] w", "more than 3 files"),
+        ("gle/1c1/1C1/EL[] w", "covers 2 files"),
+        ("gle/1c1/1C1/ELG[] x", "side to move"),
+        ("gl1/1c1/1C1/EL1[+C] w", "promoted piece cannot be in hand"),
+    ],
+)
 def test_bad_position_text(text, reason):
     with pytest.raises(rk.PositionTextError, match=reason):
         G3.from_text(text)
@@ -284,6 +298,7 @@ def test_unknown_options_and_games():
 
 
 # --- properties (hypothesis) ---------------------------------------------------------------
+
 
 def random_line(game, seed: int, plies: int):
     rng = random.Random(seed)
@@ -368,35 +383,44 @@ def test_scene_describes_the_board():
 
 # --- position text: what the box and the rules make impossible (issue 14) ----------------------
 
-@pytest.mark.parametrize("game, text, field, reason", [
-    # the box: 2 Kodama in 3x4 (NOTES.md: "first player: ... Kodama b2"), 6 in 5x6
-    (G3, "ccc/ccc/ccc/L1l[] w - - 0 1", "board and hands", "9 Kodama"),
-    (G3, "gle/1c1/1C1/ELG[CCCCCCccccc] w - - 0 1", "board and hands", "has 2"),
-    (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[PPPPPPpppppp] w - - 0 1", "board and hands", "18 Kodama"),
-    # one Koropokkuru each
-    (G3, "gll/1c1/1C1/E1G[] w - - 0 1", "board", "has 2 Koropokkuru"),
-    (G3, "gle/1c1/1C1/E1G[] w - - 0 1", "board", "has no Koropokkuru"),
-    (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "board and hands", "3 Koropokkuru"),
-    (G5, "sg1gs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "hand", "never captured in the 5x6"),
-    # 3x4: a captured Koropokkuru ended the game; the loser is to move
-    (G3, "g1e/1c1/1C1/ELG[L] w - - 0 1", "hand", "ended with that capture"),
-    # 5x6, royal: the side that just moved cannot have left its Koropokkuru attacked
-    (G5, "2k2/2P2/5/5/5/2K2[] w - - 0 1", "side to move", "is not to move but its Koropokkuru is attacked"),
-    # 5x6 "Spezifische Regeln" 1. and 2.: no unpromoted Kodama on the last rank
-    (G5, "1Pk2/5/5/5/5/2K2[] w - - 0 1", "board", "last rank"),
-    (G5, "2k2/5/5/5/5/1pK2[] w - - 0 1", "board", "last rank"),
-    # 5x6 "Spezifische Regeln" 3.: "Zwei Kodama eines Spielers können sich nicht auf der
-    # gleichen Spalte befinden"
-    (G5, "2k2/5/1P3/1P3/5/2K2[] w - - 0 1", "board", "two unpromoted Kodama"),
-    # numbers: ASCII digits, bounded (int() refuses more than 4,300 digits with a ValueError)
-    (G3, "gle/1c1/1C1/ELG[] w - - 0 " + "9" * 5000, "move number", "at most 9 digits"),
-    (G3, "gle/1c1/1C1/ELG[] w - - 0 ²", "move number", "at most 9 digits"),
-    (G3, "gle/1c1/1C1/ELG[] w - - 0 0", "move number", "at least 1"),
-    (G3, "gle/1" + "0" * 5000 + "1c1/1C1/ELG[] w", "board", "no count of empty squares"),
-    (G3, "gle/1c1/1C1/ELG[] w K - 0 1", "castling", "has none"),
-    (G3, "gle/1c1/1C1/ELG[] w - - 0", "position text", "5 fields"),
-    (G3, None, "position text", "must be a string"),
-])
+
+@pytest.mark.parametrize(
+    "game, text, field, reason",
+    [
+        # the box: 2 Kodama in 3x4 (NOTES.md: "first player: ... Kodama b2"), 6 in 5x6
+        (G3, "ccc/ccc/ccc/L1l[] w - - 0 1", "board and hands", "9 Kodama"),
+        (G3, "gle/1c1/1C1/ELG[CCCCCCccccc] w - - 0 1", "board and hands", "has 2"),
+        (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[PPPPPPpppppp] w - - 0 1", "board and hands", "18 Kodama"),
+        # one Koropokkuru each
+        (G3, "gll/1c1/1C1/E1G[] w - - 0 1", "board", "has 2 Koropokkuru"),
+        (G3, "gle/1c1/1C1/E1G[] w - - 0 1", "board", "has no Koropokkuru"),
+        (G5, "sgkgs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "board and hands", "3 Koropokkuru"),
+        (G5, "sg1gs/5/1ppp1/1PPP1/5/SGKGS[K] w - - 0 1", "hand", "never captured in the 5x6"),
+        # 3x4: a captured Koropokkuru ended the game; the loser is to move
+        (G3, "g1e/1c1/1C1/ELG[L] w - - 0 1", "hand", "ended with that capture"),
+        # 5x6, royal: the side that just moved cannot have left its Koropokkuru attacked
+        (
+            G5,
+            "2k2/2P2/5/5/5/2K2[] w - - 0 1",
+            "side to move",
+            "is not to move but its Koropokkuru is attacked",
+        ),
+        # 5x6 "Spezifische Regeln" 1. and 2.: no unpromoted Kodama on the last rank
+        (G5, "1Pk2/5/5/5/5/2K2[] w - - 0 1", "board", "last rank"),
+        (G5, "2k2/5/5/5/5/1pK2[] w - - 0 1", "board", "last rank"),
+        # 5x6 "Spezifische Regeln" 3.: "Zwei Kodama eines Spielers können sich nicht auf der
+        # gleichen Spalte befinden"
+        (G5, "2k2/5/1P3/1P3/5/2K2[] w - - 0 1", "board", "two unpromoted Kodama"),
+        # numbers: ASCII digits, bounded (int() refuses more than 4,300 digits with a ValueError)
+        (G3, "gle/1c1/1C1/ELG[] w - - 0 " + "9" * 5000, "move number", "at most 9 digits"),
+        (G3, "gle/1c1/1C1/ELG[] w - - 0 ²", "move number", "at most 9 digits"),
+        (G3, "gle/1c1/1C1/ELG[] w - - 0 0", "move number", "at least 1"),
+        (G3, "gle/1" + "0" * 5000 + "1c1/1C1/ELG[] w", "board", "no count of empty squares"),
+        (G3, "gle/1c1/1C1/ELG[] w K - 0 1", "castling", "has none"),
+        (G3, "gle/1c1/1C1/ELG[] w - - 0", "position text", "5 fields"),
+        (G3, None, "position text", "must be a string"),
+    ],
+)
 def test_impossible_positions_are_refused_naming_the_field(game, text, field, reason):
     with pytest.raises(rk.PositionTextError) as info:
         game.from_text(text)
@@ -417,6 +441,7 @@ def test_possible_positions_are_accepted():
 
 
 # --- equality and repetition (issue 14) ---------------------------------------------------------
+
 
 def test_states_are_equal_by_position_and_round_trip():
     """Two move orders to one position: one position (transpositions, caching)."""

@@ -61,8 +61,9 @@ def _runs(ops: Sequence[Op]) -> Iterable[tuple[str, list[Op]]]:
                 j += 1
             how = "fill"
         elif kind is Polygon and _stroke_only(op):
-            while (j < len(ops) and type(ops[j]) is Polygon and _stroke_only(ops[j])
-                   and ops[j].width == op.width):
+            while (
+                j < len(ops) and type(ops[j]) is Polygon and _stroke_only(ops[j]) and ops[j].width == op.width
+            ):
                 j += 1
             how = "stroke"
         yield (how if j - i > 1 else "one"), list(ops[i:j])
@@ -119,8 +120,9 @@ class CanvasPainter:
         if isinstance(first, Polygon):
             c.fill_styled_polygons([np.array(op.points, dtype=float) for op in ops], colours, alphas)
         elif isinstance(first, Rect):
-            xs, ys, ws, hs = (np.array(v, dtype=float) for v in zip(*((o.x, o.y, o.w, o.h) for o in ops),
-                                                                   strict=True))
+            xs, ys, ws, hs = (
+                np.array(v, dtype=float) for v in zip(*((o.x, o.y, o.w, o.h) for o in ops), strict=True)
+            )
             c.fill_styled_rects(xs, ys, ws, hs, colours, alphas)
         else:
             xs, ys, rs = (np.array(v, dtype=float) for v in zip(*((o.x, o.y, o.r) for o in ops), strict=True))
@@ -150,8 +152,9 @@ class CanvasPainter:
 
     def _rect(self, op: Rect) -> None:
         c = self.canvas
-        self._shape(op, lambda: c.fill_rect(op.x, op.y, op.w, op.h),
-                    lambda: c.stroke_rect(op.x, op.y, op.w, op.h))
+        self._shape(
+            op, lambda: c.fill_rect(op.x, op.y, op.w, op.h), lambda: c.stroke_rect(op.x, op.y, op.w, op.h)
+        )
 
     def _polygon(self, op: Polygon) -> None:
         c, points = self.canvas, [tuple(p) for p in op.points]
@@ -177,6 +180,11 @@ class CanvasPainter:
 
 # Group/EndGroup name a thing for tooltips; a canvas has none (the page says it in words)
 _SINGLE: dict[type, Callable[[CanvasPainter, Op], None]] = {
-    Rect: CanvasPainter._rect, Polygon: CanvasPainter._polygon, Circle: CanvasPainter._circle,
-    Line: CanvasPainter._line, Text: CanvasPainter._text, Group: lambda *_: None, EndGroup: lambda *_: None,
+    Rect: CanvasPainter._rect,
+    Polygon: CanvasPainter._polygon,
+    Circle: CanvasPainter._circle,
+    Line: CanvasPainter._line,
+    Text: CanvasPainter._text,
+    Group: lambda *_: None,
+    EndGroup: lambda *_: None,
 }

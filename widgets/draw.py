@@ -37,8 +37,14 @@ LAST = "#C9A800"  # a dark yellow outline: the last move's cells
 from rules_kernel import NAME_BREAKS  # noqa: E402
 
 MIN_TEXT = 11  # no text on a board is smaller (at the drawing's own size)
-NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "green": "#009E73", "blue": "#0072B2",
-                 "black": "#333333", "white": "#FFFFFF"}
+NAMED_COLOURS = {
+    "red": "#D55E00",
+    "yellow": "#F0E442",
+    "green": "#009E73",
+    "blue": "#0072B2",
+    "black": "#333333",
+    "white": "#FFFFFF",
+}
 
 
 # --- the drawing list: one op a primitive, plain data (tuples of numbers and strings) --------
@@ -112,24 +118,68 @@ class Painter(list):
     """A drawing list being made: the drawing routines below call these methods, each appends
     one op. (It was a protocol each backend implemented; now the backends read the list.)"""
 
-    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
-             stroke: str | None = None, width: float = 1, alpha: float = 1) -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1,
+        alpha: float = 1,
+    ) -> None:
         self.append(Rect(x, y, w, h, fill, stroke, width, alpha))
 
-    def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
-                width: float = 1, alpha: float = 1) -> None:
+    def polygon(
+        self,
+        points,
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1,
+        alpha: float = 1,
+    ) -> None:
         self.append(Polygon(tuple(points), fill, stroke, width, alpha))
 
-    def circle(self, x: float, y: float, r: float, *, fill: str | None = None,
-               stroke: str | None = None, width: float = 1, alpha: float = 1) -> None:
+    def circle(
+        self,
+        x: float,
+        y: float,
+        r: float,
+        *,
+        fill: str | None = None,
+        stroke: str | None = None,
+        width: float = 1,
+        alpha: float = 1,
+    ) -> None:
         self.append(Circle(x, y, r, fill, stroke, width, alpha))
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK,
-             width: float = 1, alpha: float = 1) -> None:
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        stroke: str = INK,
+        width: float = 1,
+        alpha: float = 1,
+    ) -> None:
         self.append(Line(x1, y1, x2, y2, stroke, width, alpha))
 
-    def text(self, x: float, y: float, text: str, *, size: float = 12, color: str = INK,
-             bold: bool = False, align: str = "center") -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        *,
+        size: float = 12,
+        color: str = INK,
+        bold: bool = False,
+        align: str = "center",
+    ) -> None:
         self.append(Text(x, y, text, size, color, bold, align))
 
     def group(self, title: str) -> None:
@@ -170,8 +220,9 @@ def draw_scene(scene: Scene, layout: Layout) -> list[Op]:
 
 def describe_token(token: Token, scene: Scene) -> str:
     """Words for a token as the scene shows it (tooltips, screen readers)."""
-    whose = "" if token.owner is None or token.owner >= len(scene.players) \
-        else f" ({scene.players[token.owner]})"
+    whose = (
+        "" if token.owner is None or token.owner >= len(scene.players) else f" ({scene.players[token.owner]})"
+    )
     what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
     height = f", {token.height} coins" if token.height > 1 else ""
     return f"{what}{whose} on {token.cell}{height}"
@@ -205,7 +256,7 @@ def _draw_cell(p: Painter, box, cell: Cell) -> None:
 
 
 def _tint(colour: str) -> str:
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return "#{:02X}{:02X}{:02X}".format(*(int(v + (255 - v) * 0.7) for v in (r, g, b)))
 
 
@@ -223,19 +274,29 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
     up = (token.facing == 0) != flip
     h, w = size * 0.46, size * 0.40
     sign = -1 if up else 1
-    points = ((cx, cy + sign * h), (cx + w, cy + sign * h * 0.55), (cx + w * 0.85, cy - sign * h),
-              (cx - w * 0.85, cy - sign * h), (cx - w, cy + sign * h * 0.55))
+    points = (
+        (cx, cy + sign * h),
+        (cx + w, cy + sign * h * 0.55),
+        (cx + w * 0.85, cy - sign * h),
+        (cx - w * 0.85, cy - sign * h),
+        (cx - w, cy + sign * h * 0.55),
+    )
     # a promoted piece wears a thick vermillion rim (its name says it too)
-    p.polygon(points, fill=owner_colour(token.owner), stroke=PROMOTED if token.promoted else INK,
-              width=3.5 if token.promoted else 1.5)
+    p.polygon(
+        points,
+        fill=owner_colour(token.owner),
+        stroke=PROMOTED if token.promoted else INK,
+        width=3.5 if token.promoted else 1.5,
+    )
     _name_lines(p, token.name, cx, cy, w * 1.9, INK, token.symbol)
     for dx, dy in token.steps:  # dots along the rim, as on the wooden pieces
         sx, sy = (-dx, dy) if flip else (dx, -dy)
         p.circle(cx + sx * w * 0.78, cy + sy * h * 0.78, max(2.0, size * 0.03), fill=INK)
 
 
-def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colour: str,
-                short: str = "") -> None:
+def _name_lines(
+    p: Painter, name: str, cx: float, cy: float, width: float, colour: str, short: str = ""
+) -> None:
     """A name in up to three lines, as large as fits `width`; never under MIN_TEXT pixels:
     where the name does not fit even broken up, its short mark stands instead (the tooltip
     and the screen-reader label name it in full)."""
@@ -249,6 +310,7 @@ def _name_lines(p: Painter, name: str, cx: float, cy: float, width: float, colou
 
 def _fit(name: str, width: float) -> tuple[list[str], float]:
     """The first way of breaking `name` whose text is comfortably large, else the largest."""
+
     def size_of(lines: list[str]) -> float:
         return min(13.0, width / (0.62 * max(len(line) for line in lines)))  # bold sans-serif
 
@@ -262,7 +324,7 @@ def _fit(name: str, width: float) -> tuple[list[str], float]:
     if len(longest) > 5:  # hyphenate the longest word in the middle
         half = (len(longest) + 1) // 2
         at = words.index(longest) if words else 0
-        broken = words[:at] + [longest[:half] + "-", longest[half:]] + words[at + 1:]
+        broken = words[:at] + [longest[:half] + "-", longest[half:]] + words[at + 1 :]
         if len(broken) <= 3:
             ways.append(broken)
     for lines in ways:
@@ -317,9 +379,14 @@ def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> N
         p.text(x + size - 3, y + 7, str(item.count), size=MIN_TEXT, bold=True)
 
 
-def draw_highlights(layout: Layout, *, last: tuple[str, ...] = (),
-                    selected: tuple[str, ...] = (), targets: tuple[str, ...] = (),
-                    marks: dict[str, tuple[str, str]] | None = None) -> list[Op]:
+def draw_highlights(
+    layout: Layout,
+    *,
+    last: tuple[str, ...] = (),
+    selected: tuple[str, ...] = (),
+    targets: tuple[str, ...] = (),
+    marks: dict[str, tuple[str, str]] | None = None,
+) -> list[Op]:
     """The highlight layer: last move (a filled yellow tint), chosen cells (blue ring),
     targets (green); `marks` gives a target its own colour and label (perfect play:
     "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour."""
@@ -371,8 +438,14 @@ def board_only(scene: Scene, *, tokens: bool = True) -> Scene:
     no last-move mark, no control markers without tokens: a picture to recognise, not to play."""
     if tokens:
         return replace(scene, zones=(), status="", last_cells=())
-    return replace(scene, tokens=(), zones=(), status="", last_cells=(),
-                   cells=tuple(replace(c, marker=None) for c in scene.cells))
+    return replace(
+        scene,
+        tokens=(),
+        zones=(),
+        status="",
+        last_cells=(),
+        cells=tuple(replace(c, marker=None) for c in scene.cells),
+    )
 
 
 def board_layout(scene: Scene, *, top: float = 8, min_width: float = 0, room: float = 460) -> Layout:
@@ -387,10 +460,17 @@ def board_layout(scene: Scene, *, top: float = 8, min_width: float = 0, room: fl
     bottom = full.board_bottom + (MARGIN if full.labels else 8)
 
     def moved(box: CellBox) -> CellBox:
-        return CellBox(box.id, box.cx + dx, box.cy + dy, box.size,
-                       tuple((x + dx, y + dy) for x, y in box.polygon))
+        return CellBox(
+            box.id, box.cx + dx, box.cy + dy, box.size, tuple((x + dx, y + dy) for x, y in box.polygon)
+        )
 
-    return replace(full, width=width, height=bottom + dy, zones=[],
-                   cells={cid: moved(box) for cid, box in full.cells.items()},
-                   labels=[(text, x + dx, y + dy) for text, x, y in full.labels],
-                   board_top=full.board_top + dy, board_bottom=full.board_bottom + dy)
+    return replace(
+        full,
+        width=width,
+        height=bottom + dy,
+        zones=[],
+        cells={cid: moved(box) for cid, box in full.cells.items()},
+        labels=[(text, x + dx, y + dy) for text, x, y in full.labels],
+        board_top=full.board_top + dy,
+        board_bottom=full.board_bottom + dy,
+    )

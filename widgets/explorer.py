@@ -38,8 +38,12 @@ NOBODY = -1
 AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
 PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
 #: perfect play's words on the board: a target's value for the player who moves there
-VALUE_MARKS = {"win": ("#009E73", "W"), "draw": ("#0072B2", "D"), "loss": ("#D55E00", "L"),
-               "unknown": ("#777777", "?")}  # a move off the solved set (the table says so)
+VALUE_MARKS = {
+    "win": ("#009E73", "W"),
+    "draw": ("#0072B2", "D"),
+    "loss": ("#D55E00", "L"),
+    "unknown": ("#777777", "?"),
+}  # a move off the solved set (the table says so)
 
 PAGE_CSS = """<style>
 .re-explorer { width: 100%; max-width: 1240px; }
@@ -71,8 +75,15 @@ class Explorer(w.VBox):
     the first in the games' declared order (Yōkai no Mori 3x4).
     """
 
-    def __init__(self, game: str | rk.Game | None = None, *, position: str | None = None,
-                 seed: int | None = None, compact: bool = False, **options: Any) -> None:
+    def __init__(
+        self,
+        game: str | rk.Game | None = None,
+        *,
+        position: str | None = None,
+        seed: int | None = None,
+        compact: bool = False,
+        **options: Any,
+    ) -> None:
         if game is None:
             game = rk.list_games(ordered=True)[0]
         game_id = game.id if isinstance(game, rk.Game) else game
@@ -101,11 +112,15 @@ class Explorer(w.VBox):
     # --- building ----------------------------------------------------------------------
     def _make_controls(self) -> None:
         wide = w.Layout(width="96%", max_width="330px")
-        self.game_select = w.Dropdown(options=[(rk.game_class(g).title or g, g) for g in rk.list_games()],
-                                      description="Game", layout=w.Layout(max_width="280px"))
+        self.game_select = w.Dropdown(
+            options=[(rk.game_class(g).title or g, g) for g in rk.list_games()],
+            description="Game",
+            layout=w.Layout(max_width="280px"),
+        )
         self.options_box = w.Accordion(children=[w.Box()], titles=("Options",), selected_index=None)
-        self.new_button = w.Button(description="New game", button_style="primary",
-                                   tooltip="Start again with these options")
+        self.new_button = w.Button(
+            description="New game", button_style="primary", tooltip="Start again with these options"
+        )
         self.players = w.HTML()
         self.players.add_class("re-players")
         self.status = w.HTML()
@@ -114,33 +129,54 @@ class Explorer(w.VBox):
         self.move_list = w.Select(options=[], rows=10, layout=wide, style={"description_width": "0px"})
         self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
         self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
-        self.reset_button = w.Button(description="Reset", layout=w.Layout(width="90px"),
-                                     tooltip="Back to the starting position")
-        self.perspective = w.Dropdown(description="View", style={"description_width": "initial"},
-                                      layout=wide)
-        self.opponent = w.Dropdown(description="Agent plays", style={"description_width": "initial"},
-                                   layout=wide)
-        self.agent_kind = w.Dropdown(options=AGENTS, value="random", description="Agent",
-                                     style={"description_width": "initial"}, layout=wide)
-        self.perfect = w.Checkbox(value=False, indent=False, description="Perfect play (solved table)",
-                                  tooltip="Colour each target by its value: win, draw or loss, in plies")
+        self.reset_button = w.Button(
+            description="Reset", layout=w.Layout(width="90px"), tooltip="Back to the starting position"
+        )
+        self.perspective = w.Dropdown(description="View", style={"description_width": "initial"}, layout=wide)
+        self.opponent = w.Dropdown(
+            description="Agent plays", style={"description_width": "initial"}, layout=wide
+        )
+        self.agent_kind = w.Dropdown(
+            options=AGENTS,
+            value="random",
+            description="Agent",
+            style={"description_width": "initial"},
+            layout=wide,
+        )
+        self.perfect = w.Checkbox(
+            value=False,
+            indent=False,
+            description="Perfect play (solved table)",
+            tooltip="Colour each target by its value: win, draw or loss, in plies",
+        )
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
-        self.manual_chance = w.Checkbox(value=False, indent=False,
-                                        description="Resolve chance by hand (teaching)")
+        self.manual_chance = w.Checkbox(
+            value=False, indent=False, description="Resolve chance by hand (teaching)"
+        )
         self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
         self.chance_select = w.Dropdown(description="or pick", layout=wide)
         self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
         self.chance_box = w.VBox([self.chance_button, w.HBox([self.chance_select, self.chance_apply])])
-        self.all_moves = w.Dropdown(description="Any move", style={"description_width": "initial"},
-                                    layout=w.Layout(width="100%", max_width="250px"))
+        self.all_moves = w.Dropdown(
+            description="Any move",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="100%", max_width="250px"),
+        )
         self.play_button = w.Button(description="Play", layout=w.Layout(width="70px"))
-        self.position_text = w.Text(description="Position", style={"description_width": "initial"},
-                                    layout=wide, placeholder="paste a position text here")
+        self.position_text = w.Text(
+            description="Position",
+            style={"description_width": "initial"},
+            layout=wide,
+            placeholder="paste a position text here",
+        )
         self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
         self.position_note = w.HTML()
         self.export_area = w.HTML()
-        self.export_button = w.Button(description="Export record", layout=w.Layout(width="auto"),
-                                      tooltip="Rebuilt on every change; this re-renders the link")
+        self.export_button = w.Button(
+            description="Export record",
+            layout=w.Layout(width="auto"),
+            tooltip="Rebuilt on every change; this re-renders the link",
+        )
         self.curtain = w.VBox(layout=w.Layout(display="none"))
         self.curtain.add_class("re-curtain")
         self.curtain_text = w.HTML()
@@ -148,18 +184,36 @@ class Explorer(w.VBox):
         self.curtain.children = (self.curtain_text, self.curtain_button)
 
     def _layout(self) -> list[w.Widget]:
-        self.board_column = w.VBox([self.players, self.curtain, self.board.widget],
-                                   layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px",
-                                                   margin="0 16px 8px 0"))
+        self.board_column = w.VBox(
+            [self.players, self.curtain, self.board.widget],
+            layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px", margin="0 16px 8px 0"),
+        )
         board_column = self.board_column
-        side = [self.status, self.message, self.choices, self.perfect, w.HTML("<b>Moves</b>"), self.move_list,
-                w.HBox([self.undo_button, self.redo_button, self.reset_button],
-                       layout=w.Layout(flex_flow="row wrap"))]
+        side = [
+            self.status,
+            self.message,
+            self.choices,
+            self.perfect,
+            w.HTML("<b>Moves</b>"),
+            self.move_list,
+            w.HBox(
+                [self.undo_button, self.redo_button, self.reset_button], layout=w.Layout(flex_flow="row wrap")
+            ),
+        ]
         if not self.compact:
-            side += [self.perspective, self.opponent, self.agent_kind,
-                     w.HBox([self.all_moves, self.play_button]), self.manual_chance, self.chance_box,
-                     self.position_text, w.HBox([self.position_load], layout=w.Layout(flex_flow="row wrap")),
-                     self.position_note, self.export_button, self.export_area]
+            side += [
+                self.perspective,
+                self.opponent,
+                self.agent_kind,
+                w.HBox([self.all_moves, self.play_button]),
+                self.manual_chance,
+                self.chance_box,
+                self.position_text,
+                w.HBox([self.position_load], layout=w.Layout(flex_flow="row wrap")),
+                self.position_note,
+                self.export_button,
+                self.export_area,
+            ]
         side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
         side_column.add_class("re-side")
         main = w.HBox([board_column, side_column], layout=w.Layout(flex_flow="row wrap", width="100%"))
@@ -198,8 +252,10 @@ class Explorer(w.VBox):
     @property
     def option_widgets(self) -> dict[str, w.Widget]:
         """The main input of each option (for scripts and tests)."""
-        return {name: getattr(f, "input", None) or getattr(f, "number", None) or f.widget
-                for name, f in self.form.fields.items()}
+        return {
+            name: getattr(f, "input", None) or getattr(f, "number", None) or f.widget
+            for name, f in self.form.fields.items()
+        }
 
     # --- the game ----------------------------------------------------------------------
     def new_game(self) -> None:
@@ -221,8 +277,11 @@ class Explorer(w.VBox):
         players = self.game.player_names
         views = [(f"{p}'s view", i) for i, p in enumerate(players)]
         if self.secrets:
-            views = [("Player to move (hand over between turns)", FOLLOW_TURN), *views,
-                     ("All-seeing (analysis)", ALL_SEEING)]
+            views = [
+                ("Player to move (hand over between turns)", FOLLOW_TURN),
+                *views,
+                ("All-seeing (analysis)", ALL_SEEING),
+            ]
         else:
             views = [("Whole board", ALL_SEEING), *views]
         self.perspective.options = views
@@ -238,8 +297,9 @@ class Explorer(w.VBox):
     def _start(self, state: State) -> None:
         """A new session from `state` (chance and the agent act at once), observed by this page."""
         self._stop_observing()
-        self.session = Session(state, seed=self.seed, agents=self._agents(),
-                               manual_chance=self.manual_chance.value)
+        self.session = Session(
+            state, seed=self.seed, agents=self._agents(), manual_chance=self.manual_chance.value
+        )
         self._stop_observing = self.session.observe(self._session_changed)
         self.curtain_for = None
         self._shown_viewer = None
@@ -403,8 +463,12 @@ class Explorer(w.VBox):
             self._show_highlight()
 
     def _choice_button(self, move: Move) -> w.Button:
-        button = w.Button(description=move.choice_label, button_style="success",
-                          tooltip=str(move), layout=w.Layout(width="auto"))
+        button = w.Button(
+            description=move.choice_label,
+            button_style="success",
+            tooltip=str(move),
+            layout=w.Layout(width="auto"),
+        )
         button.on_click(guarded(error_line(self.message))(lambda _: self.play(move)))
         return button
 
@@ -445,7 +509,9 @@ class Explorer(w.VBox):
             name = self.game.player_names[self.curtain_for]
             self.curtain_text.value = html(
                 "<p><b>{name} to play.</b> Pass the screen to {name}; the board stays hidden "
-                "until {name} is ready.</p>", name=name)
+                "until {name} is ready.</p>",
+                name=name,
+            )
             self.curtain_button.description = f"Show {name}'s view"
 
     def _show_players(self, view: Presentation) -> None:
@@ -456,10 +522,18 @@ class Explorer(w.VBox):
             marker = " ◀ to move" if i == to_move and not self.state.is_terminal() else ""
             agent = " (agent)" if i == self.opponent.value else ""
             you = " (you)" if view.viewer == i else ""
-            parts.append(html('<span style="margin-right:14px;white-space:nowrap">'
-                              '<span class="re-swatch" style="background:{colour}"></span>'
-                              "{name}{you}{agent}{marker}</span>",
-                              colour=owner_colour(i), name=name, you=you, agent=agent, marker=marker))
+            parts.append(
+                html(
+                    '<span style="margin-right:14px;white-space:nowrap">'
+                    '<span class="re-swatch" style="background:{colour}"></span>'
+                    "{name}{you}{agent}{marker}</span>",
+                    colour=owner_colour(i),
+                    name=name,
+                    you=you,
+                    agent=agent,
+                    marker=marker,
+                )
+            )
         self.players.value = '<div style="display:flex;flex-wrap:wrap">' + "".join(parts) + "</div>"
 
     def _show_menus(self, view: Presentation, curtain: bool) -> None:
@@ -477,8 +551,9 @@ class Explorer(w.VBox):
     def _show_position(self, view: Presentation, curtain: bool) -> None:
         secret = not view.secrets_visible or curtain
         self.position_text.value = "" if secret else self.state.to_text()
-        self.position_text.placeholder = ("hidden in a player's view (it names every card)" if secret
-                                          else "paste a position text here")
+        self.position_text.placeholder = (
+            "hidden in a player's view (it names every card)" if secret else "paste a position text here"
+        )
         self.position_note.value = ""
 
     def _chance_options(self) -> list[tuple[str, Action]]:
@@ -490,14 +565,21 @@ class Explorer(w.VBox):
     def _highlight_cells(self, view: Presentation) -> dict:
         prefix = self.controller.prefix if self.controller else ()
         targets = self.controller.next_cells() if prefix else ()
-        return {"last": view.scene.last_cells, "selected": prefix, "targets": targets,
-                "marks": self._value_marks()}
+        return {
+            "last": view.scene.last_cells,
+            "selected": prefix,
+            "targets": targets,
+            "marks": self._value_marks(),
+        }
 
     def _show_highlight(self) -> None:
         prefix = self.controller.prefix
-        self.board.set_highlight(last=self.board.highlight.get("last", ()), selected=prefix,
-                                 targets=self.controller.next_cells() if prefix else (),
-                                 marks=self._value_marks())
+        self.board.set_highlight(
+            last=self.board.highlight.get("last", ()),
+            selected=prefix,
+            targets=self.controller.next_cells() if prefix else (),
+            marks=self._value_marks(),
+        )
 
     # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
     def _solvable(self) -> bool:
@@ -551,8 +633,9 @@ class Explorer(w.VBox):
     def record(self) -> records.Record:
         """The game so far as a record (rules_kernel.records). A session from a loaded position
         raises SessionError: records start from the initial position."""
-        return self.session.to_record(self.session.node, players=self.game.player_names,
-                                      meta={"source": "explorer"})
+        return self.session.to_record(
+            self.session.node, players=self.game.player_names, meta={"source": "explorer"}
+        )
 
     def export(self, view: Presentation | None = None) -> str:
         """The game as a record line; the page's download link is rebuilt from it. In a
@@ -563,15 +646,18 @@ class Explorer(w.VBox):
         except SessionError:
             line, why = "", "a record starts from the initial position"
         else:
-            why = ("the record names every hidden card: it is offered after the game or in the "
-                   "all-seeing view")
+            why = "the record names every hidden card: it is offered after the game or in the all-seeing view"
         if not line:
             self.export_area.value = html('<span style="color:#555">Export: {why}</span>', why=why)
             return ""
         data = b64encode((line + "\n").encode()).decode()
-        self.export_area.value = html('<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
-                                      '{data}">Download {name}.jsonl ({n} actions)</a>',
-                                      name=self.game.id, data=data, n=len(self.actions))
+        self.export_area.value = html(
+            '<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
+            '{data}">Download {name}.jsonl ({n} actions)</a>',
+            name=self.game.id,
+            data=data,
+            n=len(self.actions),
+        )
         return line
 
 

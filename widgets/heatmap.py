@@ -70,8 +70,9 @@ def ink_on(colour: str) -> str:
     return INK if 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 else "#FFFFFF"
 
 
-def heatmap_drawing(scene: Scene, counts: dict[str, int], headline: str,
-                    scale: ColourScale | None = None) -> tuple[list[Op], Layout]:
+def heatmap_drawing(
+    scene: Scene, counts: dict[str, int], headline: str, scale: ColourScale | None = None
+) -> tuple[list[Op], Layout]:
     """The drawing list of a heatmap on `scene`'s board: every cell filled by its count's colour
     (one run of fill-only polygons, then one of outlines: one batched command each on a canvas),
     location rings on a hex map, the count in each counted cell, coordinates, `headline` on top.
@@ -94,7 +95,7 @@ def heatmap_drawing(scene: Scene, counts: dict[str, int], headline: str,
     for cid, box in layout.cells.items():
         n = counts.get(cid, 0)
         named = layout.hexes and shades.get(cid) == "location"  # a hex map has no coordinates:
-        size = max(MIN_TEXT, min(18.0, box.size * 0.4))     # its locations carry their ids
+        size = max(MIN_TEXT, min(18.0, box.size * 0.4))  # its locations carry their ids
         if n:
             baseline = box.cy - 1 if named else box.cy + size * 0.35
             p.text(box.cx, baseline, f"{n:,}", size=size, bold=True, color=ink_on(scale.colour(n)))
@@ -107,14 +108,23 @@ def legend_html(scale: ColourScale) -> str:
     """The colour scale as swatches with their numbers; a flex row that wraps on a phone."""
     entries = [(0, 0, NONE)] + scale.classes
     items = "".join(
-        html('<span style="display:inline-flex;align-items:center;gap:4px;white-space:nowrap">'
-             '<span style="display:inline-block;width:18px;height:14px;background:{c};'
-             'border:1px solid {line}"></span>{t}</span>',
-             c=colour, line=BOARD_LINE, t=str(low) if low == high else f"{low}–{high}")
-        for low, high, colour in entries)
-    return ('<div class="re-heatmap-legend" role="list" aria-label="colour scale: events per cell" '
-            'style="display:flex;flex-wrap:wrap;gap:4px 12px;margin:4px 0;font-size:90%">'
-            + html('<span>{t}</span>', t="events per cell:") + items + "</div>")
+        html(
+            '<span style="display:inline-flex;align-items:center;gap:4px;white-space:nowrap">'
+            '<span style="display:inline-block;width:18px;height:14px;background:{c};'
+            'border:1px solid {line}"></span>{t}</span>',
+            c=colour,
+            line=BOARD_LINE,
+            t=str(low) if low == high else f"{low}–{high}",
+        )
+        for low, high, colour in entries
+    )
+    return (
+        '<div class="re-heatmap-legend" role="list" aria-label="colour scale: events per cell" '
+        'style="display:flex;flex-wrap:wrap;gap:4px 12px;margin:4px 0;font-size:90%">'
+        + html("<span>{t}</span>", t="events per cell:")
+        + items
+        + "</div>"
+    )
 
 
 @dataclass(frozen=True)
@@ -136,24 +146,49 @@ def _koropokkuru(actions: pd.DataFrame, scene: Scene) -> CellCounts:
 
 
 PICTURES = (
-    Picture("yokai-3x4-captures", "yokai-3x4", "Yōkai no Mori 3x4: where captures happen", "captures",
-            "each capture counts on the square the capturing piece moved to",
-            lambda a, s: heatmaps.captures(a, s.game)),
-    Picture("yokai-3x4-koropokkuru", "yokai-3x4", "Yōkai no Mori 3x4: where the Koropokkuru goes",
-            "Koropokkuru moves",
-            "each move of a Koropokkuru counts on its destination, seen from the mover's side (the "
-            "second player's moves turned round): the top rank is the far rank, where a Koropokkuru "
-            "that arrives safely wins by the try", _koropokkuru),
-    Picture("yokai-5x6-captures", "yokai-5x6", "Yōkai no Mori 5x6: where captures happen", "captures",
-            "each capture counts on the square the capturing piece moved to",
-            lambda a, s: heatmaps.captures(a, s.game)),
-    Picture("war-chest-control", "war-chest", "War Chest: which locations are taken", "control actions",
-            "each control action counts on the location taken (ringed); the table below says when",
-            lambda a, s: heatmaps.verb_cells(a, s.game, "control")),
-    Picture("to-war-breakthroughs", "to-war", "To War!: where breakthroughs come from", "breakthroughs",
-            "each move into the opponent's camp counts on the square the unit left: the first player "
-            "breaks through from the top rank, the second from the bottom rank",
-            lambda a, s: heatmaps.moves_off_board(a, s.game, s.cell_ids())),
+    Picture(
+        "yokai-3x4-captures",
+        "yokai-3x4",
+        "Yōkai no Mori 3x4: where captures happen",
+        "captures",
+        "each capture counts on the square the capturing piece moved to",
+        lambda a, s: heatmaps.captures(a, s.game),
+    ),
+    Picture(
+        "yokai-3x4-koropokkuru",
+        "yokai-3x4",
+        "Yōkai no Mori 3x4: where the Koropokkuru goes",
+        "Koropokkuru moves",
+        "each move of a Koropokkuru counts on its destination, seen from the mover's side (the "
+        "second player's moves turned round): the top rank is the far rank, where a Koropokkuru "
+        "that arrives safely wins by the try",
+        _koropokkuru,
+    ),
+    Picture(
+        "yokai-5x6-captures",
+        "yokai-5x6",
+        "Yōkai no Mori 5x6: where captures happen",
+        "captures",
+        "each capture counts on the square the capturing piece moved to",
+        lambda a, s: heatmaps.captures(a, s.game),
+    ),
+    Picture(
+        "war-chest-control",
+        "war-chest",
+        "War Chest: which locations are taken",
+        "control actions",
+        "each control action counts on the location taken (ringed); the table below says when",
+        lambda a, s: heatmaps.verb_cells(a, s.game, "control"),
+    ),
+    Picture(
+        "to-war-breakthroughs",
+        "to-war",
+        "To War!: where breakthroughs come from",
+        "breakthroughs",
+        "each move into the opponent's camp counts on the square the unit left: the first player "
+        "breaks through from the top rank, the second from the bottom rank",
+        lambda a, s: heatmaps.moves_off_board(a, s.game, s.cell_ids()),
+    ),
 )
 
 
@@ -173,17 +208,23 @@ class HeatmapFigure:
         self.painter.canvas.add_class(f"re-heatmap-{picture.key}")
         self.painter.paint(ops)
         top = ", ".join(f"{cell} ({n:,})" for cell, n in list(self.counts.items())[:3])
-        caption = (f"{picture.title}, {experiment}: n = {self.data.games:,} games, "
-                   f"{self.data.events:,} {picture.what}; {picture.explains}."
-                   + (f" Most: {top}." if top else ""))
-        words = html('<figcaption style="font-size:90%;line-height:1.4;color:#333;max-width:30em">'
-                     "{c}</figcaption>", c=caption)
+        caption = (
+            f"{picture.title}, {experiment}: n = {self.data.games:,} games, "
+            f"{self.data.events:,} {picture.what}; {picture.explains}." + (f" Most: {top}." if top else "")
+        )
+        words = html(
+            '<figcaption style="font-size:90%;line-height:1.4;color:#333;max-width:30em">{c}</figcaption>',
+            c=caption,
+        )
         title = html('<div style="font-weight:600;line-height:1.3;margin:4px 0">{t}</div>', t=picture.title)
         self.widget = w.VBox(
-            [w.HTML(title),
-             self.painter.canvas,
-             w.HTML(f'<figure style="margin:0">{legend_html(self.scale)}{words}</figure>')],
-            layout=w.Layout(width="100%", max_width=f"{self.layout.width:.0f}px", margin="0 0 16px 0"))
+            [
+                w.HTML(title),
+                self.painter.canvas,
+                w.HTML(f'<figure style="margin:0">{legend_html(self.scale)}{words}</figure>'),
+            ],
+            layout=w.Layout(width="100%", max_width=f"{self.layout.width:.0f}px", margin="0 0 16px 0"),
+        )
         self.widget.add_class("re-heatmap")
 
     def _ipython_display_(self):
@@ -197,11 +238,17 @@ def when_table(figure: HeatmapFigure) -> w.HTML:
     from widgets import stats_panel as sp  # its table helper (escaped cells, a caption)
 
     frame = figure.data.cells.reset_index()
-    columns = [sp.label("cell", "Location"), sp.count("events", figure.picture.what.capitalize()),
-               sp.count("games", "In games"), sp.Column("First at ply", lambda r: f"{int(r['first_ply']):,}"),
-               sp.Column("Median ply", lambda r: f"{r['median_ply']:,.0f}")]
-    caption = (f"{figure.picture.title}, and when: n = {figure.data.games:,} games, "
-               f"{figure.data.events:,} {figure.picture.what}")
+    columns = [
+        sp.label("cell", "Location"),
+        sp.count("events", figure.picture.what.capitalize()),
+        sp.count("games", "In games"),
+        sp.Column("First at ply", lambda r: f"{int(r['first_ply']):,}"),
+        sp.Column("Median ply", lambda r: f"{r['median_ply']:,.0f}"),
+    ]
+    caption = (
+        f"{figure.picture.title}, and when: n = {figure.data.games:,} games, "
+        f"{figure.data.events:,} {figure.picture.what}"
+    )
     return sp.table(frame, columns, caption)
 
 
@@ -209,7 +256,9 @@ def heatmap_panel(actions: pd.DataFrame, pictures=PICTURES) -> w.Box:
     """Every heatmap side by side (they wrap onto new rows on a narrow page); the War Chest
     picture's table of when each location was taken under them."""
     figures = [HeatmapFigure(p, actions) for p in pictures]
-    row = w.Box([f.widget for f in figures],
-                layout=w.Layout(display="flex", flex_flow="row wrap", gap="0 24px", width="100%"))
+    row = w.Box(
+        [f.widget for f in figures],
+        layout=w.Layout(display="flex", flex_flow="row wrap", gap="0 24px", width="100%"),
+    )
     tables = [when_table(f) for f in figures if f.picture.key == "war-chest-control"]
     return w.VBox([row, *tables], layout=w.Layout(width="100%"))

@@ -104,8 +104,9 @@ class Layout:
         return None
 
 
-def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 460,
-                 room: float | None = None) -> Layout:
+def layout_scene(
+    scene: Scene, *, flip: bool | None = None, max_board: float = 460, room: float | None = None
+) -> Layout:
     """Where everything goes. `room`: the width the drawing will have on screen, when it is
     narrower than the drawing would like (a phone): then the board shrinks to fit and a hex
     map's zones go under it, so the text keeps its size instead of shrinking with the page."""
@@ -114,8 +115,9 @@ def layout_scene(scene: Scene, *, flip: bool | None = None, max_board: float = 4
     hexes = scene.layout == "hex"
     if room is not None:
         max_board = max(200.0, min(max_board, room - 2 * MARGIN))
-    cells, board_w, board_h, labels = (_hex_cells(scene, max_board) if hexes
-                                       else _square_cells(scene, max_board, flip))
+    cells, board_w, board_h, labels = (
+        _hex_cells(scene, max_board) if hexes else _square_cells(scene, max_board, flip)
+    )
     if hexes and room is None:
         return _beside(scene, cells, board_w, board_h)
     width = max(board_w + 2 * MARGIN, 420 if room is None else min(420, room))
@@ -173,8 +175,9 @@ def _beside(scene: Scene, cells: dict[str, CellBox], board_w: float, board_h: fl
 
 
 def _shift(box: CellBox, dx: float, dy: float) -> CellBox:
-    return CellBox(box.id, box.cx + dx, box.cy + dy, box.size,
-                   tuple((x + dx, y + dy) for x, y in box.polygon))
+    return CellBox(
+        box.id, box.cx + dx, box.cy + dy, box.size, tuple((x + dx, y + dy) for x, y in box.polygon)
+    )
 
 
 def _square_cells(scene: Scene, max_board: float, flip: bool):
@@ -186,8 +189,13 @@ def _square_cells(scene: Scene, max_board: float, flip: bool):
         col = files - 1 - c.x if flip else c.x
         row = c.y if flip else ranks - 1 - c.y
         x0, y0 = col * size, row * size
-        cells[c.id] = CellBox(c.id, x0 + size / 2, y0 + size / 2, size,
-                              ((x0, y0), (x0 + size, y0), (x0 + size, y0 + size), (x0, y0 + size)))
+        cells[c.id] = CellBox(
+            c.id,
+            x0 + size / 2,
+            y0 + size / 2,
+            size,
+            ((x0, y0), (x0 + size, y0), (x0 + size, y0 + size), (x0, y0 + size)),
+        )
     labels = []
     for f in range(files):
         col = files - 1 - f if flip else f
@@ -210,8 +218,13 @@ def _hex_cells(scene: Scene, max_board: float):
     for c in scene.cells:
         px = (raw[c.id][0] - min(xs) + math.sqrt(3) / 2) * radius
         py = (raw[c.id][1] - min(ys) + 1) * radius
-        corners = tuple((px + radius * math.cos(math.radians(60 * k - 30)),
-                         py + radius * math.sin(math.radians(60 * k - 30))) for k in range(6))
+        corners = tuple(
+            (
+                px + radius * math.cos(math.radians(60 * k - 30)),
+                py + radius * math.sin(math.radians(60 * k - 30)),
+            )
+            for k in range(6)
+        )
         cells[c.id] = CellBox(c.id, px, py, radius, corners)
     return cells, span_x * radius, span_y * radius, []
 
@@ -222,8 +235,9 @@ def _place_strip(zones: list[Zone], out: list[ZoneBox], y: float, left: float, r
     x, row_y = left, y + ZONE_TITLE
     for i, zone in enumerate(zones):
         owner_name = zone.title.split(":")[0] if ":" in zone.title else zone.title
-        box = ZoneBox(zone, left, y, title=f"{owner_name}: " + " · ".join(counts) if i == 0 else "",
-                      room=right - left)
+        box = ZoneBox(
+            zone, left, y, title=f"{owner_name}: " + " · ".join(counts) if i == 0 else "", room=right - left
+        )
         for entry in zone.items:
             if x + COMPACT_ITEM > right:
                 x, row_y = left, row_y + COMPACT_ITEM + ITEM_GAP
@@ -240,8 +254,9 @@ def _short_title(zone: Zone) -> str:
     return words.split(" (")[0].split(";")[0]
 
 
-def _place_zones(zones: list[Zone], out: list[ZoneBox], y: float, left: float, right: float,
-                 item: float = ITEM) -> float:
+def _place_zones(
+    zones: list[Zone], out: list[ZoneBox], y: float, left: float, right: float, item: float = ITEM
+) -> float:
     for zone in zones:
         box = ZoneBox(zone, left, y, room=right - left)
         x, row_y = left, y + ZONE_TITLE

@@ -32,8 +32,9 @@ class Field:
 
         self.name, self.option = name, option
         doc = html('<div style="{style}">{doc}</div>', style=HELP_STYLE, doc=help_text or option.doc)
-        self.widget = w.VBox([*inputs, w.HTML(doc)],
-                             layout=w.Layout(margin="0 18px 6px 0", max_width="300px"))
+        self.widget = w.VBox(
+            [*inputs, w.HTML(doc)], layout=w.Layout(margin="0 18px 6px 0", max_width="300px")
+        )
 
     def value(self) -> Any:
         raise NotImplementedError
@@ -41,9 +42,13 @@ class Field:
 
 class ChoiceField(Field):
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.input = w.Dropdown(options=[(str(c), c) for c in option.choices], value=value,
-                                description=label_of(name), style={"description_width": "initial"},
-                                layout=w.Layout(max_width="280px"))
+        self.input = w.Dropdown(
+            options=[(str(c), c) for c in option.choices],
+            value=value,
+            description=label_of(name),
+            style={"description_width": "initial"},
+            layout=w.Layout(max_width="280px"),
+        )
         super().__init__(name, option, [self.input])
 
     def value(self) -> Any:
@@ -61,8 +66,12 @@ class BoolField(Field):
 
 class IntField(Field):
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.input = w.IntText(value=value, description=label_of(name),
-                               style={"description_width": "initial"}, layout=w.Layout(width="200px"))
+        self.input = w.IntText(
+            value=value,
+            description=label_of(name),
+            style={"description_width": "initial"},
+            layout=w.Layout(width="200px"),
+        )
         super().__init__(name, option, [self.input])
 
     def value(self) -> Any:
@@ -71,8 +80,12 @@ class IntField(Field):
 
 class TextField(Field):
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.input = w.Text(value=str(value), description=label_of(name),
-                            style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
+        self.input = w.Text(
+            value=str(value),
+            description=label_of(name),
+            style={"description_width": "initial"},
+            layout=w.Layout(max_width="280px"),
+        )
         super().__init__(name, option, [self.input])
 
     def value(self) -> Any:
@@ -83,10 +96,12 @@ class CapField(Field):
     """An optional positive whole number: 'Stop after [N]', off by default."""
 
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.enabled = w.Checkbox(value=value is not None, description=label_of(name), indent=False,
-                                  layout=w.Layout(width="auto"))
-        self.number = w.BoundedIntText(value=value or 500, min=1, max=10**6, disabled=value is None,
-                                       layout=w.Layout(width="110px"))
+        self.enabled = w.Checkbox(
+            value=value is not None, description=label_of(name), indent=False, layout=w.Layout(width="auto")
+        )
+        self.number = w.BoundedIntText(
+            value=value or 500, min=1, max=10**6, disabled=value is None, layout=w.Layout(width="110px")
+        )
         self.enabled.observe(lambda ch: setattr(self.number, "disabled", not ch["new"]), names="value")
         super().__init__(name, option, [w.HBox([self.enabled, self.number])])
 
@@ -99,10 +114,16 @@ class ItemsField(Field):
 
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
         values = list(value)
-        self.inputs = [w.Dropdown(options=[(str(c), c) for c in option.items], value=v,
-                                  description=f"{ORDINALS[i]} player's {label_of(name).rstrip('s').lower()}",
-                                  style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
-                       for i, v in enumerate(values)]
+        self.inputs = [
+            w.Dropdown(
+                options=[(str(c), c) for c in option.items],
+                value=v,
+                description=f"{ORDINALS[i]} player's {label_of(name).rstrip('s').lower()}",
+                style={"description_width": "initial"},
+                layout=w.Layout(max_width="280px"),
+            )
+            for i, v in enumerate(values)
+        ]
         super().__init__(name, option, list(self.inputs))
 
     def value(self) -> Any:
@@ -113,13 +134,21 @@ class TableField(Field):
     """A data table from an uploaded CSV or JSON file (its content, never a path)."""
 
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.upload = w.FileUpload(accept=".csv,.json", multiple=False,
-                                   description=f"{label_of(name)} file", layout=w.Layout(width="auto"))
+        self.upload = w.FileUpload(
+            accept=".csv,.json",
+            multiple=False,
+            description=f"{label_of(name)} file",
+            layout=w.Layout(width="auto"),
+        )
         self.clear = w.Button(description="Use the default", layout=w.Layout(width="auto"))
         self.clear.on_click(lambda _: setattr(self.upload, "value", ()))
         self.given = value  # a table given from Python (rows or a DataFrame), kept as is
-        super().__init__(name, option, [w.HBox([self.upload, self.clear])],
-                         help_text=option.doc.split(";")[0] + ": upload a CSV or JSON file to replace it.")
+        super().__init__(
+            name,
+            option,
+            [w.HBox([self.upload, self.clear])],
+            help_text=option.doc.split(";")[0] + ": upload a CSV or JSON file to replace it.",
+        )
 
     def value(self) -> Any:
         if not self.upload.value:
@@ -147,13 +176,27 @@ class WordOrListsField(Field):
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
         lists = value if isinstance(value, (list, tuple)) else []
         word = value if isinstance(value, str) else self.CHOOSE
-        self.mode = w.Dropdown(options=[*option.words, self.CHOOSE], value=word, description=label_of(name),
-                               style={"description_width": "initial"}, layout=w.Layout(max_width="280px"))
+        self.mode = w.Dropdown(
+            options=[*option.words, self.CHOOSE],
+            value=word,
+            description=label_of(name),
+            style={"description_width": "initial"},
+            layout=w.Layout(max_width="280px"),
+        )
         items = [("—", None)] + [(str(i), i) for i in option.items]
-        self.rows = [[w.Dropdown(options=items, value=_nth(lists, r, c), layout=w.Layout(width="auto"))
-                      for c in range(self.PER_ROW)] for r in range(self.ROWS)]
-        self.lists = w.VBox([w.HBox([w.Label(f"{ORDINALS[r]}:"), *row], layout=w.Layout(flex_flow="row wrap"))
-                             for r, row in enumerate(self.rows)])
+        self.rows = [
+            [
+                w.Dropdown(options=items, value=_nth(lists, r, c), layout=w.Layout(width="auto"))
+                for c in range(self.PER_ROW)
+            ]
+            for r in range(self.ROWS)
+        ]
+        self.lists = w.VBox(
+            [
+                w.HBox([w.Label(f"{ORDINALS[r]}:"), *row], layout=w.Layout(flex_flow="row wrap"))
+                for r, row in enumerate(self.rows)
+            ]
+        )
         self.mode.observe(lambda _: self._show_lists(), names="value")
         self._show_lists()
         super().__init__(name, option, [self.mode, self.lists])
@@ -212,10 +255,11 @@ class OptionsForm:
     def __init__(self, game_id: str, values: dict[str, Any] | None = None) -> None:
         cls = rk.game_class(game_id)
         values = dict(values or {})
-        self.fields = {name: make_field(name, option, values.get(name, option.default))
-                       for name, option in cls.OPTIONS.items()}
-        self.widget = w.HBox([f.widget for f in self.fields.values()],
-                             layout=w.Layout(flex_flow="row wrap"))
+        self.fields = {
+            name: make_field(name, option, values.get(name, option.default))
+            for name, option in cls.OPTIONS.items()
+        }
+        self.widget = w.HBox([f.widget for f in self.fields.values()], layout=w.Layout(flex_flow="row wrap"))
 
     def values(self) -> dict[str, Any]:
         return {name: field.value() for name, field in self.fields.items()}

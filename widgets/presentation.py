@@ -69,8 +69,9 @@ def present(session: Session, viewer: int | None) -> Presentation:
     moves = tuple(state.legal_moves()) if may_move and not at_chance else ()
     shown = _shown(session)
     lines = tuple(shown.line(step, viewer) for step in node.path()[1:])
-    return Presentation(viewer, shown.scene(node, viewer), lines, moves, at_chance,
-                        viewer is None or state.is_terminal())
+    return Presentation(
+        viewer, shown.scene(node, viewer), lines, moves, at_chance, viewer is None or state.is_terminal()
+    )
 
 
 class _Shown:

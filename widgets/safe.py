@@ -34,8 +34,11 @@ def message_html(text: str, *, error: bool = False) -> str:
     if not text:
         return ""
     if error:
-        return html('<span role="alert" style="color:{colour}">{text}</span>', colour=ERROR_COLOUR,
-                    text=one_line(text))
+        return html(
+            '<span role="alert" style="color:{colour}">{text}</span>',
+            colour=ERROR_COLOUR,
+            text=one_line(text),
+        )
     return html("<span>{text}</span>", text=one_line(text))
 
 
@@ -73,6 +76,8 @@ def guarded(show: Callable[[str], None]) -> Callable[[F], F]:
 
 def error_line(target: w.HTML) -> Callable[[str], None]:
     """A `show` for `guarded`: the message as a red line in `target`."""
+
     def show(text: str) -> None:
         target.value = message_html(text, error=True)
+
     return show

@@ -453,8 +453,11 @@ class StatsDashboard(w.VBox):
     ) -> None:
         self.games, self.seed = games, seed
         present = [g for g in rk.list_games(ordered=True) if g in set(map(str, games["game"]))]
-        self.game = w.Dropdown(options=[(game_title(g), g) for g in present],
-                               value=present[0] if game is None and present else game, description="Game")
+        self.game = w.Dropdown(
+            options=[(game_title(g), g) for g in present],
+            value=present[0] if game is None and present else game,
+            description="Game",
+        )
         self.experiment = w.Dropdown(
             options=[(v, k) for k, v in EXPERIMENT_NAMES.items()],
             value=experiment,
@@ -527,8 +530,9 @@ class StatsDashboard(w.VBox):
         self.progress.max, self.progress.value = how_many, 0
         last_shown = time.monotonic()
         batch = []
-        tasks = [simulate.experiment_task(game, experiment, i, self.seed)
-                 for i in range(start, start + how_many)]
+        tasks = [
+            simulate.experiment_task(game, experiment, i, self.seed) for i in range(start, start + how_many)
+        ]
         try:
             for record in simulate.play_tasks(tasks):  # in this kernel, one game after another
                 batch.append(record)
@@ -596,8 +600,21 @@ def deadlock_summary(games: pd.DataFrame) -> w.HTML:
 
 
 def _number_word(n: int) -> str:
-    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-             "twelve")
+    words = (
+        "no",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+    )
     return words[n] if 0 <= n < len(words) else f"{n:,}"
 
 

@@ -42,8 +42,10 @@ def _style(fill, stroke, width, alpha) -> str:
 
 
 def _rect(op: Rect) -> str:
-    return (f'<rect x="{op.x:.1f}" y="{op.y:.1f}" width="{op.w:.1f}" height="{op.h:.1f}" '
-            f'{_style(op.fill, op.stroke, op.width, op.alpha)}/>')
+    return (
+        f'<rect x="{op.x:.1f}" y="{op.y:.1f}" width="{op.w:.1f}" height="{op.h:.1f}" '
+        f"{_style(op.fill, op.stroke, op.width, op.alpha)}/>"
+    )
 
 
 def _polygon(op: Polygon) -> str:
@@ -52,20 +54,26 @@ def _polygon(op: Polygon) -> str:
 
 
 def _circle(op: Circle) -> str:
-    return (f'<circle cx="{op.x:.1f}" cy="{op.y:.1f}" r="{op.r:.1f}" '
-            f'{_style(op.fill, op.stroke, op.width, op.alpha)}/>')
+    return (
+        f'<circle cx="{op.x:.1f}" cy="{op.y:.1f}" r="{op.r:.1f}" '
+        f"{_style(op.fill, op.stroke, op.width, op.alpha)}/>"
+    )
 
 
 def _line(op: Line) -> str:
-    return (f'<line x1="{op.x1:.1f}" y1="{op.y1:.1f}" x2="{op.x2:.1f}" y2="{op.y2:.1f}" '
-            f'{_style(None, op.stroke, op.width, op.alpha)}/>')
+    return (
+        f'<line x1="{op.x1:.1f}" y1="{op.y1:.1f}" x2="{op.x2:.1f}" y2="{op.y2:.1f}" '
+        f"{_style(None, op.stroke, op.width, op.alpha)}/>"
+    )
 
 
 def _text(op: Text) -> str:
     weight = ' font-weight="bold"' if op.bold else ""
-    return (f'<text x="{op.x:.1f}" y="{op.y:.1f}" font-size="{op.size:.1f}" fill="{escape(op.color)}" '
-            f'text-anchor="{ANCHORS[op.align]}" font-family="sans-serif"{weight}>'
-            f"{escape(op.text)}</text>")
+    return (
+        f'<text x="{op.x:.1f}" y="{op.y:.1f}" font-size="{op.size:.1f}" fill="{escape(op.color)}" '
+        f'text-anchor="{ANCHORS[op.align]}" font-family="sans-serif"{weight}>'
+        f"{escape(op.text)}</text>"
+    )
 
 
 def _group(op: Group) -> str:
@@ -76,8 +84,15 @@ def _end_group(_op: EndGroup) -> str:
     return "</g>"
 
 
-WRITERS = {Rect: _rect, Polygon: _polygon, Circle: _circle, Line: _line, Text: _text,
-           Group: _group, EndGroup: _end_group}
+WRITERS = {
+    Rect: _rect,
+    Polygon: _polygon,
+    Circle: _circle,
+    Line: _line,
+    Text: _text,
+    Group: _group,
+    EndGroup: _end_group,
+}
 
 
 def svg_elements(ops: Iterable[Op]) -> str:
@@ -115,14 +130,18 @@ def hit_layer(scene: Scene, layout: Layout) -> str:
 
 def _hit(tag: str, shape: str, cell: str, name: str) -> str:
     label = escape(name, quote=True)
-    return (f'<{tag} {shape} data-cell="{escape(cell, quote=True)}" aria-label="{label}">'
-            f"<title>{escape(name)}</title></{tag}>")
+    return (
+        f'<{tag} {shape} data-cell="{escape(cell, quote=True)}" aria-label="{label}">'
+        f"<title>{escape(name)}</title></{tag}>"
+    )
 
 
 def svg_document(body: str, width: float, height: float) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
-            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
-            f"\n{body}\n</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+        f"\n{body}\n</svg>"
+    )
 
 
 def scene_to_svg(scene: Scene, *, highlight: bool = True) -> str:

@@ -41,9 +41,24 @@ from rules_kernel.analysis.table import TableEngine
 from rules_kernel.core import Game, RulesError, State, check_seat
 
 __all__ = [
-    "CLASSIFICATION", "FAIRY_STOCKFISH_VARIANTS", "Analysis", "Engine", "EngineError", "Estimate",
-    "FairyStockfish", "FairyStockfishEngine", "Limit", "MoveLine", "Search", "TableEngine",
-    "TreeSearchEngine", "analyse", "close_engines", "default_engine_name", "get_engine", "report",
+    "CLASSIFICATION",
+    "FAIRY_STOCKFISH_VARIANTS",
+    "Analysis",
+    "Engine",
+    "EngineError",
+    "Estimate",
+    "FairyStockfish",
+    "FairyStockfishEngine",
+    "Limit",
+    "MoveLine",
+    "Search",
+    "TableEngine",
+    "TreeSearchEngine",
+    "analyse",
+    "close_engines",
+    "default_engine_name",
+    "get_engine",
+    "report",
     "summary",
 ]
 
@@ -65,9 +80,15 @@ _UNAVAILABLE: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
 
 
-def analyse(state: State, *, viewer: int | None = None, limit: Limit | float | None = None,
-            engine: str | Engine | None = None, progress: Callable[[Analysis], None] | None = None,
-            stop: StopFlag | None = None) -> Analysis:
+def analyse(
+    state: State,
+    *,
+    viewer: int | None = None,
+    limit: Limit | float | None = None,
+    engine: str | Engine | None = None,
+    progress: Callable[[Analysis], None] | None = None,
+    stop: StopFlag | None = None,
+) -> Analysis:
     """Analyse `state` for the player to move, as `viewer` knows it (None: all-seeing).
 
     `limit`: a Limit or seconds (default 1 s). `engine`: None (the game's default), a name
@@ -128,8 +149,10 @@ def _open_table(game: Game) -> TableEngine:
 def _open_fairy_stockfish(game: Game) -> FairyStockfishEngine:
     variant = FAIRY_STOCKFISH_VARIANTS.get(game.id)
     if variant is None:
-        raise RulesError(f"Fairy-Stockfish does not analyse {game.id} here "
-                         f"(it does: {', '.join(sorted(FAIRY_STOCKFISH_VARIANTS))})")
+        raise RulesError(
+            f"Fairy-Stockfish does not analyse {game.id} here "
+            f"(it does: {', '.join(sorted(FAIRY_STOCKFISH_VARIANTS))})"
+        )
     return FairyStockfishEngine(game, variant)
 
 

@@ -175,8 +175,9 @@ class Engine(Protocol):
 
     name: str
 
-    def analyse(self, state: State, *, viewer: int | None, limit: Limit, progress=None,
-                stop: StopFlag | None = None) -> Analysis: ...
+    def analyse(
+        self, state: State, *, viewer: int | None, limit: Limit, progress=None, stop: StopFlag | None = None
+    ) -> Analysis: ...
 
     def close(self) -> None: ...
 

@@ -127,18 +127,29 @@ def _kill(process: subprocess.Popen, timeout: float) -> None:
 class FairyStockfish:
     """One Fairy-Stockfish process playing one variant."""
 
-    def __init__(self, variant: str, *, path: str | os.PathLike | None = None, hash_mb: int = 16,
-                 threads: int = 1, timeout: float = ANSWER_TIMEOUT) -> None:
+    def __init__(
+        self,
+        variant: str,
+        *,
+        path: str | os.PathLike | None = None,
+        hash_mb: int = 16,
+        threads: int = 1,
+        timeout: float = ANSWER_TIMEOUT,
+    ) -> None:
         self.binary = find_binary(path)
         self.variant, self.timeout = variant, timeout
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._multipv = 1
         self._process = subprocess.Popen(
-            [str(self.binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            [str(self.binary)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
         self._finalizer = weakref.finalize(self, _kill, self._process, 2.0)
-        self._reader = threading.Thread(target=self._read_all, name="fairy-stockfish-reader",
-                                        daemon=True)
+        self._reader = threading.Thread(target=self._read_all, name="fairy-stockfish-reader", daemon=True)
         self._reader.start()
         try:
             self._handshake(hash_mb, threads)
@@ -159,8 +170,7 @@ class FairyStockfish:
 
     def send(self, command: str) -> None:
         if self._process.poll() is not None:
-            raise EngineError(f"Fairy-Stockfish ({self.binary}) has exited "
-                              f"(code {self._process.returncode})")
+            raise EngineError(f"Fairy-Stockfish ({self.binary}) has exited (code {self._process.returncode})")
         try:
             self._process.stdin.write(command + "\n")
             self._process.stdin.flush()
@@ -198,8 +208,10 @@ class FairyStockfish:
         variant_line = next((line for line in lines if line.startswith("option name UCI_Variant ")), "")
         self.variants = tuple(variant_line.split(" var ")[1:])
         if self.variant not in self.variants:
-            raise EngineError(f"{self.name} does not know the variant {self.variant!r} "
-                              f"(it knows {len(self.variants)} others)")
+            raise EngineError(
+                f"{self.name} does not know the variant {self.variant!r} "
+                f"(it knows {len(self.variants)} others)"
+            )
         self.send(f"setoption name UCI_Variant value {self.variant}")
         self.send(f"setoption name Hash value {hash_mb}")
         self.send(f"setoption name Threads value {threads}")
@@ -234,7 +246,7 @@ class FairyStockfish:
         self.send("d")
         lines = self._until(lambda line: line.startswith("Fen: "))
         self._until(lambda line: line.startswith("Checkers:"))
-        return lines[-1][len("Fen: "):]
+        return lines[-1][len("Fen: ") :]
 
     def perft(self, fen: str, depth: int) -> tuple[int, dict[str, int]]:
         """(leaves, {move: leaves below it}) from the engine's move generator."""
@@ -251,10 +263,18 @@ class FairyStockfish:
     def legal_moves(self, fen: str) -> set[str]:
         return set(self.perft(fen, 1)[1])
 
-    def search(self, fen: str, *, depth: int | None = None, nodes: int | None = None,
-               seconds: float | None = None, lines: int = 1, searchmoves: list[str] | None = None,
-               stop: StopFlag | None = None,
-               on_iteration: Callable[[EngineSearch], None] | None = None) -> EngineSearch:
+    def search(
+        self,
+        fen: str,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        seconds: float | None = None,
+        lines: int = 1,
+        searchmoves: list[str] | None = None,
+        stop: StopFlag | None = None,
+        on_iteration: Callable[[EngineSearch], None] | None = None,
+    ) -> EngineSearch:
         """Search the position; the limits combine (the first reached ends it). `stop` (an
         Event) ends it early; `on_iteration` gets the lines after each complete iteration."""
         if depth is None and nodes is None and seconds is None:
@@ -263,14 +283,18 @@ class FairyStockfish:
             self.send(f"setoption name MultiPV value {lines}")
             self._multipv = lines
         self.set_position(fen)
-        go = "go" + (f" depth {depth}" if depth is not None else "") + \
-            (f" nodes {nodes}" if nodes is not None else "") + \
-            (f" movetime {max(1, round(seconds * 1000))}" if seconds is not None else "")
+        go = (
+            "go"
+            + (f" depth {depth}" if depth is not None else "")
+            + (f" nodes {nodes}" if nodes is not None else "")
+            + (f" movetime {max(1, round(seconds * 1000))}" if seconds is not None else "")
+        )
         self.send(go + (" searchmoves " + " ".join(searchmoves) if searchmoves else ""))
         return self._collect(lines, stop, on_iteration)
 
-    def _collect(self, lines: int, stop: StopFlag | None,
-                 on_iteration: Callable[[EngineSearch], None] | None) -> EngineSearch:
+    def _collect(
+        self, lines: int, stop: StopFlag | None, on_iteration: Callable[[EngineSearch], None] | None
+    ) -> EngineSearch:
         """Read until `bestmove`. An iteration is complete when its last line (MultiPV
         `lines`, or fewer when the position has fewer moves: the next depth begins) is in."""
         result, latest = EngineSearch(), {}
@@ -331,7 +355,7 @@ def _parse_info(line: str, result: EngineSearch) -> ScoredLine | None:
             i += 2
             continue
         i += 1
-    pv = tuple(tokens[i + 1:])
+    pv = tuple(tokens[i + 1 :])
     result.nodes, result.nps = values.get("nodes", result.nodes), values.get("nps", result.nps)
     result.millis = values.get("time", result.millis)
     return ScoredLine(values.get("multipv", 1), values.get("depth", 0), cp, mate, pv)
@@ -354,8 +378,14 @@ class FairyStockfishEngine:
 
     name = "fairy-stockfish"
 
-    def __init__(self, game: Game, variant: str, *, path: str | os.PathLike | None = None,
-                 require_same_rules: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        variant: str,
+        *,
+        path: str | os.PathLike | None = None,
+        require_same_rules: bool = False,
+    ) -> None:
         """`require_same_rules`: refuse an engine whose perft differs from ours even where the
         difference is a known one (KNOWN_OTHER_RULES); an unknown difference is always refused."""
         self.game, self.variant = game, variant
@@ -363,8 +393,9 @@ class FairyStockfishEngine:
         try:
             self.rules_match, self.check, known = self._check_rules()
             if not self.rules_match and (require_same_rules or known is None):
-                raise EngineError(f"{self.fsf.name} plays {variant} by other rules than "
-                                  f"{game.id}: {self.check}")
+                raise EngineError(
+                    f"{self.fsf.name} plays {variant} by other rules than {game.id}: {self.check}"
+                )
         except BaseException:
             self.fsf.close()
             raise
@@ -389,9 +420,15 @@ class FairyStockfishEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def analyse(self, state: State, *, viewer: int | None = None, limit: Limit | None = None,
-                progress: Callable[[Analysis], None] | None = None,
-                stop: StopFlag | None = None) -> Analysis:
+    def analyse(
+        self,
+        state: State,
+        *,
+        viewer: int | None = None,
+        limit: Limit | None = None,
+        progress: Callable[[Analysis], None] | None = None,
+        stop: StopFlag | None = None,
+    ) -> Analysis:
         limit = limit or Limit()
         if limit.seconds is None and limit.depth is None and limit.nodes is None:
             limit = replace(limit, seconds=Limit().seconds)  # playouts alone bound no search
@@ -399,15 +436,19 @@ class FairyStockfishEngine:
         started = time.perf_counter()
         if state.is_terminal():
             player = viewer or 0
-            return _analysis(state, player, of_outcome(state.outcome(), player), [], viewer,
-                             Search(self.name, exact=True))
+            return _analysis(
+                state, player, of_outcome(state.outcome(), player), [], viewer, Search(self.name, exact=True)
+            )
         legal = {str(m): m for m in state.legal_moves()}
         to_engine = self.translation(state)
         # moves that end the game are valued by our rules (a repetition Fairy-Stockfish cannot
         # see in a FEN, a checkmate), and so are moves the engine does not play (where the
         # rules differ); the engine searches the others, and only those (searchmoves)
-        ruled = {text: ruled_value(state, move, deep=text not in to_engine) for text, move in legal.items()
-                 if text not in to_engine or state.apply(move).is_terminal()}
+        ruled = {
+            text: ruled_value(state, move, deep=text not in to_engine)
+            for text, move in legal.items()
+            if text not in to_engine or state.apply(move).is_terminal()
+        }
         ruled = {text: value for text, value in ruled.items() if value is not None}
         searched = sorted(to_engine[text] for text in legal if text in to_engine and text not in ruled)
         wanted = min(len(searched), limit.lines or DEFAULT_LINES)
@@ -422,16 +463,28 @@ class FairyStockfishEngine:
         found = EngineSearch()
         if searched:
             found = self.fsf.search(
-                state.to_text(), depth=limit.depth, nodes=limit.nodes, seconds=limit.seconds,
-                lines=wanted, searchmoves=searched, stop=stop,
-                on_iteration=None if progress is None else (lambda s: progress(snapshot(s))))
+                state.to_text(),
+                depth=limit.depth,
+                nodes=limit.nodes,
+                seconds=limit.seconds,
+                lines=wanted,
+                searchmoves=searched,
+                stop=stop,
+                on_iteration=None if progress is None else (lambda s: progress(snapshot(s))),
+            )
         result = snapshot(found)
         if progress is not None:
             progress(result)
         return result
 
-    def _fallback(self, state: State, viewer: int | None, limit: Limit,
-                  progress: Callable[[Analysis], None] | None, stop: StopFlag | None) -> Analysis:
+    def _fallback(
+        self,
+        state: State,
+        viewer: int | None,
+        limit: Limit,
+        progress: Callable[[Analysis], None] | None,
+        stop: StopFlag | None,
+    ) -> Analysis:
         """A position the engine's rules end (Debian's dobutsu: a Lion on the far rank even
         where ours says it can be taken) while ours go on: the tree search answers."""
         from rules_kernel.analysis.ismcts import TreeSearchEngine
@@ -456,9 +509,16 @@ class FairyStockfishEngine:
                 mapping[text] = text[:-1]
         return mapping
 
-    def _as_analysis(self, state: State, viewer: int | None, ruled: dict[str, Estimate],
-                     found: EngineSearch, started: float, unvalued: list[str],
-                     from_engine: dict[str, str]) -> Analysis:
+    def _as_analysis(
+        self,
+        state: State,
+        viewer: int | None,
+        ruled: dict[str, Estimate],
+        found: EngineSearch,
+        started: float,
+        unvalued: list[str],
+        from_engine: dict[str, str],
+    ) -> Analysis:
         player = state.current_player
         lines = [MoveLine(move, value, (move,)) for move, value in ruled.items()]
         for scored in found.lines:
@@ -470,12 +530,18 @@ class FairyStockfishEngine:
         notes = (f"{self.fsf.name}, variant {self.variant}; {self.check}",)
         if unvalued:
             notes += (f"not searched (the engine's rules lack them): {', '.join(unvalued)}",)
-        search = Search(self.name, nodes=found.nodes, depth=found.depth,
-                        seconds=round(time.perf_counter() - started, 6),
-                        # a ruled value beats the engine's claims only as a win in 1
-                        exact=bool(lines) and lines[0].value.exact and (
-                            not found.lines or (lines[0].value.result, lines[0].value.plies) == (WIN, 1)),
-                        stopped=found.stopped, notes=notes)
+        search = Search(
+            self.name,
+            nodes=found.nodes,
+            depth=found.depth,
+            seconds=round(time.perf_counter() - started, 6),
+            # a ruled value beats the engine's claims only as a win in 1
+            exact=bool(lines)
+            and lines[0].value.exact
+            and (not found.lines or (lines[0].value.result, lines[0].value.plies) == (WIN, 1)),
+            stopped=found.stopped,
+            notes=notes,
+        )
         return _analysis(state, player, value, lines, viewer, search)
 
 
@@ -513,9 +579,18 @@ def our_line(state: State, pv: tuple[str, ...], first: dict[str, str]) -> tuple[
     return tuple(kept)
 
 
-def _analysis(state: State, player: int, value: Estimate, lines: list[MoveLine], viewer: int | None,
-              search: Search) -> Analysis:
+def _analysis(
+    state: State, player: int, value: Estimate, lines: list[MoveLine], viewer: int | None, search: Search
+) -> Analysis:
     values = (value.win_probability, 1.0 - value.win_probability)
-    return Analysis(state.game.id, state.to_text(), player, value,
-                    values if player == 0 else values[::-1], tuple(lines),
-                    lines[0].line if lines else (), search, viewer)
+    return Analysis(
+        state.game.id,
+        state.to_text(),
+        player,
+        value,
+        values if player == 0 else values[::-1],
+        tuple(lines),
+        lines[0].line if lines else (),
+        search,
+        viewer,
+    )

@@ -77,9 +77,15 @@ class TreeSearchEngine:
 
     name = "ismcts"
 
-    def __init__(self, *, seed: int | str = 0, exploration: float = EXPLORATION,
-                 rollout_actions: int = ROLLOUT_ACTIONS, ordered: bool = True,
-                 heuristic: Callable[[State, int], float] = evaluate) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | str = 0,
+        exploration: float = EXPLORATION,
+        rollout_actions: int = ROLLOUT_ACTIONS,
+        ordered: bool = True,
+        heuristic: Callable[[State, int], float] = evaluate,
+    ) -> None:
         """`ordered`: expand the untried move the heuristic likes best first (else at random)."""
         self.seed, self.exploration = seed, exploration
         self.rollout_actions, self.heuristic, self.ordered = rollout_actions, heuristic, ordered
@@ -87,9 +93,15 @@ class TreeSearchEngine:
     def close(self) -> None:
         """Nothing to release."""
 
-    def analyse(self, state: State, *, viewer: int | None = None, limit: Limit | None = None,
-                progress: Callable[[Analysis], None] | None = None,
-                stop: StopFlag | None = None) -> Analysis:
+    def analyse(
+        self,
+        state: State,
+        *,
+        viewer: int | None = None,
+        limit: Limit | None = None,
+        progress: Callable[[Analysis], None] | None = None,
+        stop: StopFlag | None = None,
+    ) -> Analysis:
         """Analyse what `viewer` knows of `state` (`state.view(viewer)`: the only thing read
         from `state`), or the state itself when viewer is None (all-seeing)."""
         limit = limit or Limit()
@@ -108,8 +120,9 @@ class TreeSearchEngine:
 class _Run:
     """One analysis: the tree, the random generator and the counters."""
 
-    def __init__(self, engine: TreeSearchEngine, info: State, viewer: int | None, limit: Limit,
-                 stop: StopFlag | None) -> None:
+    def __init__(
+        self, engine: TreeSearchEngine, info: State, viewer: int | None, limit: Limit, stop: StopFlag | None
+    ) -> None:
         self.engine, self.info, self.viewer = engine, info, viewer
         self.limit, self.stop = limit, stop
         self.rng = random.Random(f"ismcts:{engine.seed}")
@@ -210,10 +223,15 @@ class _Run:
         info = self.info
         deciding = not info.is_terminal() and info.current_player != CHANCE
         player = info.current_player if deciding else (self.viewer or 0)
-        ranked = sorted(self.root.children.items(),
-                        key=lambda kv: (not kv[1].proven, -kv[1].visits, -kv[1].mean(player), kv[0]))
-        lines = [MoveLine(key, self._estimate(child, player), visits=child.visits)
-                 for key, child in ranked] if deciding else []
+        ranked = sorted(
+            self.root.children.items(),
+            key=lambda kv: (not kv[1].proven, -kv[1].visits, -kv[1].mean(player), kv[0]),
+        )
+        lines = (
+            [MoveLine(key, self._estimate(child, player), visits=child.visits) for key, child in ranked]
+            if deciding
+            else []
+        )
         if lines:
             lines[0] = MoveLine(lines[0].move, lines[0].value, self._line(), lines[0].visits)
         if info.is_terminal():
@@ -226,13 +244,27 @@ class _Run:
         else:
             value = self._estimate(self.root, player)
             values = tuple(self.root.mean(s) for s in range(self.seats))
-        search = Search(self.engine.name, nodes=self.actions, playouts=self.playouts,
-                        depth=self._depth(), seconds=round(time.perf_counter() - self.started, 6),
-                        exact=info.is_terminal(), stopped=self.stopped,
-                        notes=(f"seed {self.engine.seed}; rollouts cut after "
-                               f"{self.engine.rollout_actions} actions",))
-        return Analysis(info.game.id, info.to_text(), player, value, values, tuple(lines),
-                        lines[0].line if lines else (), search, self.viewer)
+        search = Search(
+            self.engine.name,
+            nodes=self.actions,
+            playouts=self.playouts,
+            depth=self._depth(),
+            seconds=round(time.perf_counter() - self.started, 6),
+            exact=info.is_terminal(),
+            stopped=self.stopped,
+            notes=(f"seed {self.engine.seed}; rollouts cut after {self.engine.rollout_actions} actions",),
+        )
+        return Analysis(
+            info.game.id,
+            info.to_text(),
+            player,
+            value,
+            values,
+            tuple(lines),
+            lines[0].line if lines else (),
+            search,
+            self.viewer,
+        )
 
     @staticmethod
     def _estimate(node: _Node, player: int) -> Estimate:

@@ -35,7 +35,12 @@ if TYPE_CHECKING:  # pandas is imported when a report is made: the explorer neve
 
 #: (name, the smallest loss of win probability it takes), worst last
 CLASSIFICATION: tuple[tuple[str, float], ...] = (
-    ("best", 0.0), ("good", 0.01), ("inaccuracy", 0.05), ("mistake", 0.10), ("blunder", 0.15))
+    ("best", 0.0),
+    ("good", 0.01),
+    ("inaccuracy", 0.05),
+    ("mistake", 0.10),
+    ("blunder", 0.15),
+)
 #: a report of this many plies or more shows a progress bar (progress=None)
 PROGRESS_FROM = 20
 _ORDER = {WIN: 2, DRAW: 1, LOSS: 0}
@@ -50,9 +55,15 @@ class _Line:
     actions: list[Action]
 
 
-def report(source: Any, *, engine: str | Engine | None = None, limit: Limit | float | None = 0.25,
-           start: State | Game | None = None, viewer: int | str | None = "mover",
-           progress: bool | None = None) -> pd.DataFrame:
+def report(
+    source: Any,
+    *,
+    engine: str | Engine | None = None,
+    limit: Limit | float | None = 0.25,
+    start: State | Game | None = None,
+    viewer: int | str | None = "mover",
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """One row per ply of a game: who moved, the move, the mover's value before and after,
     the loss and its classification, and (exact engines) the result before and after.
 
@@ -86,13 +97,34 @@ def report(source: Any, *, engine: str | Engine | None = None, limit: Limit | fl
     return pd.DataFrame(rows, columns=_COLUMNS)
 
 
-_COLUMNS = ["ply", "mover", "player", "move", "best", "value_before", "value_after", "loss",
-            "classification", "result_before", "result_after", "result_change", "exact", "engine",
-            "nodes", "playouts", "seconds"]
+_COLUMNS = [
+    "ply",
+    "mover",
+    "player",
+    "move",
+    "best",
+    "value_before",
+    "value_after",
+    "loss",
+    "classification",
+    "result_before",
+    "result_after",
+    "result_change",
+    "exact",
+    "engine",
+    "nodes",
+    "playouts",
+    "seconds",
+]
 
 
-def _row(line: _Line, ply: int, action: Action, viewer: int | str | None,
-         analysed: Callable[[int, int | None], Analysis]) -> dict[str, Any]:
+def _row(
+    line: _Line,
+    ply: int,
+    action: Action,
+    viewer: int | str | None,
+    analysed: Callable[[int, int | None], Analysis],
+) -> dict[str, Any]:
     state = line.states[ply]
     mover = state.current_player
     seat = mover if viewer == "mover" else viewer
@@ -107,14 +139,23 @@ def _row(line: _Line, ply: int, action: Action, viewer: int | str | None,
     loss = max(0.0, was.win_probability - now.win_probability)
     best = before.best.move if before.best else None
     exact = was.exact and now.exact
-    row.update(mover=mover, player=line.game.player_names[mover], best=best,
-               value_before=was.win_probability, value_after=now.win_probability, loss=loss,
-               classification=classify(was, now, loss, str(action) == best),
-               result_before=str(was) if was.result else None,
-               result_after=str(now) if now.result else None,
-               result_change=_change(was, now) if exact else None, exact=exact,
-               engine=before.search.engine, nodes=before.search.nodes,
-               playouts=before.search.playouts, seconds=before.search.seconds)
+    row.update(
+        mover=mover,
+        player=line.game.player_names[mover],
+        best=best,
+        value_before=was.win_probability,
+        value_after=now.win_probability,
+        loss=loss,
+        classification=classify(was, now, loss, str(action) == best),
+        result_before=str(was) if was.result else None,
+        result_after=str(now) if now.result else None,
+        result_change=_change(was, now) if exact else None,
+        exact=exact,
+        engine=before.search.engine,
+        nodes=before.search.nodes,
+        playouts=before.search.playouts,
+        seconds=before.search.seconds,
+    )
     return row
 
 
@@ -161,12 +202,14 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     moves = df[df["mover"].notna()].copy()
     moves["mover"] = moves["mover"].astype(int)
     grouped = moves.groupby("mover")
-    table = pd.DataFrame({
-        "player": grouped["player"].first(),
-        "moves": grouped.size(),
-        "mean_loss": grouped["loss"].mean(),
-        "total_loss": grouped["loss"].sum(),
-    })
+    table = pd.DataFrame(
+        {
+            "player": grouped["player"].first(),
+            "moves": grouped.size(),
+            "mean_loss": grouped["loss"].mean(),
+            "total_loss": grouped["loss"].sum(),
+        }
+    )
     for label, _ in CLASSIFICATION:
         table[label] = grouped["classification"].apply(lambda c, label=label: int((c == label).sum()))
     table["results_changed"] = grouped["result_change"].apply(lambda c: int(c.notna().sum()))
@@ -175,6 +218,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # --- the game's line --------------------------------------------------------------------------------
+
 
 def _game_line(source: Any, start: State | Game | None) -> _Line:
     from rules_kernel.records import Record

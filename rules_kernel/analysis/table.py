@@ -78,9 +78,15 @@ class TableEngine:
     def close(self) -> None:
         """Nothing to release (the table is memory the garbage collector frees)."""
 
-    def analyse(self, state: State, *, viewer: int | None = None, limit: Limit | None = None,
-                progress: Callable[[Analysis], None] | None = None,
-                stop: StopFlag | None = None) -> Analysis:
+    def analyse(
+        self,
+        state: State,
+        *,
+        viewer: int | None = None,
+        limit: Limit | None = None,
+        progress: Callable[[Analysis], None] | None = None,
+        stop: StopFlag | None = None,
+    ) -> Analysis:
         limit = limit or Limit()
         state = state if viewer is None else state.view(viewer)  # the same: no secrets
         budget = _Budget(limit, stop)
@@ -103,8 +109,14 @@ class TableEngine:
             progress(result)
         return result
 
-    def _result(self, state: State, viewer: int | None, rated: list[tuple[str, Value, bool]],
-                search: _HistorySearch, depth: int) -> Analysis:
+    def _result(
+        self,
+        state: State,
+        viewer: int | None,
+        rated: list[tuple[str, Value, bool]],
+        search: _HistorySearch,
+        depth: int,
+    ) -> Analysis:
         player = state.current_player if not state.is_terminal() else (viewer or 0)
         if state.is_terminal():
             value = of_outcome(state.outcome(), player)
@@ -120,11 +132,25 @@ class TableEngine:
         if player == 1:
             values = values[::-1]
         spent = round(time.perf_counter() - search.budget.started, 6)
-        return Analysis(state.game.id, state.to_text(), player, value, values, tuple(lines),
-                        lines[0].line if lines else (),
-                        Search(self.name, nodes=search.budget.nodes, depth=depth, seconds=spent,
-                               exact=exact_all, stopped=search.budget.stopped,
-                               notes=tuple(search.notes)), viewer)
+        return Analysis(
+            state.game.id,
+            state.to_text(),
+            player,
+            value,
+            values,
+            tuple(lines),
+            lines[0].line if lines else (),
+            Search(
+                self.name,
+                nodes=search.budget.nodes,
+                depth=depth,
+                seconds=spent,
+                exact=exact_all,
+                stopped=search.budget.stopped,
+                notes=tuple(search.notes),
+            ),
+            viewer,
+        )
 
 
 def _estimate(value: Value, exact: bool) -> Estimate:
@@ -184,7 +210,7 @@ class _HistorySearch:
             if hot.result == "unknown":
                 return False
             mover = key[-1]
-            on_ladder = (hot.result == WIN if mover == winner else hot.result == LOSS)
+            on_ladder = hot.result == WIN if mover == winner else hot.result == LOSS
             if on_ladder and hot.plies is not None and hot.plies < value.plies:
                 return False
         return True
@@ -207,8 +233,7 @@ class _HistorySearch:
                 self.hot_values[key] = self.tb.value(state_of_key(like, key))
             except TablebaseError:
                 self.hot_values[key] = UNKNOWN
-            self.notes.append(f"hot position {state_of_key(like, key).to_text()}: "
-                              f"{self.hot_values[key]}")
+            self.notes.append(f"hot position {state_of_key(like, key).to_text()}: {self.hot_values[key]}")
         return self.hot_values[key]
 
     def line(self, state: State) -> tuple[str, ...]:
@@ -247,6 +272,7 @@ def combine(children: list[tuple[Value, bool]]) -> tuple[Value, bool]:
 
 # --- the repetition history (see the hook requests in docs/analysis.md) ---------------------------
 
+
 def position_key(state: State) -> bytes:
     """The position as the kernel counts it for repetitions (board, hands, side to move)."""
     return bytes((*state.board, *state.hands[0], *state.hands[1], state.side))
@@ -259,7 +285,7 @@ def state_of_key(like: State, key: bytes) -> State:
 
     size = len(like.board)
     board = tuple(key[:size])
-    hands = (tuple(key[size:size + 9]), tuple(key[size + 9:size + 18]))
+    hands = (tuple(key[size : size + 9]), tuple(key[size + 9 : size + 18]))
     return YokaiState(like.game, board, hands, key[-1], 0, Counts())
 
 

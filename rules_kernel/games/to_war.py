@@ -68,8 +68,12 @@ FILES, RANKS = 3, 4
 ARMIES = ("western", "northern", "far-eastern", "southern")
 #: the 12 army pairs as seated (the two players never take the same army: one deck per army)
 ARMY_PAIRS = tuple((a, b) for a, b in product(ARMIES, ARMIES) if a != b)
-ARMY_NAMES = {"western": "Westliche Armee", "northern": "Nordische Armee",
-              "far-eastern": "Fernöstliche Armee", "southern": "Südliche Armee"}
+ARMY_NAMES = {
+    "western": "Westliche Armee",
+    "northern": "Nordische Armee",
+    "far-eastern": "Fernöstliche Armee",
+    "southern": "Südliche Armee",
+}
 SETUP_CARDS = 6
 TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "to-war-units.csv"
 COLUMNS = ("army", "unit", "code", "count", "attack", "defence", "sideways", "steps", "elite")
@@ -77,6 +81,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
 
 
 # --- the unit table ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -232,6 +237,7 @@ def _check_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # --- actions ---------------------------------------------------------------------------------
 
+
 def square_name(sq: int) -> str:
     return f"{'abc'[sq % FILES]}{sq // FILES + 1}"
 
@@ -296,13 +302,16 @@ class Discard(Move):
 
 # --- the game --------------------------------------------------------------------------------
 
+
 def _check_armies(value: Any) -> list[str]:
     armies = list(value)
     if len(armies) != 2 or any(not isinstance(a, str) or a not in ARMIES for a in armies):
         raise ValueError(f"give two armies from {', '.join(ARMIES)}, like ['southern', 'northern']")
     if armies[0] == armies[1]:  # NOTES.md: the box holds one deck per army
-        raise ValueError(f"both players chose the {armies[0]} army; the box holds one deck per "
-                         "army, so the two armies must differ")
+        raise ValueError(
+            f"both players chose the {armies[0]} army; the box holds one deck per "
+            "army, so the two armies must differ"
+        )
     return armies
 
 
@@ -310,13 +319,25 @@ class ToWar(Game):
     id = "to-war"
     title = "To War!"
     OPTIONS: ClassVar[dict[str, Option]] = {
-        "armies": Option(["southern", "northern"], "the first and the second player's army",
-                         kind=(list, tuple), check=_check_armies, items=ARMIES),
-        "strategic": Option(False, "'Variante für mehr Strategie': a hand of three cards, drawn "
-                            "back to three after each turn", kind=bool),
-        "units": Option(None, "the unit table (None: the provisional one shipped with the "
-                        "package; or a CSV/JSON path, a DataFrame, a list of rows)",
-                        check=load_units, from_bytes=units_from_bytes),
+        "armies": Option(
+            ["southern", "northern"],
+            "the first and the second player's army",
+            kind=(list, tuple),
+            check=_check_armies,
+            items=ARMIES,
+        ),
+        "strategic": Option(
+            False,
+            "'Variante für mehr Strategie': a hand of three cards, drawn back to three after each turn",
+            kind=bool,
+        ),
+        "units": Option(
+            None,
+            "the unit table (None: the provisional one shipped with the "
+            "package; or a CSV/JSON path, a DataFrame, a list of rows)",
+            check=load_units,
+            from_bytes=units_from_bytes,
+        ),
     }
 
     def _check_options(self, values: dict[str, Any]) -> dict[str, Any]:
@@ -329,8 +350,20 @@ class ToWar(Game):
 
     @cached_property
     def units(self) -> dict[str, Unit]:
-        return {r["code"]: Unit(r["army"], r["unit"], r["code"], r["count"], r["attack"], r["defence"],
-                                r["sideways"], r["steps"], r["elite"]) for r in self.options["units"]}
+        return {
+            r["code"]: Unit(
+                r["army"],
+                r["unit"],
+                r["code"],
+                r["count"],
+                r["attack"],
+                r["defence"],
+                r["sideways"],
+                r["steps"],
+                r["elite"],
+            )
+            for r in self.options["units"]
+        }
 
     def army_codes(self, player: int) -> tuple[str, ...]:
         army = self.options["armies"][player]
@@ -425,28 +458,38 @@ class ToWarState(State):
             return []
         counts = self.reserves[self.side]
         total = sum(counts)
-        return [(Draw(code), n / total)
-                for code, n in zip(self.game.army_codes(self.side), counts, strict=True) if n]
+        return [
+            (Draw(code), n / total)
+            for code, n in zip(self.game.army_codes(self.side), counts, strict=True)
+            if n
+        ]
 
     def parse_chance(self, text: str) -> Draw:
         for outcome, _ in self.chance_outcomes():
             if str(outcome) == text:
                 return outcome
         draws = ", ".join(str(o) for o, _ in self.chance_outcomes())
-        raise IllegalMoveError(f"{text!r}: the reserve of {self.game.player_names[self.side]} holds "
-                               f"no such card (possible draws: {draws or 'none'})")
+        raise IllegalMoveError(
+            f"{text!r}: the reserve of {self.game.player_names[self.side]} holds "
+            f"no such card (possible draws: {draws or 'none'})"
+        )
 
     def _successor(self, action) -> ToWarState:
         if isinstance(action, Draw):
             return self._draw(action.code)
         if getattr(action, "code", None) == "?":  # a view's hidden card: nothing to put down
-            raise HiddenInformationError(f"{action}: this card is hidden in this view; play on the full "
-                                   "state or on view.determinize(rng)")
+            raise HiddenInformationError(
+                f"{action}: this card is hidden in this view; play on the full "
+                "state or on view.determinize(rng)"
+            )
         if isinstance(action, Place):
             after = self._place(action)
         elif isinstance(action, Discard):
-            after = self._end_turn(replace(self._without_hand_card(action.code),
-                                           discards=_add(self.discards, self.side, action.code)))
+            after = self._end_turn(
+                replace(
+                    self._without_hand_card(action.code), discards=_add(self.discards, self.side, action.code)
+                )
+            )
         elif isinstance(action, Stop):
             after = self._end_turn(self)
         else:
@@ -460,20 +503,21 @@ class ToWarState(State):
             return None
         units = [sum(1 for u in self.grid if u and u[0] == p) for p in (0, 1)]
         if units[0] != units[1]:
-            return Outcome.win(int(units[1] > units[0]),
-                               f"both reserves spent: {units[0]} to {units[1]} units on the field")
-        elite = [sum(1 for u in self.grid if u and u[0] == p and self.game.units[u[1]].elite)
-                 for p in (0, 1)]
+            return Outcome.win(
+                int(units[1] > units[0]), f"both reserves spent: {units[0]} to {units[1]} units on the field"
+            )
+        elite = [sum(1 for u in self.grid if u and u[0] == p and self.game.units[u[1]].elite) for p in (0, 1)]
         if elite[0] != elite[1]:
-            return Outcome.win(int(elite[1] > elite[0]), f"both reserves spent: {units[0]} units each, "
-                               f"{elite[0]} to {elite[1]} elite units")
+            return Outcome.win(
+                int(elite[1] > elite[0]),
+                f"both reserves spent: {units[0]} units each, {elite[0]} to {elite[1]} elite units",
+            )
         return Outcome.draw(f"both reserves spent: {units[0]} units and {elite[0]} elite units each")
 
     def action_text(self, action, viewer: int | None = None) -> str:
         """In the strategic variant a hand is secret, so the opponent only learns that a card
         was drawn; in the basic game the drawn card is played at once, in the open."""
-        if (action.is_chance and viewer is not None and viewer != self.side
-                and self.game.options["strategic"]):
+        if action.is_chance and viewer is not None and viewer != self.side and self.game.options["strategic"]:
             return f"{self.game.player_names[self.side]} draws a card"
         return str(action)
 
@@ -492,8 +536,11 @@ class ToWarState(State):
         codes = self.game.army_codes(other)
         for code in hidden:
             counts[codes.index(code)] += 1
-        return replace(self, reserves=_set(self.reserves, other, tuple(counts)),
-                       hands=_set(self.hands, other, ("?",) * len(self.hands[other])))
+        return replace(
+            self,
+            reserves=_set(self.reserves, other, tuple(counts)),
+            hands=_set(self.hands, other, ("?",) * len(self.hands[other])),
+        )
 
     def determinize(self, rng) -> ToWarState:
         """Deal the '?' hand cards at random from that player's reserve counts."""
@@ -509,8 +556,11 @@ class ToWarState(State):
             for code in drawn:
                 counts[codes.index(code)] -= 1
             hand = tuple(sorted(tuple(c for c in state.hands[player] if c != "?") + tuple(drawn)))
-            state = replace(state, reserves=_set(state.reserves, player, tuple(counts)),
-                            hands=_set(state.hands, player, hand))
+            state = replace(
+                state,
+                reserves=_set(state.reserves, player, tuple(counts)),
+                hands=_set(state.hands, player, hand),
+            )
         return state
 
     def to_text(self) -> str:
@@ -524,8 +574,10 @@ class ToWarState(State):
             return f"{text!r}: a card must be drawn first (a chance event)"
         legal = ", ".join(str(m) for m in self.legal_moves()) or "none"
         if self.active is not None:
-            return (f"{text!r}: the unit on {square_name(self.active)} "
-                    f"{'must' if self.must_step else 'may'} step now; legal: {legal}")
+            return (
+                f"{text!r}: the unit on {square_name(self.active)} "
+                f"{'must' if self.must_step else 'may'} step now; legal: {legal}"
+            )
         return f"{text!r} is not a legal placement here; legal: {legal}"
 
     # --- placing -------------------------------------------------------------------------
@@ -538,9 +590,12 @@ class ToWarState(State):
             targets = [back * FILES + f for f in range(FILES) if self._can_place(back * FILES + f)]
         strategic = self.game.options["strategic"]
         moves: list[Move] = [
-            Place(code, sq, ((zone_cell(f"hand-{self.side}", code),) if strategic else ())
-                  + (square_name(sq),))
-            for code in sorted(set(hand)) for sq in targets]
+            Place(
+                code, sq, ((zone_cell(f"hand-{self.side}", code),) if strategic else ()) + (square_name(sq),)
+            )
+            for code in sorted(set(hand))
+            for sq in targets
+        ]
         if not moves and hand:  # ruling: no legal placement, the card is discarded
             moves = [Discard(code, (zone_cell(f"hand-{self.side}", code),)) for code in sorted(set(hand))]
         return moves
@@ -566,8 +621,9 @@ class ToWarState(State):
         if not self.setup_done:
             placed = list(self.placed)
             placed[self.side] += 1
-            return replace(state, grid=_put(self.grid, move.square, card), placed=tuple(placed),
-                           side=1 - self.side)
+            return replace(
+                state, grid=_put(self.grid, move.square, card), placed=tuple(placed), side=1 - self.side
+            )
         if self.grid[move.square] is None:
             return self._end_turn(replace(state, grid=_put(self.grid, move.square, card)))
         return replace(state, active=move.square, must_step=True, entering=card)  # "verdrängt"
@@ -596,8 +652,14 @@ class ToWarState(State):
             if not 0 <= nf < FILES:
                 continue
             if not 0 <= nr < RANKS:  # off the grid: only forward, over the opponent's edge
-                out.append(Step(sq, None, f"{'abc'[nf]}{nr + 1}",
-                                (square_name(sq), zone_cell(f"camp-{1 - owner}", "edge"))))
+                out.append(
+                    Step(
+                        sq,
+                        None,
+                        f"{'abc'[nf]}{nr + 1}",
+                        (square_name(sq), zone_cell(f"camp-{1 - owner}", "edge")),
+                    )
+                )
                 continue
             to = nr * FILES + nf
             if to not in trail:  # "Keine Karte darf ein Feld betreten, auf dem sie ... bereits war"
@@ -614,8 +676,7 @@ class ToWarState(State):
             trails[step.frm] = self.entering_trail | {step.frm}
         state = replace(self, entering=None, entering_trail=frozenset(), last=step.cells)
         if step.to is None:  # the game is won: the chain is over (the mover stays 'side')
-            return replace(state, grid=grid, breakthrough=mover, active=None, must_step=False,
-                           trails=())
+            return replace(state, grid=grid, breakthrough=mover, active=None, must_step=False, trails=())
         target = grid[step.to]
         if target is None:  # a free square: the move ends, or a two-step unit may go on
             trails[step.to] = trail | {step.to}
@@ -624,12 +685,19 @@ class ToWarState(State):
                 return replace(moved, active=step.to, must_step=False)
             return self._end_turn(moved)
         if target[0] == mover[0]:  # an own unit: it is displaced in turn
-            return replace(state, grid=grid, active=step.to, must_step=True, entering=mover,
-                           entering_trail=trail, trails=_trail_tuple(trails))
+            return replace(
+                state,
+                grid=grid,
+                active=step.to,
+                must_step=True,
+                entering=mover,
+                entering_trail=trail,
+                trails=_trail_tuple(trails),
+            )
         return self._fight(replace(state, grid=grid), mover, step)
 
     def _fight(self, state: ToWarState, attacker: Unit_, step: Step) -> ToWarState:
-        """"Greifst du seitwärts an ... erhöht sich deine Angriffsstärke um +2"; greater wins,
+        """ "Greifst du seitwärts an ... erhöht sich deine Angriffsstärke um +2"; greater wins,
         smaller loses, equal: both leave the field. The turn ends."""
         defender = state.grid[step.to]
         sideways = step.frm // FILES == step.to // FILES
@@ -650,8 +718,12 @@ class ToWarState(State):
     def _draw(self, code: str) -> ToWarState:
         counts = list(self.reserves[self.side])
         counts[self.game.army_codes(self.side).index(code)] -= 1
-        return replace(self, reserves=_set(self.reserves, self.side, tuple(counts)),
-                       hands=_add(self.hands, self.side, code), last=())
+        return replace(
+            self,
+            reserves=_set(self.reserves, self.side, tuple(counts)),
+            hands=_add(self.hands, self.side, code),
+            last=(),
+        )
 
     def _without_hand_card(self, code: str) -> ToWarState:
         hand = list(self.hands[self.side])
@@ -659,8 +731,15 @@ class ToWarState(State):
         return replace(self, hands=_set(self.hands, self.side, tuple(hand)))
 
     def _end_turn(self, state: ToWarState) -> ToWarState:
-        return replace(state, side=1 - self.side, active=None, must_step=False, entering=None,
-                       entering_trail=frozenset(), trails=())
+        return replace(
+            state,
+            side=1 - self.side,
+            active=None,
+            must_step=False,
+            entering=None,
+            entering_trail=frozenset(),
+            trails=(),
+        )
 
 
 def _completable(state: ToWarState) -> bool:
@@ -699,25 +778,37 @@ def _trail_tuple(trails: dict[int, frozenset[int]]) -> tuple[tuple[int, frozense
 
 # --- position text ---------------------------------------------------------------------------
 
+
 def _to_text(state: ToWarState) -> str:
     """`<grid> <reserves> <hands> <discards> <side> <placed> <chain> <breakthrough> <ply>`: grid squares
     a1..c4 as `0:BED` / `1:BER` / `-`; reserves as counts per code; chain `-` or
     `<active>,<must|may>,<entering owner:code or ->,<entering trail>,<trails>`."""
     grid = ".".join("-" if u is None else f"{u[0]}:{u[1]}" for u in state.grid)
-    reserves = "/".join(",".join(f"{c}={n}" for c, n in zip(state.game.army_codes(p), state.reserves[p],
-                                                               strict=True)) for p in (0, 1))
+    reserves = "/".join(
+        ",".join(f"{c}={n}" for c, n in zip(state.game.army_codes(p), state.reserves[p], strict=True))
+        for p in (0, 1)
+    )
     hands = "/".join(",".join(h) or "-" for h in state.hands)
     discards = "/".join(",".join(d) or "-" for d in state.discards)
     chain = "-"
     if state.active is not None:
         entering = "-" if state.entering is None else f"{state.entering[0]}:{state.entering[1]}"
-        trails = ";".join(f"{square_name(sq)}={'+'.join(square_name(t) for t in sorted(tr))}"
-                          for sq, tr in sorted(state.trails)) or "-"
-        chain = (f"{square_name(state.active)},{'must' if state.must_step else 'may'},{entering},"
-                 f"{'+'.join(square_name(t) for t in sorted(state.entering_trail)) or '-'},{trails}")
+        trails = (
+            ";".join(
+                f"{square_name(sq)}={'+'.join(square_name(t) for t in sorted(tr))}"
+                for sq, tr in sorted(state.trails)
+            )
+            or "-"
+        )
+        chain = (
+            f"{square_name(state.active)},{'must' if state.must_step else 'may'},{entering},"
+            f"{'+'.join(square_name(t) for t in sorted(state.entering_trail)) or '-'},{trails}"
+        )
     winner = "-" if state.breakthrough is None else f"{state.breakthrough[0]}:{state.breakthrough[1]}"
-    return (f"{grid} {reserves} {hands} {discards} {'wb'[state.side]} {state.placed[0]},{state.placed[1]} "
-            f"{chain} {winner} {state.ply}")
+    return (
+        f"{grid} {reserves} {hands} {discards} {'wb'[state.side]} {state.placed[0]},{state.placed[1]} "
+        f"{chain} {winner} {state.ply}"
+    )
 
 
 FIELDS = ("grid", "reserves", "hands", "discards", "side", "placed", "chain", "breakthrough", "ply")
@@ -731,30 +822,47 @@ def _from_text(game: ToWar, text: str) -> ToWarState:
 
 def _parse_position(game: ToWar, fields: list[str]) -> ToWarState:
     value = named_fields(fields, FIELDS)
-    grid = tuple(None if token == "-" else _parse_unit(game, token, "grid")
-                 for token in split_field(value["grid"], ".", FILES * RANKS, "grid"))
-    reserves = tuple(_parse_reserve(game, p, part)
-                     for p, part in enumerate(split_field(value["reserves"], "/", 2, "reserves")))
+    grid = tuple(
+        None if token == "-" else _parse_unit(game, token, "grid")
+        for token in split_field(value["grid"], ".", FILES * RANKS, "grid")
+    )
+    reserves = tuple(
+        _parse_reserve(game, p, part)
+        for p, part in enumerate(split_field(value["reserves"], "/", 2, "reserves"))
+    )
     hidden = game.options["strategic"]  # a view hides the opponent's hand only in the variant
-    hands = tuple(_parse_cards(game, p, part, "hands", hidden)
-                  for p, part in enumerate(split_field(value["hands"], "/", 2, "hands")))
-    discards = tuple(_parse_cards(game, p, part, "discards", False)
-                     for p, part in enumerate(split_field(value["discards"], "/", 2, "discards")))
+    hands = tuple(
+        _parse_cards(game, p, part, "hands", hidden)
+        for p, part in enumerate(split_field(value["hands"], "/", 2, "hands"))
+    )
+    discards = tuple(
+        _parse_cards(game, p, part, "discards", False)
+        for p, part in enumerate(split_field(value["discards"], "/", 2, "discards"))
+    )
     if value["side"] not in ("w", "b"):
         raise FieldError("side", f"'w' (the first player) or 'b' expected, not {value['side'][:20]!r}")
     placed = tuple(whole_number(n, "placed") for n in split_field(value["placed"], ",", 2, "placed"))
     chain = _parse_chain(game, value["chain"])
     winner = value["breakthrough"]
     breakthrough = None if winner == "-" else _parse_unit(game, winner, "breakthrough")
-    return ToWarState(game, grid, reserves, hands, discards, "wb".index(value["side"]), placed, *chain,
-                      breakthrough, whole_number(value["ply"], "ply"))
+    return ToWarState(
+        game,
+        grid,
+        reserves,
+        hands,
+        discards,
+        "wb".index(value["side"]),
+        placed,
+        *chain,
+        breakthrough,
+        whole_number(value["ply"], "ply"),
+    )
 
 
 def _parse_unit(game: ToWar, token: str, field_name: str) -> Unit_:
     match = _UNIT.fullmatch(token)
     if not match:
-        raise FieldError(field_name, f"{token[:20]!r}: a unit is '<player 0 or 1>:<card code>', "
-                         "like '0:MAM'")
+        raise FieldError(field_name, f"{token[:20]!r}: a unit is '<player 0 or 1>:<card code>', like '0:MAM'")
     owner, code = int(match[1]), match[2]
     _check_code(game, owner, code, field_name)
     return owner, code
@@ -762,8 +870,11 @@ def _parse_unit(game: ToWar, token: str, field_name: str) -> Unit_:
 
 def _check_code(game: ToWar, player: int, code: str, field_name: str) -> None:
     if code not in game.army_codes(player):
-        raise FieldError(field_name, f"{code[:20]!r} is no card of player {player}'s army "
-                         f"({game.options['armies'][player]}: {', '.join(game.army_codes(player))})")
+        raise FieldError(
+            field_name,
+            f"{code[:20]!r} is no card of player {player}'s army "
+            f"({game.options['armies'][player]}: {', '.join(game.army_codes(player))})",
+        )
 
 
 def _parse_reserve(game: ToWar, player: int, part: str) -> tuple[int, ...]:
@@ -778,12 +889,12 @@ def _parse_reserve(game: ToWar, player: int, part: str) -> tuple[int, ...]:
             raise FieldError("reserves", f"{code} is listed twice for player {player}")
         counts[code] = whole_number(number, "reserves")
         if counts[code] > game.units[code].count:
-            raise FieldError("reserves", f"{counts[code]} {code} cards left, but the army has "
-                             f"{game.units[code].count}")
+            raise FieldError(
+                "reserves", f"{counts[code]} {code} cards left, but the army has {game.units[code].count}"
+            )
     missing = [c for c in codes if c not in counts]
     if missing:
-        raise FieldError("reserves", f"player {player}'s reserve does not say how many {missing[0]} "
-                         "are left")
+        raise FieldError("reserves", f"player {player}'s reserve does not say how many {missing[0]} are left")
     return tuple(counts[c] for c in codes)
 
 
@@ -807,14 +918,19 @@ def _parse_chain(game: ToWar, text: str):
         raise FieldError("chain", f"'must' or 'may' (step) expected, not {mode[:20]!r}")
     unit = None if entering == "-" else _parse_unit(game, entering, "chain")
     parsed: dict[int, frozenset[int]] = {}
-    for item in ([] if trails == "-" else trails.split(";")):
+    for item in [] if trails == "-" else trails.split(";"):
         square, equals, squares = item.partition("=")
         key = _square(square)
         if not equals or key in parsed:
             raise FieldError("chain", f"trail {item[:20]!r}: '<square>=<square>+<square>', one per square")
         parsed[key] = _squares(squares)
-    return (_square(active), mode == "must", unit, _squares(entering_trail, empty_ok=True),
-            _trail_tuple(parsed))
+    return (
+        _square(active),
+        mode == "must",
+        unit,
+        _squares(entering_trail, empty_ok=True),
+        _trail_tuple(parsed),
+    )
 
 
 def _square(name: str) -> int:
@@ -831,6 +947,7 @@ def _squares(text: str, empty_ok: bool = False) -> frozenset[int]:
 
 # --- does the position follow from the box and the rules? ---------------------------------------
 
+
 def _checked(state: ToWarState) -> ToWarState:
     _check_position(state)
     return state
@@ -845,11 +962,15 @@ def _check_position(state: ToWarState) -> None:
     if state.active is not None:
         _check_chain(state)
     if state.breakthrough is not None and state.breakthrough[0] != state.side:
-        raise FieldError("breakthrough", "the unit that broke through belongs to the player whose "
-                         "turn it was")
-    check_playable(state, "chain" if state.active is not None else "hands",
-                   lambda: bool(state.chance_outcomes()),
-                   FieldError("reserves", "a card must be drawn, but the reserve is empty"))
+        raise FieldError(
+            "breakthrough", "the unit that broke through belongs to the player whose turn it was"
+        )
+    check_playable(
+        state,
+        "chain" if state.active is not None else "hands",
+        lambda: bool(state.chance_outcomes()),
+        FieldError("reserves", "a card must be drawn, but the reserve is empty"),
+    )
 
 
 def _check_material(state: ToWarState, player: int) -> int:
@@ -862,11 +983,15 @@ def _check_material(state: ToWarState, player: int) -> int:
     for code, left in zip(game.army_codes(player), state.reserves[player], strict=True):
         total = left + hand.count(code) + played.count(code)
         if total != game.units[code].count:
-            raise FieldError("reserves", f"player {player} has {total} {code} cards in reserve, hand, "
-                             f"field and discards; the army has {game.units[code].count}")
+            raise FieldError(
+                "reserves",
+                f"player {player} has {total} {code} cards in reserve, hand, "
+                f"field and discards; the army has {game.units[code].count}",
+            )
     if state.hands[player].count("?") > sum(state.reserves[player]):
-        raise FieldError("hands", f"player {player}'s hidden cards ('?') are more than the reserve they "
-                         "are counted in")
+        raise FieldError(
+            "hands", f"player {player}'s hidden cards ('?') are more than the reserve they are counted in"
+        )
     return len(played)
 
 
@@ -877,8 +1002,11 @@ def _check_turn_order(state: ToWarState, used: list[int]) -> None:
     moved = state.active is not None or state.breakthrough is not None
     lead = (1 if moved else 0) if state.side == 0 else (0 if moved else 1)
     if used[0] - used[1] != lead:
-        raise FieldError("side", f"the players have played {used[0]} and {used[1]} cards, which cannot "
-                         f"be with {'wb'[state.side]} to move (they alternate, one card a turn)")
+        raise FieldError(
+            "side",
+            f"the players have played {used[0]} and {used[1]} cards, which cannot "
+            f"be with {'wb'[state.side]} to move (they alternate, one card a turn)",
+        )
 
 
 def _check_hands(state: ToWarState) -> None:
@@ -888,8 +1016,11 @@ def _check_hands(state: ToWarState) -> None:
         moving = player == state.side and state.active is None and state.breakthrough is None
         most = size if moving else size - 1
         if len(state.hands[player]) > most:
-            raise FieldError("hands", f"player {player} holds {len(state.hands[player])} cards; at most "
-                             f"{most} here ({'a hand of three' if strategic else 'one card a turn'})")
+            raise FieldError(
+                "hands",
+                f"player {player} holds {len(state.hands[player])} cards; at most "
+                f"{most} here ({'a hand of three' if strategic else 'one card a turn'})",
+            )
 
 
 def _check_setup(state: ToWarState) -> None:
@@ -902,8 +1033,11 @@ def _check_setup(state: ToWarState) -> None:
         half = (0, 1) if player == 0 else (2, 3)
         middle = (1 if player == 0 else 2) * FILES + 1
         if len(squares) != state.placed[player] or any(sq // FILES not in half for sq in squares):
-            raise FieldError("placed", f"during the set-up player {player}'s {state.placed[player]} cards "
-                             "lie in their own half, and nothing else of theirs is on the field")
+            raise FieldError(
+                "placed",
+                f"during the set-up player {player}'s {state.placed[player]} cards "
+                "lie in their own half, and nothing else of theirs is on the field",
+            )
         if squares and middle not in squares:
             raise FieldError("grid", f"player {player}'s first set-up card lies on {square_name(middle)}")
     if any(state.discards) or state.active is not None or state.breakthrough is not None:
@@ -915,19 +1049,26 @@ def _check_chain(state: ToWarState) -> None:
     if owner_of.get(state.active) != state.side:
         raise FieldError("chain", f"the stepping unit on {square_name(state.active)} must be the mover's")
     if state.must_step != (state.entering is not None):
-        raise FieldError("chain", "a pushed unit ('must') has a card waiting for its square, a unit on "
-                         "its second step ('may') has none")
+        raise FieldError(
+            "chain",
+            "a pushed unit ('must') has a card waiting for its square, a unit on "
+            "its second step ('may') has none",
+        )
     if state.entering is not None and state.entering[0] != state.side:
         raise FieldError("chain", "the waiting card is the mover's")
     if not state.must_step and state.game.units[state.grid[state.active][1]].steps != 2:
         raise FieldError("chain", "only a two-step unit may take a second step ('may')")
     for sq, trail in state.trails:
         if owner_of.get(sq) != state.side or sq not in trail:
-            raise FieldError("chain", f"the trail of {square_name(sq)} belongs to a unit of the mover "
-                             "standing there, and includes that square")
+            raise FieldError(
+                "chain",
+                f"the trail of {square_name(sq)} belongs to a unit of the mover "
+                "standing there, and includes that square",
+            )
 
 
 # --- scene -------------------------------------------------------------------------------------
+
 
 def _hand_zone(state: ToWarState, player: int) -> Zone:
     """A player's hand with the public counts beside it. In a view the opponent's hidden hand
@@ -935,22 +1076,33 @@ def _hand_zone(state: ToWarState, player: int) -> Zone:
     together), so the reserve's size is that pool less the hidden cards: a view may hide a
     card, never miscount one."""
     game, hand = state.game, state.hands[player]
-    items = tuple(ZoneItem(zone_cell(f"hand-{player}", code),
-                           game.units[code].name if code in game.units else "face-down card", code,
-                           count=hand.count(code), owner=player, face_down=code == "?")
-                  for code in sorted(set(hand)))
+    items = tuple(
+        ZoneItem(
+            zone_cell(f"hand-{player}", code),
+            game.units[code].name if code in game.units else "face-down card",
+            code,
+            count=hand.count(code),
+            owner=player,
+            face_down=code == "?",
+        )
+        for code in sorted(set(hand))
+    )
     reserve = sum(state.reserves[player]) - hand.count("?")
     discarded = len(state.discards[player])
-    title = (f"{game.player_names[player]}: hand of {len(hand)} (reserve: {reserve} "
-             f"{'card' if reserve == 1 else 'cards'}, discarded: {discarded})")
+    title = (
+        f"{game.player_names[player]}: hand of {len(hand)} (reserve: {reserve} "
+        f"{'card' if reserve == 1 else 'cards'}, discarded: {discarded})"
+    )
     return Zone(f"hand-{player}", title, player, items)
 
 
 def _scene(state: ToWarState, perspective: int | None) -> Scene:
     game = state.game
     colours = {"western": "red", "northern": "blue", "far-eastern": "black", "southern": "yellow"}
-    cells = tuple(Cell(square_name(sq), sq % FILES, sq // FILES,
-                       shade="start-0" if sq // FILES < 2 else "start-1") for sq in range(FILES * RANKS))
+    cells = tuple(
+        Cell(square_name(sq), sq % FILES, sq // FILES, shade="start-0" if sq // FILES < 2 else "start-1")
+        for sq in range(FILES * RANKS)
+    )
     tokens = []
     for sq, unit in enumerate(state.grid):
         if unit is None:
@@ -958,21 +1110,40 @@ def _scene(state: ToWarState, perspective: int | None) -> Scene:
         info = game.units.get(unit[1])
         flags = ("elite",) if info and info.elite else ()
         label = f"{info.name} {info.attack}/{info.defence}" if info else unit[1]
-        tokens.append(Token(square_name(sq), label, unit[1], owner=unit[0], facing=unit[0], kind="card",
-                            color=colours[game.options["armies"][unit[0]]], flags=flags))
+        tokens.append(
+            Token(
+                square_name(sq),
+                label,
+                unit[1],
+                owner=unit[0],
+                facing=unit[0],
+                kind="card",
+                color=colours[game.options["armies"][unit[0]]],
+                flags=flags,
+            )
+        )
     zones = []
     for p in (0, 1):
         zones.append(_hand_zone(state, p))
         broke_in = state.breakthrough is not None and state.breakthrough[0] != p
-        camp = ZoneItem(zone_cell(f"camp-{p}", "edge"),
-                        game.units[state.breakthrough[1]].name if broke_in else "Camp", "⚑",
-                        owner=1 - p if broke_in else p)
+        camp = ZoneItem(
+            zone_cell(f"camp-{p}", "edge"),
+            game.units[state.breakthrough[1]].name if broke_in else "Camp",
+            "⚑",
+            owner=1 - p if broke_in else p,
+        )
         zones.append(Zone(f"camp-{p}", f"{game.player_names[p]}'s camp (break through here)", p, (camp,)))
     if state.entering is not None:  # the card that pushes in, waiting for the square to clear
         owner, code = state.entering
         name = game.units[code].name if code in game.units else code
-        zones.append(Zone("entering", f"Pushing onto {square_name(state.active)}", owner,
-                          (ZoneItem(zone_cell("entering", code), name, code, owner=owner),)))
+        zones.append(
+            Zone(
+                "entering",
+                f"Pushing onto {square_name(state.active)}",
+                owner,
+                (ZoneItem(zone_cell("entering", code), name, code, owner=owner),),
+            )
+        )
     outcome = state.outcome()
     if outcome is None:
         who = game.player_names[state.side]
@@ -981,6 +1152,15 @@ def _scene(state: ToWarState, perspective: int | None) -> Scene:
         status = f"Draw — {outcome.reason}"
     else:
         status = f"{game.player_names[outcome.winner]} wins — {outcome.reason}"
-    return Scene(game=game.id, layout="square", cells=cells, tokens=tuple(tokens), zones=tuple(zones),
-                 players=game.player_names, to_move=None if outcome or state.current_player == CHANCE
-                 else state.side, status=status, perspective=perspective, last_cells=state.last)
+    return Scene(
+        game=game.id,
+        layout="square",
+        cells=cells,
+        tokens=tuple(tokens),
+        zones=tuple(zones),
+        players=game.player_names,
+        to_move=None if outcome or state.current_player == CHANCE else state.side,
+        status=status,
+        perspective=perspective,
+        last_cells=state.last,
+    )

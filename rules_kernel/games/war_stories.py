@@ -46,8 +46,7 @@ from rules_kernel.scene import Cell, Scene, Token, Zone
 FILES, RANKS = 6, 7
 SIZE = FILES * RANKS
 DAIMYO, SHINOBI, ASHIGARU, KIBATAI, KIHEI = 1, 2, 3, 4, 5
-PIECE_NAMES = {DAIMYO: "Daimyo", SHINOBI: "Shinobi", ASHIGARU: "Ashigaru", KIBATAI: "Kibatai",
-               KIHEI: "Kihei"}
+PIECE_NAMES = {DAIMYO: "Daimyo", SHINOBI: "Shinobi", ASHIGARU: "Ashigaru", KIBATAI: "Kibatai", KIHEI: "Kihei"}
 PIECE_LETTERS = {DAIMYO: "D", SHINOBI: "S", ASHIGARU: "A", KIBATAI: "K", KIHEI: "H"}
 LETTER_PIECES = {v: k for k, v in PIECE_LETTERS.items()}
 ARMY_CODES = {"kb": KIBATAI, "as": ASHIGARU, "kh": KIHEI}
@@ -94,17 +93,21 @@ def _positive_or_none(value: int | None) -> int | None:
 def _parse_start(value: str) -> tuple[int, int, int, int]:
     names = value.split()
     if len(names) != 4 or any(n not in SQUARES for n in names) or len(set(names)) != 4:
-        raise ValueError("give four different squares: White Daimyo, White Shinobi, Black Daimyo, "
-                         f"Black Shinobi (like 'c1 d1 c7 d7'), not {value[:40]!r}")
+        raise ValueError(
+            "give four different squares: White Daimyo, White Shinobi, Black Daimyo, "
+            f"Black Shinobi (like 'c1 d1 c7 d7'), not {value[:40]!r}"
+        )
     squares = tuple(SQUARES[n] for n in names)
     (wf, wr), (bf, br) = ((sq % FILES, sq // FILES) for sq in (squares[0], squares[2]))
     if max(abs(wf - bf), abs(wr - br)) == 1:
-        raise ValueError(f"the Daimyos on {names[0]} and {names[2]} would touch (each attacked "
-                         "by the other at the start)")
+        raise ValueError(
+            f"the Daimyos on {names[0]} and {names[2]} would touch (each attacked by the other at the start)"
+        )
     return squares
 
 
 # --- actions -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PieceMove(Move):
@@ -147,23 +150,43 @@ class Deal(ChanceOutcome):
 
 # --- the game ----------------------------------------------------------------------------
 
+
 class WarStories(Game):
     id = "war-stories"
     title = "War Stories (Sengokuki)"
     OPTIONS: ClassVar[dict[str, Option]] = {
-        "shinobi_wo_tsukau": Option(False, "optional rule: two Heiya as the first two cards of a "
-                                    "turn earn an extra Shinobi on the second one's square", kind=bool),
-        "nobori": Option(False, "optional rule: cards flipped back at the end of a turn carry a "
-                         "Nobori and may not be flipped in the next turn", kind=bool),
-        "start": Option("c1 d1 c7 d7", "start squares: White Daimyo, White Shinobi, Black Daimyo, "
-                        "Black Shinobi", kind=str, check=lambda v: (_parse_start(v), v)[1]),
-        "max_plies": Option(None, "stop an endless game after this many actions, as unfinished "
-                            "(None: no cap; the rulebook has no draw rule)", kind=(int, type(None)),
-                            check=_positive_or_none),
-        "self_haisen": Option("loses", "a move that leaves the mover's own Daimyo in Haisen: "
-                              "'loses' (the rulebook: the game ends when either Daimyo stands in "
-                              "Haisen) or 'illegal' (not offered, as in chess)",
-                              choices=("loses", "illegal")),
+        "shinobi_wo_tsukau": Option(
+            False,
+            "optional rule: two Heiya as the first two cards of a "
+            "turn earn an extra Shinobi on the second one's square",
+            kind=bool,
+        ),
+        "nobori": Option(
+            False,
+            "optional rule: cards flipped back at the end of a turn carry a "
+            "Nobori and may not be flipped in the next turn",
+            kind=bool,
+        ),
+        "start": Option(
+            "c1 d1 c7 d7",
+            "start squares: White Daimyo, White Shinobi, Black Daimyo, Black Shinobi",
+            kind=str,
+            check=lambda v: (_parse_start(v), v)[1],
+        ),
+        "max_plies": Option(
+            None,
+            "stop an endless game after this many actions, as unfinished "
+            "(None: no cap; the rulebook has no draw rule)",
+            kind=(int, type(None)),
+            check=_positive_or_none,
+        ),
+        "self_haisen": Option(
+            "loses",
+            "a move that leaves the mover's own Daimyo in Haisen: "
+            "'loses' (the rulebook: the game ends when either Daimyo stands in "
+            "Haisen) or 'illegal' (not offered, as in chess)",
+            choices=("loses", "illegal"),
+        ),
     }
 
     @property
@@ -265,8 +288,7 @@ class WarStoriesState(State):
         if not self.dealt:
             return None
         if self.lost is not None:
-            return Outcome.win(1 - self.lost, "Yonhon no ki: two Ki turned up in two turns running "
-                               "(seppuku)")
+            return Outcome.win(1 - self.lost, "Yonhon no ki: two Ki turned up in two turns running (seppuku)")
         cap = self.game.options["max_plies"]
         # NOTES.md: Haisen is checked after every action for both Daimyos; when both stand
         # in Haisen, the player who just acted loses
@@ -297,12 +319,15 @@ class WarStoriesState(State):
         if self.dealt:
             raise IllegalMoveError(f"{text[:30]!r}: the cards are already dealt")
         if not text.startswith("deal:"):
-            raise IllegalMoveError(f"{text[:30]!r}: the deal is pending; write it as 'deal:' and "
-                                   "38 card codes separated by '.'")
+            raise IllegalMoveError(
+                f"{text[:30]!r}: the deal is pending; write it as 'deal:' and 38 card codes separated by '.'"
+            )
         cards = tuple(text[5:].split("."))
         if tuple(sorted(cards)) != DECK:
-            raise IllegalMoveError(f"{text[:30]!r}...: a deal must hold exactly the 38 board cards "
-                                   "(24 army cards, 8 Heiya, 6 Ki)")
+            raise IllegalMoveError(
+                f"{text[:30]!r}...: a deal must hold exactly the 38 board cards "
+                "(24 army cards, 8 Heiya, 6 Ki)"
+            )
         return Deal(cards)
 
     def action_text(self, action, viewer: int | None = None) -> str:
@@ -318,8 +343,10 @@ class WarStoriesState(State):
         Piece moves and flips of known cards play on a view; flipping a card the view has
         never seen raises HiddenInformationError (use `determinize` to imagine it)."""
         check_seat(self.game, player)
-        hidden = tuple(code if code is None or sq in self.revealed or sq == self.face_up
-                       else UNKNOWN for sq, code in enumerate(self.cards))
+        hidden = tuple(
+            code if code is None or sq in self.revealed or sq == self.face_up else UNKNOWN
+            for sq, code in enumerate(self.cards)
+        )
         return replace(self, cards=hidden)
 
     def determinize(self, rng: random.Random) -> WarStoriesState:
@@ -327,8 +354,9 @@ class WarStoriesState(State):
         unknown = [sq for sq, code in enumerate(self.cards) if code == UNKNOWN]
         if not unknown or not self.dealt:
             return self
-        pool = Counter(DECK) - Counter(c for c in self.cards if c not in (None, UNKNOWN)) \
-            - Counter(self.removed)
+        pool = (
+            Counter(DECK) - Counter(c for c in self.cards if c not in (None, UNKNOWN)) - Counter(self.removed)
+        )
         cards_left = list(pool.elements())
         rng.shuffle(cards_left)
         cards = list(self.cards)
@@ -365,8 +393,11 @@ class WarStoriesState(State):
         return _haisen(self, tuple(pieces), self.side)
 
     def _flippable(self) -> list[int]:
-        return [sq for sq, code in enumerate(self.cards)
-                if code is not None and sq != self.face_up and sq not in self.nobori]
+        return [
+            sq
+            for sq, code in enumerate(self.cards)
+            if code is not None and sq != self.face_up and sq not in self.nobori
+        ]
 
     def _targets(self, sq: int, pieces: tuple[int, ...] | None = None) -> list[int]:
         """Squares the piece on `sq` moves to: not onto cards or own pieces; sliders stop at
@@ -376,7 +407,7 @@ class WarStoriesState(State):
         kind, owner = code & 7, code >> 3
         out = []
         if kind in (DAIMYO, KIBATAI):
-            for df, dr in (ORTHOGONAL + DIAGONAL if kind == DAIMYO else KNIGHT):
+            for df, dr in ORTHOGONAL + DIAGONAL if kind == DAIMYO else KNIGHT:
                 to = _step(sq, df, dr)
                 free = to is not None and self.cards[to] is None
                 if free and (pieces[to] == 0 or pieces[to] >> 3 != owner):
@@ -429,8 +460,7 @@ class WarStoriesState(State):
         moves: list[Move] = []
         for sq, code in enumerate(self.pieces):
             if code and code >> 3 == self.side and code & 7 != DAIMYO:
-                moves.extend(PieceMove(sq, to) for to in self._targets(sq)
-                             if self.pieces[to] & 7 != DAIMYO)
+                moves.extend(PieceMove(sq, to) for to in self._targets(sq) if self.pieces[to] & 7 != DAIMYO)
         return moves
 
     # --- turns ---------------------------------------------------------------------------
@@ -445,9 +475,9 @@ class WarStoriesState(State):
         if card == UNKNOWN:
             raise HiddenInformationError(
                 f"flip:{square_name(sq)}: this view has never seen the card on {square_name(sq)}, "
-                "so what the flip does is unknown; flip on the full state or on determinize(rng)")
-        state = replace(self, flips=self.flips + 1, revealed=self.revealed | {sq},
-                        last=(square_name(sq),))
+                "so what the flip does is unknown; flip on the full state or on determinize(rng)"
+            )
+        state = replace(self, flips=self.flips + 1, revealed=self.revealed | {sq}, last=(square_name(sq),))
         if card == HEIYA:
             return state._heiya(sq)
         state = replace(state, all_heiya=False)
@@ -477,9 +507,13 @@ class WarStoriesState(State):
             cards, pieces = list(self.cards), list(self.pieces)
             cards[first] = cards[second] = None
             pieces[second] = ARMY_CODES[a[:2]] | self.side << 3
-            state = replace(self, cards=tuple(cards), pieces=tuple(pieces),
-                            removed=_sorted_cards(self.removed + (a, b)),
-                            last=(square_name(first), square_name(second)))
+            state = replace(
+                self,
+                cards=tuple(cards),
+                pieces=tuple(pieces),
+                removed=_sorted_cards(self.removed + (a, b)),
+                last=(square_name(first), square_name(second)),
+            )
             return state._end_turn(flipped_back=(), two_ki=False)
         return self._end_turn(flipped_back=(first, second), two_ki=a == KI and b == KI)
 
@@ -488,15 +522,22 @@ class WarStoriesState(State):
         lost = self.side if two_ki and two[self.side] else None  # Yonhon no ki
         two[self.side] = two_ki
         nobori = frozenset(flipped_back) if self.game.options["nobori"] else frozenset()
-        return replace(self, side=1 - self.side, face_up=None, flips=0,
-                       all_heiya=True, nobori=nobori, two_ki=tuple(two), lost=lost)
+        return replace(
+            self,
+            side=1 - self.side,
+            face_up=None,
+            flips=0,
+            all_heiya=True,
+            nobori=nobori,
+            two_ki=tuple(two),
+            lost=lost,
+        )
 
 
 def _haisen(state: WarStoriesState, pieces: tuple[int, ...], player: int) -> bool:
     """Haisen: `player`'s Daimyo is attacked and has no square to flee to."""
     daimyo = pieces.index(DAIMYO | player << 3)
-    return (state._attacked(daimyo, 1 - player, pieces)
-            and not any(state._daimyo_moves(daimyo, pieces)))
+    return state._attacked(daimyo, 1 - player, pieces) and not any(state._daimyo_moves(daimyo, pieces))
 
 
 def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -506,6 +547,7 @@ def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
 
 
 # --- position text -------------------------------------------------------------------------
+
 
 def _to_text(state: WarStoriesState) -> str:
     """`<pieces> <cards> <side> <turn> <revealed> <two-ki> <ply> <removed>`; pieces FEN-like (rank 7
@@ -521,14 +563,22 @@ def _to_text(state: WarStoriesState) -> str:
             if not code:
                 empty += 1
                 continue
-            row += (str(empty) if empty else "") + (PIECE_LETTERS[code & 7] if code >> 3 == 0
-                                                     else PIECE_LETTERS[code & 7].lower())
+            row += (str(empty) if empty else "") + (
+                PIECE_LETTERS[code & 7] if code >> 3 == 0 else PIECE_LETTERS[code & 7].lower()
+            )
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    cards = ".".join("-" if c is None else c + ("*" if sq == state.face_up else "")
-                     + ("^" if sq in state.nobori else "") for sq, c in enumerate(state.cards))
-    turn = "deal" if not state.dealt else "-" if not state.flips else \
-        f"{state.flips}{'h' if state.all_heiya else 'x'}"
+    cards = ".".join(
+        "-" if c is None else c + ("*" if sq == state.face_up else "") + ("^" if sq in state.nobori else "")
+        for sq, c in enumerate(state.cards)
+    )
+    turn = (
+        "deal"
+        if not state.dealt
+        else "-"
+        if not state.flips
+        else f"{state.flips}{'h' if state.all_heiya else 'x'}"
+    )
     revealed = ",".join(square_name(sq) for sq in sorted(state.revealed)) or "-"
     ki = "".join("1" if k else "0" for k in state.two_ki)
     removed = ",".join(state.removed) or "-"
@@ -549,16 +599,20 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
 
 def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
     if len(fields) not in (8, 9):
-        raise FieldError("position text", "expected 8 fields: pieces cards side turn revealed two-ki ply "
-                         "removed (and lost:<player> after Yonhon no ki)")
+        raise FieldError(
+            "position text",
+            "expected 8 fields: pieces cards side turn revealed two-ki ply "
+            "removed (and lost:<player> after Yonhon no ki)",
+        )
     pieces = _parse_pieces(fields[0])
     cards, face_up, nobori = _parse_cards(fields[1])
     if fields[2] not in ("w", "b"):
         raise FieldError("side", f"must be 'w' or 'b', not {fields[2][:10]!r}")
     turn = _TURN.fullmatch(fields[3])
     if not turn:
-        raise FieldError("turn", "must be 'deal', '-' or a flip count 1-9 and h/x like '1x', "
-                         f"not {fields[3][:10]!r}")
+        raise FieldError(
+            "turn", f"must be 'deal', '-' or a flip count 1-9 and h/x like '1x', not {fields[3][:10]!r}"
+        )
     revealed = _parse_squares(fields[4])
     if not re.fullmatch(r"[01]{2}", fields[5]):
         raise FieldError("two-Ki flags", f"must be two digits 0/1 like '01', not {fields[5][:10]!r}")
@@ -571,11 +625,22 @@ def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
         if fields[8] not in ("lost:0", "lost:1"):
             raise FieldError("lost", "the last field may only be lost:0 or lost:1")
         lost = int(fields[8][-1])
-    state = WarStoriesState(game, tuple(pieces), tuple(cards), 0 if fields[2] == "w" else 1,
-                            ply, fields[3] != "deal", face_up,
-                            int(turn.group(1)) if turn.group(1) else 0, turn.group(2) != "x",
-                            revealed, frozenset(nobori), (fields[5][0] == "1", fields[5][1] == "1"),
-                            _sorted_cards(removed), lost)
+    state = WarStoriesState(
+        game,
+        tuple(pieces),
+        tuple(cards),
+        0 if fields[2] == "w" else 1,
+        ply,
+        fields[3] != "deal",
+        face_up,
+        int(turn.group(1)) if turn.group(1) else 0,
+        turn.group(2) != "x",
+        revealed,
+        frozenset(nobori),
+        (fields[5][0] == "1", fields[5][1] == "1"),
+        _sorted_cards(removed),
+        lost,
+    )
     _check_position(state)
     return state
 
@@ -594,8 +659,11 @@ def _parse_pieces(text: str) -> list[int]:
                 pieces[rank * FILES + f] = LETTER_PIECES[ch.upper()] | (0 if ch.isupper() else 8)
                 f += 1
             else:
-                raise FieldError("pieces", f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H), no "
-                                 f"count 1-6 of empty squares, or one file too many")
+                raise FieldError(
+                    "pieces",
+                    f"{ch!r} in rank {rank + 1} is no piece (D, S, A, K, H), no "
+                    f"count 1-6 of empty squares, or one file too many",
+                )
             if f > FILES:
                 raise FieldError("pieces", f"rank {rank + 1} covers more than {FILES} files")
         if f != FILES:
@@ -617,16 +685,25 @@ def _parse_cards(text: str) -> tuple[list[str | None], int | None, set[int]]:
         cards.append(card)
         if m.group(2):
             if face_up is not None:
-                raise FieldError("cards", f"two face-up cards ({square_name(face_up)}, {square_name(sq)}); "
-                                 "a turn has at most one card face up")
+                raise FieldError(
+                    "cards",
+                    f"two face-up cards ({square_name(face_up)}, {square_name(sq)}); "
+                    "a turn has at most one card face up",
+                )
             if card in (None, UNKNOWN):
-                raise FieldError("cards", f"'*' on {square_name(sq)} marks no face-up card (a face-up "
-                                 "card is seen by both players)")
+                raise FieldError(
+                    "cards",
+                    f"'*' on {square_name(sq)} marks no face-up card (a face-up "
+                    "card is seen by both players)",
+                )
             face_up = sq
         if m.group(3):
             if card in (None, UNKNOWN):
-                raise FieldError("cards", f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
-                                 "card, which both players have seen")
+                raise FieldError(
+                    "cards",
+                    f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
+                    "card, which both players have seen",
+                )
             nobori.add(sq)
     return cards, face_up, nobori
 
@@ -661,19 +738,25 @@ def _check_cards(state: WarStoriesState) -> None:
         if card is not None and state.pieces[sq]:
             raise FieldError("cards", f"a piece stands on the card on {square_name(sq)}")
         if card is None and sq not in start and sq not in state.revealed:
-            raise FieldError("revealed", f"the card on {square_name(sq)} is gone, so it was flipped: "
-                             "list the square as revealed")
+            raise FieldError(
+                "revealed",
+                f"the card on {square_name(sq)} is gone, so it was flipped: list the square as revealed",
+            )
     if not state.revealed.isdisjoint(start):
         raise FieldError("revealed", "a start square never held a card")
     known = Counter(c for c in state.cards if c not in (None, UNKNOWN)) + Counter(state.removed)
     for code, n in sorted(known.items()):
         if n > DECK_COUNTS[code]:
-            raise FieldError("cards", f"{n} x {card_name(code)} on the board and removed; the game has "
-                             f"{DECK_COUNTS[code]}")
+            raise FieldError(
+                "cards", f"{n} x {card_name(code)} on the board and removed; the game has {DECK_COUNTS[code]}"
+            )
     on_board = sum(1 for c in state.cards if c is not None)
     if on_board + len(state.removed) != len(DECK):
-        raise FieldError("cards", f"{on_board} cards on the board and {len(state.removed)} removed; "
-                         f"the {len(DECK)} board cards are always all accounted for")
+        raise FieldError(
+            "cards",
+            f"{on_board} cards on the board and {len(state.removed)} removed; "
+            f"the {len(DECK)} board cards are always all accounted for",
+        )
     removed = Counter(state.removed)
     if removed[KI]:
         raise FieldError("removed", "a Ki is never removed")
@@ -689,17 +772,26 @@ def _check_pieces(state: WarStoriesState) -> None:
         pairs = sum(n for card, n in removed.items() if card.startswith(code)) // 2
         count = sum(1 for p in state.pieces if p and p & 7 == kind)
         if count > pairs:
-            raise FieldError("pieces", f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
-                             "of them among the removed cards")
+            raise FieldError(
+                "pieces",
+                f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
+                "of them among the removed cards",
+            )
     extra = removed[HEIYA] // 2 if state.game.options["shinobi_wo_tsukau"] else 0
     shinobi = [state.pieces.count(SHINOBI | player << 3) for player in (0, 1)]
     if max(shinobi) > 1 + extra or sum(shinobi) > 2 + extra:
-        raise FieldError("pieces", f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
-                         "each (option shinobi_wo_tsukau)")
+        raise FieldError(
+            "pieces",
+            f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
+            "each (option shinobi_wo_tsukau)",
+        )
     d0, d1 = (square_name(state.pieces.index(DAIMYO | p << 3)) for p in (0, 1))
     if _step_distance(SQUARES[d0], SQUARES[d1]) == 1:
-        raise FieldError("pieces", f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
-                         "the other (it would be attacked)")
+        raise FieldError(
+            "pieces",
+            f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
+            "the other (it would be attacked)",
+        )
 
 
 def _check_turn(state: WarStoriesState) -> None:
@@ -709,8 +801,11 @@ def _check_turn(state: WarStoriesState) -> None:
         if not flips or state.all_heiya:
             raise FieldError("turn", "a card is face up ('*'), so the turn must count it, like '1x'")
         if state.cards[state.face_up] == HEIYA or state.face_up not in state.revealed:
-            raise FieldError("cards", "the face-up card must be a revealed card other than a Heiya "
-                             "(a Heiya leaves the board at once)")
+            raise FieldError(
+                "cards",
+                "the face-up card must be a revealed card other than a Heiya "
+                "(a Heiya leaves the board at once)",
+            )
     elif flips and not state.all_heiya:
         raise FieldError("turn", f"'{flips}x' means a card is face up: mark it with '*'")
     heiyas_this_turn = flips - (state.face_up is not None)
@@ -726,8 +821,11 @@ def _check_turn(state: WarStoriesState) -> None:
     if state.lost is not None:
         loser = state.lost
         if not state.two_ki[loser] or state.side != 1 - loser or flips:
-            raise FieldError("lost", f"Yonhon no ki ends {PLAYER_NAMES[loser]}'s turn with two Ki: its "
-                             "two-Ki flag is set and the other player is to move")
+            raise FieldError(
+                "lost",
+                f"Yonhon no ki ends {PLAYER_NAMES[loser]}'s turn with two Ki: its "
+                "two-Ki flag is set and the other player is to move",
+            )
 
 
 def _step_distance(a: int, b: int) -> int:
@@ -735,6 +833,7 @@ def _step_distance(a: int, b: int) -> int:
 
 
 # --- explaining an illegal move --------------------------------------------------------------
+
 
 def _why_illegal(state: WarStoriesState, text: str) -> str:
     who = PLAYER_NAMES[state.side]
@@ -771,23 +870,48 @@ def _why_illegal(state: WarStoriesState, text: str) -> str:
 
 # --- scene -----------------------------------------------------------------------------------
 
+
 def _scene(shown: WarStoriesState, true: WarStoriesState, perspective: int | None) -> Scene:
-    cells = tuple(Cell(square_name(sq), sq % FILES, sq // FILES,
-                       shade="start-0" if sq in true.game.start_squares[:2]
-                       else "start-1" if sq in true.game.start_squares[2:] else None)
-                  for sq in range(SIZE))
+    cells = tuple(
+        Cell(
+            square_name(sq),
+            sq % FILES,
+            sq // FILES,
+            shade="start-0"
+            if sq in true.game.start_squares[:2]
+            else "start-1"
+            if sq in true.game.start_squares[2:]
+            else None,
+        )
+        for sq in range(SIZE)
+    )
     tokens = []
     for sq in range(SIZE):
         code, card = shown.pieces[sq], shown.cards[sq]
         if code:
-            tokens.append(Token(square_name(sq), PIECE_NAMES[code & 7], PIECE_LETTERS[code & 7],
-                                owner=code >> 3, facing=code >> 3))
+            tokens.append(
+                Token(
+                    square_name(sq),
+                    PIECE_NAMES[code & 7],
+                    PIECE_LETTERS[code & 7],
+                    owner=code >> 3,
+                    facing=code >> 3,
+                )
+            )
         elif card is not None:
             face_up = sq == shown.face_up
             army = card[:2] in ARMY_CODES
-            tokens.append(Token(square_name(sq), card_name(card), card, kind="card",
-                                face_down=not face_up, color=KAMON[card[2]] if army and face_up else None,
-                                flags=("nobori",) if sq in shown.nobori else ()))
+            tokens.append(
+                Token(
+                    square_name(sq),
+                    card_name(card),
+                    card,
+                    kind="card",
+                    face_down=not face_up,
+                    color=KAMON[card[2]] if army and face_up else None,
+                    flags=("nobori",) if sq in shown.nobori else (),
+                )
+            )
     removed = len(DECK) - sum(1 for code in true.cards if code is not None)
     outcome = true.outcome()
     if not true.dealt:
@@ -801,6 +925,15 @@ def _scene(shown: WarStoriesState, true: WarStoriesState, perspective: int | Non
     else:
         status = f"{PLAYER_NAMES[outcome.winner]} wins — {outcome.reason}"
     zone = Zone("removed", f"Removed cards: {removed}", None)
-    return Scene(game=true.game.id, layout="square", cells=cells, tokens=tuple(tokens), zones=(zone,),
-                 players=PLAYER_NAMES, to_move=true.current_player if true.dealt and not outcome else None,
-                 status=status, perspective=perspective, last_cells=true.last)
+    return Scene(
+        game=true.game.id,
+        layout="square",
+        cells=cells,
+        tokens=tuple(tokens),
+        zones=(zone,),
+        players=PLAYER_NAMES,
+        to_move=true.current_player if true.dealt and not outcome else None,
+        status=status,
+        perspective=perspective,
+        last_cells=true.last,
+    )

@@ -35,8 +35,14 @@ from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 # Piece kinds, in the rulebook's names.
 KODAMA, KITSUNE, TANUKI, KOROPOKKURU, KIRIN, ONI, KODAMA_SAMURAI, SUPER_ONI = range(1, 9)
 KIND_NAMES = {
-    KODAMA: "Kodama", KITSUNE: "Kitsune", TANUKI: "Tanuki", KOROPOKKURU: "Koropokkuru",
-    KIRIN: "Kirin", ONI: "Oni", KODAMA_SAMURAI: "Kodama Samurai", SUPER_ONI: "Super-Oni",
+    KODAMA: "Kodama",
+    KITSUNE: "Kitsune",
+    TANUKI: "Tanuki",
+    KOROPOKKURU: "Koropokkuru",
+    KIRIN: "Kirin",
+    ONI: "Oni",
+    KODAMA_SAMURAI: "Kodama Samurai",
+    SUPER_ONI: "Super-Oni",
 }
 PROMOTES_TO = {KODAMA: KODAMA_SAMURAI, ONI: SUPER_ONI}
 UNPROMOTED = {KODAMA_SAMURAI: KODAMA, SUPER_ONI: ONI}
@@ -82,10 +88,25 @@ class YokaiMove(Move):
 
     __slots__ = ("frm", "to", "drop", "promote", "side", "cells", "_text")
 
-    def __init__(self, text: str, frm: int | None, to: int, drop: int | None, promote: bool,
-                 side: int, cells: tuple[str, ...]) -> None:
-        for name, value in (("_text", text), ("frm", frm), ("to", to), ("drop", drop),
-                            ("promote", promote), ("side", side), ("cells", cells)):
+    def __init__(
+        self,
+        text: str,
+        frm: int | None,
+        to: int,
+        drop: int | None,
+        promote: bool,
+        side: int,
+        cells: tuple[str, ...],
+    ) -> None:
+        for name, value in (
+            ("_text", text),
+            ("frm", frm),
+            ("to", to),
+            ("drop", drop),
+            ("promote", promote),
+            ("side", side),
+            ("cells", cells),
+        ):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -120,13 +141,18 @@ class _Tables:
         last = self.ranks - 1
         depth = game.ZONE_DEPTH
         # promotion zone of each player: the far `depth` ranks
-        self.zone = (frozenset(sq for sq in range(n) if sq // self.files > last - depth),
-                     frozenset(sq for sq in range(n) if sq // self.files < depth))
-        self.far_rank = (frozenset(sq for sq in range(n) if sq // self.files == last),
-                         frozenset(sq for sq in range(n) if sq // self.files == 0))
+        self.zone = (
+            frozenset(sq for sq in range(n) if sq // self.files > last - depth),
+            frozenset(sq for sq in range(n) if sq // self.files < depth),
+        )
+        self.far_rank = (
+            frozenset(sq for sq in range(n) if sq // self.files == last),
+            frozenset(sq for sq in range(n) if sq // self.files == 0),
+        )
         self.dest = self._destinations()
-        self.neighbours = tuple(tuple(d for d in self._steps_from(sq, STEPS[KOROPOKKURU], 0))
-                                for sq in range(n))
+        self.neighbours = tuple(
+            tuple(d for d in self._steps_from(sq, STEPS[KOROPOKKURU], 0)) for sq in range(n)
+        )
         self.step_moves = {}  # (frm, to, promote, side) -> move
         self.drops = {}  # (kind, to, side) -> move
         for side in (0, 1):
@@ -135,14 +161,21 @@ class _Tables:
                     for promote in (False, True):
                         text = f"{self.names[frm]}{self.names[to]}{'+' if promote else ''}"
                         self.step_moves[frm, to, promote, side] = YokaiMove(
-                            text, frm, to, None, promote, side, (self.names[frm], self.names[to]))
+                            text, frm, to, None, promote, side, (self.names[frm], self.names[to])
+                        )
             for kind, letter in game.LETTERS.items():
                 if kind in UNPROMOTED:
                     continue
                 for to in range(n):
                     self.drops[kind, to, side] = YokaiMove(
-                        f"{letter}@{self.names[to]}", None, to, kind, False, side,
-                        (zone_cell(f"hand-{side}", letter), self.names[to]))
+                        f"{letter}@{self.names[to]}",
+                        None,
+                        to,
+                        kind,
+                        False,
+                        side,
+                        (zone_cell(f"hand-{side}", letter), self.names[to]),
+                    )
 
     def square_name(self, sq: int) -> str:
         return f"{chr(ord('a') + sq % self.files)}{sq // self.files + 1}"
@@ -157,9 +190,11 @@ class _Tables:
 
     def _destinations(self) -> dict[int, tuple[tuple[int, ...], ...]]:
         """dest[code][sq]: the squares a piece `code` on `sq` steps to."""
-        return {piece(kind, owner): tuple(tuple(self._steps_from(sq, steps, owner))
-                                          for sq in range(self.size))
-                for kind, steps in STEPS.items() for owner in (0, 1)}
+        return {
+            piece(kind, owner): tuple(tuple(self._steps_from(sq, steps, owner)) for sq in range(self.size))
+            for kind, steps in STEPS.items()
+            for owner in (0, 1)
+        }
 
 
 class YokaiGame(Game):
@@ -176,9 +211,13 @@ class YokaiGame(Game):
     DROP_RESTRICTIONS: ClassVar[bool]  # no dead Kodama drop, no two Kodama in a file, no drop mate
     MATERIAL: ClassVar[dict[int, int]]  # pieces in the box per unpromoted kind, both players
     OPTIONS: ClassVar[dict[str, Option]] = {
-        "repetitions": Option(3, "the same position this many times is a draw (the rulebook's "
-                              "'drei Mal hintereinander hin und zurück')", kind=int,
-                              check=lambda n: _at_least(2, n)),
+        "repetitions": Option(
+            3,
+            "the same position this many times is a draw (the rulebook's "
+            "'drei Mal hintereinander hin und zurück')",
+            kind=int,
+            check=lambda n: _at_least(2, n),
+        ),
     }
 
     @cached_property
@@ -200,10 +239,20 @@ class YokaiGame(Game):
 
     # --- what the rest of the project needs (core.Game's declarations) ---
     NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "Koropokkuru": ("Koro-", "pokkuru"), "Super-Oni": ("Super-", "Oni")}
+        "Koropokkuru": ("Koro-", "pokkuru"),
+        "Super-Oni": ("Super-", "Oni"),
+    }
     #: the agents' material values; the Koropokkuru counts nothing, as taking it ends the game
     AGENT_VALUES: ClassVar[dict[int, int]] = {
-        KODAMA: 1, KITSUNE: 3, TANUKI: 3, KIRIN: 5, ONI: 4, KODAMA_SAMURAI: 5, SUPER_ONI: 5, KOROPOKKURU: 0}
+        KODAMA: 1,
+        KITSUNE: 3,
+        TANUKI: 3,
+        KIRIN: 5,
+        ONI: 4,
+        KODAMA_SAMURAI: 5,
+        SUPER_ONI: 5,
+        KOROPOKKURU: 0,
+    }
 
     def heuristic(self, state: State, player: int) -> float:
         """Material on the board and in hand, the player's minus the opponent's, over 20."""
@@ -260,8 +309,7 @@ class YokaiNoMori5x6(YokaiGame):
     LIST_ORDER = 20
     FILES, RANKS = 5, 6
     START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"
-    LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P",
-               SUPER_ONI: "+S"}
+    LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P", SUPER_ONI: "+S"}
     ZONE_DEPTH = 2
     ROYAL = True
     TRY = False
@@ -275,17 +323,20 @@ GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
 
 # --- position text (Fairy-Stockfish FEN) -------------------------------------------------
 
-_FIELDS = {2: ("side to move",),
-           4: ("side to move", "halfmove clock", "move number"),
-           6: ("side to move", "castling", "en passant", "halfmove clock", "move number")}
+_FIELDS = {
+    2: ("side to move",),
+    4: ("side to move", "halfmove clock", "move number"),
+    6: ("side to move", "castling", "en passant", "halfmove clock", "move number"),
+}
 
 
 def _parse_fen(game: YokaiGame, fields: list[str]) -> YokaiState:
     """The state of FEN `board[hand] side [castling ep] [halfmove move]`, from its fields; it
     starts a game (no repetition history)."""
     if len(fields) not in _FIELDS:
-        raise FieldError("position text", f"expected 'board[hand] side ...' like {game.START!r}, "
-                         f"got {len(fields)} fields")
+        raise FieldError(
+            "position text", f"expected 'board[hand] side ...' like {game.START!r}, got {len(fields)} fields"
+        )
     m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", fields[0])
     if not m:
         raise FieldError("board", "the board must be followed by the hand in [...]")
@@ -319,8 +370,10 @@ def _parse_board(game: YokaiGame, placement: str) -> list[int]:
         for token in re.findall(r"\+?[A-Za-z]|[0-9]+|.", row):
             if token.isascii() and token.isdigit():
                 if len(token) > 2 or int(token) == 0:
-                    raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is "
-                                     f"no count of empty squares")
+                    raise FieldError(
+                        "board",
+                        f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is no count of empty squares",
+                    )
                 file += int(token)
                 continue
             code = _code_of_letter(game, token, "board")
@@ -329,8 +382,7 @@ def _parse_board(game: YokaiGame, placement: str) -> list[int]:
             board[rank * t.files + file] = code
             file += 1
         if file != t.files:
-            raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, "
-                             f"not {t.files}")
+            raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, not {t.files}")
     return board
 
 
@@ -347,8 +399,9 @@ def _parse_hand(game: YokaiGame, hand: str) -> list[list[int]]:
 def _code_of_letter(game: YokaiGame, token: str, field: str) -> int:
     kind = game.tables.kind_of_letter.get(token.upper())
     if kind is None:
-        raise FieldError(field, f"{token!r} is no piece of {game.id} "
-                         f"(pieces: {', '.join(game.LETTERS.values())})")
+        raise FieldError(
+            field, f"{token!r} is no piece of {game.id} (pieces: {', '.join(game.LETTERS.values())})"
+        )
     return piece(kind, 0 if token.upper() == token else 1)
 
 
@@ -358,8 +411,11 @@ def _check_position(game: YokaiGame, board, hands, side: int) -> None:
     _check_koropokkuru(game, board, hands, side)
     if game.ROYAL and _in_check(game, board, 1 - side):
         who = game.player_names[1 - side]
-        raise FieldError("side to move", f"{who} is not to move but its Koropokkuru is attacked: "
-                         "no legal move leaves the own Koropokkuru attacked")
+        raise FieldError(
+            "side to move",
+            f"{who} is not to move but its Koropokkuru is attacked: "
+            "no legal move leaves the own Koropokkuru attacked",
+        )
     if game.DROP_RESTRICTIONS:
         _check_kodama(game, board)
 
@@ -375,8 +431,10 @@ def _check_material(game: YokaiGame, board, hands) -> None:
                 counts[kind] += n
     for kind, n in counts.items():
         if n > game.MATERIAL[kind]:
-            raise FieldError("board and hands", f"{n} {KIND_NAMES[kind]} (promoted ones included); "
-                             f"{game.title} has {game.MATERIAL[kind]}")
+            raise FieldError(
+                "board and hands",
+                f"{n} {KIND_NAMES[kind]} (promoted ones included); {game.title} has {game.MATERIAL[kind]}",
+            )
 
 
 def _check_koropokkuru(game: YokaiGame, board, hands, side: int) -> None:
@@ -393,9 +451,12 @@ def _check_koropokkuru(game: YokaiGame, board, hands, side: int) -> None:
         if held and game.ROYAL:
             raise FieldError("hand", "a Koropokkuru is never captured in the 5x6 game")
         if held and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
-            raise FieldError("hand", f"{names[player]} holds a captured Koropokkuru, so the game "
-                             f"ended with that capture: {names[1 - player]} has none on the board and "
-                             "is to move")
+            raise FieldError(
+                "hand",
+                f"{names[player]} holds a captured Koropokkuru, so the game "
+                f"ended with that capture: {names[1 - player]} has none on the board and "
+                "is to move",
+            )
         if not on_board and not hands[1 - player][KOROPOKKURU]:
             raise FieldError("board", f"{names[player]} has no Koropokkuru")
 
@@ -408,12 +469,18 @@ def _check_kodama(game: YokaiGame, board) -> None:
         files = [sq % t.files for sq, code in enumerate(board) if code == piece(KODAMA, player)]
         dead = [t.names[sq] for sq in t.far_rank[player] if board[sq] == piece(KODAMA, player)]
         if dead:
-            raise FieldError("board", f"an unpromoted Kodama of the {game.player_names[player]} on "
-                             f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)")
+            raise FieldError(
+                "board",
+                f"an unpromoted Kodama of the {game.player_names[player]} on "
+                f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)",
+            )
         if len(set(files)) != len(files):
             file = next(f for f in files if files.count(f) > 1)
-            raise FieldError("board", f"two unpromoted Kodama of the {game.player_names[player]} in "
-                             f"file {chr(ord('a') + file)} (the rulebook forbids it)")
+            raise FieldError(
+                "board",
+                f"two unpromoted Kodama of the {game.player_names[player]} in "
+                f"file {chr(ord('a') + file)} (the rulebook forbids it)",
+            )
 
 
 def _fen(state: YokaiState) -> str:
@@ -431,9 +498,12 @@ def _fen(state: YokaiState) -> str:
             letter = t.letter[kind_of(code)]
             row += letter if owner_of(code) == 0 else letter.lower()
         rows.append(row + (str(empty) if empty else ""))
-    hand = "".join(t.letter[kind] if owner == 0 else t.letter[kind].lower()
-                   for owner in (0, 1) for kind in _HAND_ORDER
-                   for _ in range(state.hands[owner][kind]))
+    hand = "".join(
+        t.letter[kind] if owner == 0 else t.letter[kind].lower()
+        for owner in (0, 1)
+        for kind in _HAND_ORDER
+        for _ in range(state.hands[owner][kind])
+    )
     side = "wb"[state.side]
     return f"{'/'.join(rows)}[{hand}] {side} - - 0 {state.ply // 2 + 1}"
 
@@ -443,6 +513,7 @@ _HAND_ORDER = (KOROPOKKURU, TANUKI, KIRIN, KITSUNE, ONI, KODAMA)
 
 
 # --- the state -------------------------------------------------------------------------
+
 
 class YokaiState(State):
     """An immutable Yōkai no Mori position and the repetition counts of its game.
@@ -454,11 +525,30 @@ class YokaiState(State):
     that stores outcomes should key on `(state, state.repetition_count())`.
     """
 
-    __slots__ = ("game", "board", "hands", "side", "ply", "last_move", "_key", "_counts",
-                 "_repeats", "_legal", "_outcome")  # _outcome: core.State.outcome's cache
+    __slots__ = (
+        "game",
+        "board",
+        "hands",
+        "side",
+        "ply",
+        "last_move",
+        "_key",
+        "_counts",
+        "_repeats",
+        "_legal",
+        "_outcome",
+    )  # _outcome: core.State.outcome's cache
 
-    def __init__(self, game: YokaiGame, board: tuple[int, ...], hands: tuple[tuple[int, ...], ...],
-                 side: int, ply: int, counts: Counts, last_move: YokaiMove | None = None) -> None:
+    def __init__(
+        self,
+        game: YokaiGame,
+        board: tuple[int, ...],
+        hands: tuple[tuple[int, ...], ...],
+        side: int,
+        ply: int,
+        counts: Counts,
+        last_move: YokaiMove | None = None,
+    ) -> None:
         set_ = object.__setattr__
         set_(self, "game", game)
         set_(self, "board", board)
@@ -495,8 +585,7 @@ class YokaiState(State):
     def _moves(self) -> list[YokaiMove]:
         """The moves the rules allow here, ignoring whether the game has ended (cached)."""
         if self._legal is None:
-            object.__setattr__(self, "_legal",
-                               _legal_moves(self.game, self.board, self.hands, self.side))
+            object.__setattr__(self, "_legal", _legal_moves(self.game, self.board, self.hands, self.side))
         return self._legal
 
     def _legal_set(self) -> set[YokaiMove]:
@@ -514,8 +603,11 @@ class YokaiState(State):
         if self.repetition_count() >= game.options["repetitions"]:
             return Outcome.draw(f"repetition: the same position {game.options['repetitions']} times")
         if game.ROYAL and not self._moves():
-            reason = ("checkmate: the Koropokkuru cannot escape capture"
-                      if _in_check(game, self.board, self.side) else "no legal move")
+            reason = (
+                "checkmate: the Koropokkuru cannot escape capture"
+                if _in_check(game, self.board, self.side)
+                else "no legal move"
+            )
             return Outcome.win(1 - self.side, reason)
         return None
 
@@ -541,8 +633,7 @@ class YokaiState(State):
 
     # -- values --
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, YokaiState) and self._key == other._key
-                and self.game == other.game)
+        return isinstance(other, YokaiState) and self._key == other._key and self.game == other.game
 
     def __hash__(self) -> int:
         return hash((self.game.id, self._key))
@@ -554,6 +645,7 @@ class YokaiState(State):
 
 
 # --- rules on raw tuples (the hot path) ----------------------------------------------------
+
 
 def _pseudo_moves(game: YokaiGame, board, hands, side) -> list[YokaiMove]:
     """Every step and drop, before the royal-Koropokkuru and drop-mate checks."""
@@ -692,6 +784,7 @@ def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
 
 # --- explaining an illegal move ----------------------------------------------------------
 
+
 def _why_illegal(state: YokaiState, text: str) -> str:
     t, game = state.tables, state.game
     who = game.player_names[state.side]
@@ -699,8 +792,10 @@ def _why_illegal(state: YokaiState, text: str) -> str:
         return f"{text[:20]!r}...: not {game.title} notation (a step like 'b2b3', a drop like 'C@a2')"
     m, d = _MOVE_RE.match(text), _DROP_RE.match(text)
     if not m and not d:
-        return (f"{text!r} is not {game.title} notation: write a step like 'b2b3' "
-                f"(with '+' to promote) or a drop like 'C@a2'")
+        return (
+            f"{text!r} is not {game.title} notation: write a step like 'b2b3' "
+            f"(with '+' to promote) or a drop like 'C@a2'"
+        )
     squares = [m.group(1) + m.group(2), m.group(3) + m.group(4)] if m else [d.group(2) + d.group(3)]
     for sq in squares:
         if sq not in t.index:
@@ -747,28 +842,56 @@ def _why_drop_illegal(state: YokaiState, text: str, letter: str, to: int, who: s
 
 # --- scene ------------------------------------------------------------------------------
 
+
 def _board_steps(code: int) -> tuple[tuple[int, int], ...]:
     """The piece's dots: its step directions on the board (the second player's mirrored)."""
     sign = 1 if owner_of(code) == 0 else -1
     return tuple((df, dr * sign) for df, dr in STEPS[kind_of(code)])
 
+
 def _scene(state: YokaiState, perspective: int | None) -> Scene:
     t, game = state.tables, state.game
     cells = tuple(
-        Cell(t.names[sq], sq % t.files, sq // t.files,
-             shade=("zone-1" if sq in t.zone[1] else "zone-0" if sq in t.zone[0] else None))
-        for sq in range(t.size))
+        Cell(
+            t.names[sq],
+            sq % t.files,
+            sq // t.files,
+            shade=("zone-1" if sq in t.zone[1] else "zone-0" if sq in t.zone[0] else None),
+        )
+        for sq in range(t.size)
+    )
     tokens = tuple(
-        Token(t.names[sq], KIND_NAMES[kind_of(code)], t.letter[kind_of(code)],
-              owner=owner_of(code), facing=owner_of(code),
-              promoted=kind_of(code) in UNPROMOTED, steps=_board_steps(code))
-        for sq, code in enumerate(state.board) if code != EMPTY)
+        Token(
+            t.names[sq],
+            KIND_NAMES[kind_of(code)],
+            t.letter[kind_of(code)],
+            owner=owner_of(code),
+            facing=owner_of(code),
+            promoted=kind_of(code) in UNPROMOTED,
+            steps=_board_steps(code),
+        )
+        for sq, code in enumerate(state.board)
+        if code != EMPTY
+    )
     zones = tuple(
-        Zone(f"hand-{owner}", f"{game.player_names[owner]}'s hand", owner, tuple(
-            ZoneItem(zone_cell(f"hand-{owner}", t.letter[kind]), KIND_NAMES[kind], t.letter[kind],
-                     count=state.hands[owner][kind], owner=owner)
-            for kind in _HAND_ORDER if state.hands[owner][kind]))
-        for owner in (0, 1))
+        Zone(
+            f"hand-{owner}",
+            f"{game.player_names[owner]}'s hand",
+            owner,
+            tuple(
+                ZoneItem(
+                    zone_cell(f"hand-{owner}", t.letter[kind]),
+                    KIND_NAMES[kind],
+                    t.letter[kind],
+                    count=state.hands[owner][kind],
+                    owner=owner,
+                )
+                for kind in _HAND_ORDER
+                if state.hands[owner][kind]
+            ),
+        )
+        for owner in (0, 1)
+    )
     outcome = state.outcome()
     if outcome is None:
         status = f"{game.player_names[state.side]} to move"
@@ -777,7 +900,15 @@ def _scene(state: YokaiState, perspective: int | None) -> Scene:
     else:
         status = f"{game.player_names[outcome.winner]} wins — {outcome.reason}"
     last = state.last_move
-    return Scene(game=game.id, layout="square", cells=cells, tokens=tokens, zones=zones,
-                 players=game.player_names, to_move=None if outcome else state.side,
-                 status=status, perspective=perspective,
-                 last_cells=last.cells if last is not None else ())
+    return Scene(
+        game=game.id,
+        layout="square",
+        cells=cells,
+        tokens=tokens,
+        zones=zones,
+        players=game.player_names,
+        to_move=None if outcome else state.side,
+        status=status,
+        perspective=perspective,
+        last_cells=last.cells if last is not None else (),
+    )

@@ -102,8 +102,7 @@ def _check_game(game_id: str) -> None:
 def _check_material(material) -> tuple[int, int, int]:
     material = tuple(int(k) for k in material)
     if len(material) != 3 or not all(0 <= k <= 2 for k in material):
-        raise TablebaseError(f"material {material!r}: give three counts 0..2 "
-                             "(Kodama, Kitsune, Tanuki)")
+        raise TablebaseError(f"material {material!r}: give three counts 0..2 (Kodama, Kitsune, Tanuki)")
     return material
 
 
@@ -119,8 +118,15 @@ class Tablebase:
 
     # -- building and opening --
     @classmethod
-    def build(cls, game_id: str = GAME_ID, *, material=FULL_MATERIAL, directory=None,
-              progress: bool = True, threads: int = 2) -> Tablebase:
+    def build(
+        cls,
+        game_id: str = GAME_ID,
+        *,
+        material=FULL_MATERIAL,
+        directory=None,
+        progress: bool = True,
+        threads: int = 2,
+    ) -> Tablebase:
         """Solve the game by retrograde analysis and save the table in the cache directory
         (or `directory`). `material` (Kodama, Kitsune, Tanuki pieces, 0..2 each) selects a
         closed sub-game for tests; the default is the whole game."""
@@ -152,18 +158,24 @@ class Tablebase:
         if not path.exists():
             raise TablebaseError(
                 f"no {game_id} tablebase at {path}: build it with `rules-explorer solve {game_id}` "
-                f"(or Tablebase.build({game_id!r})); set RULES_EXPLORER_CACHE to use another directory")
+                f"(or Tablebase.build({game_id!r})); set RULES_EXPLORER_CACHE to use another directory"
+            )
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 values = data["values"]
         except (OSError, ValueError, KeyError) as exc:
-            raise TablebaseError(f"{path}: not a readable tablebase ({exc}); rebuild it with "
-                                 f"`rules-explorer solve {game_id}`") from exc
-        if (meta.get("format") != FORMAT_VERSION or tuple(meta.get("material", ())) != material
-                or meta.get("pair_slots") != engine.PAIR_SLOT.tolist()):
-            raise TablebaseError(f"{path}: made by another version; rebuild it with "
-                                 f"`rules-explorer solve {game_id}`")
+            raise TablebaseError(
+                f"{path}: not a readable tablebase ({exc}); rebuild it with `rules-explorer solve {game_id}`"
+            ) from exc
+        if (
+            meta.get("format") != FORMAT_VERSION
+            or tuple(meta.get("material", ())) != material
+            or meta.get("pair_slots") != engine.PAIR_SLOT.tolist()
+        ):
+            raise TablebaseError(
+                f"{path}: made by another version; rebuild it with `rules-explorer solve {game_id}`"
+            )
         return cls(values, meta, path)
 
     def save(self, path: Path) -> None:
@@ -213,8 +225,9 @@ class Tablebase:
     def _check_state(self, state: State) -> None:
         game = getattr(state, "game", None)
         if getattr(game, "id", None) != GAME_ID:
-            raise TablebaseError(f"this tablebase answers {GAME_ID} positions, "
-                                 f"not {getattr(game, 'id', type(state).__name__)}")
+            raise TablebaseError(
+                f"this tablebase answers {GAME_ID} positions, not {getattr(game, 'id', type(state).__name__)}"
+            )
 
     def _outcome(self, state: State) -> Value | None:
         self._check_state(state)
@@ -231,8 +244,10 @@ class Tablebase:
         board, hands = normalised(state)
         material = _material_of(board, hands)
         if material != self.material:
-            raise TablebaseError(f"{state.to_text()!r}: material {material} (Kodama, Kitsune, "
-                                 f"Tanuki), this table is for {self.material}")
+            raise TablebaseError(
+                f"{state.to_text()!r}: material {material} (Kodama, Kitsune, "
+                f"Tanuki), this table is for {self.material}"
+            )
         code = int(self._values[self._position(board, hands)])
         value = decode(code, DRAW_CODES[0] if self._values.dtype == np.uint8 else engine.DRAW)
         if value is not None:
@@ -245,7 +260,8 @@ class Tablebase:
                 return min((child.after_move() for child in children), key=Value.sort_key)
         raise TablebaseError(
             f"{state.to_text()!r} is outside the table (it is reached only after a player "
-            f"declined to take the Koropokkuru) and a {SEARCH_DEPTH}-ply search does not settle it")
+            f"declined to take the Koropokkuru) and a {SEARCH_DEPTH}-ply search does not settle it"
+        )
 
     def _searched(self, state: State, depth: int) -> Value | None:
         outcome = self._outcome(state)
@@ -293,8 +309,13 @@ def mirrored(board: np.ndarray) -> np.ndarray:
     return board.reshape(4, 3)[:, ::-1].reshape(12).copy()
 
 
-_KERNEL_TO_ENGINE = {yokai.KODAMA: engine.C, yokai.KODAMA_SAMURAI: engine.H, yokai.KITSUNE: engine.E,
-                     yokai.TANUKI: engine.G, yokai.KOROPOKKURU: engine.L}
+_KERNEL_TO_ENGINE = {
+    yokai.KODAMA: engine.C,
+    yokai.KODAMA_SAMURAI: engine.H,
+    yokai.KITSUNE: engine.E,
+    yokai.TANUKI: engine.G,
+    yokai.KOROPOKKURU: engine.L,
+}
 #: the kinds a hand may hold, in the engine's order of hand counts
 _HAND_KINDS = (yokai.KODAMA, yokai.KITSUNE, yokai.TANUKI)
 
@@ -324,8 +345,11 @@ def _material_of(board: np.ndarray, hands: np.ndarray) -> tuple[int, int, int]:
             kinds[1] += 1
         elif kind == engine.G:
             kinds[2] += 1
-    return (kinds[0] + int(hands[0] + hands[3]), kinds[1] + int(hands[1] + hands[4]),
-            kinds[2] + int(hands[2] + hands[5]))
+    return (
+        kinds[0] + int(hands[0] + hands[3]),
+        kinds[1] + int(hands[1] + hands[4]),
+        kinds[2] + int(hands[2] + hands[5]),
+    )
 
 
 _LETTERS = {engine.C: "C", engine.H: "+C", engine.E: "E", engine.G: "G", engine.L: "L"}

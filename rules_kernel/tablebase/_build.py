@@ -27,17 +27,29 @@ BUFFER = 1 << 21  # entries a task may write before it hands its buffer over
 FULL_MATERIAL = (2, 2, 2)
 # The start position of yokai-3x4 in the engine's frame (first player to move):
 # Kitsune a1, Koropokkuru b1, Tanuki c1, Kodama b2; theirs mirrored on ranks 4 and 3.
-START_BOARD = (engine.E, engine.L, engine.G, 0, engine.C, 0,
-               0, engine.C + engine.THEM, 0, engine.G + engine.THEM, engine.L + engine.THEM,
-               engine.E + engine.THEM)
+START_BOARD = (
+    engine.E,
+    engine.L,
+    engine.G,
+    0,
+    engine.C,
+    0,
+    0,
+    engine.C + engine.THEM,
+    0,
+    engine.G + engine.THEM,
+    engine.L + engine.THEM,
+    engine.E + engine.THEM,
+)
 
 
 def _chunks(size: int) -> list[tuple[int, int]]:
     return [(start, min(size, start + CHUNK)) for start in range(0, size, CHUNK)]
 
 
-def build_table(material: tuple[int, int, int], progress: bool = True, threads: int = 2,
-                start_board=None) -> tuple[np.ndarray, dict]:
+def build_table(
+    material: tuple[int, int, int], progress: bool = True, threads: int = 2, start_board=None
+) -> tuple[np.ndarray, dict]:
     """Solve the sub-game with this material; returns the values (uint16 codes, one per node
     of the folded index: the file's layout) and the build's figures. The whole game solves
     the positions reached from its start; a sub-game every position, or with `start_board`
@@ -74,8 +86,9 @@ def build_table(material: tuple[int, int, int], progress: bool = True, threads: 
     return values, meta
 
 
-def _in_tasks(pool, work: Callable, size: int, buffers: list[np.ndarray],
-              take: Callable[[np.ndarray, int], None]) -> None:
+def _in_tasks(
+    pool, work: Callable, size: int, buffers: list[np.ndarray], take: Callable[[np.ndarray, int], None]
+) -> None:
     """Run work(start, stop, buffer) -> (resume, count) over [0, size) in chunks of
     LIST_CHUNK on the pool, one task per free buffer, and take(buffer, count) each result on
     this thread, in order; a task that stopped early (its buffer full) goes on from `resume`."""
@@ -96,8 +109,8 @@ def _in_tasks(pool, work: Callable, size: int, buffers: list[np.ndarray],
 
 
 def _visit_all(pool, ix, values, flags, progress: bool) -> None:
-    bar = tqdm(total=values.size, desc="positions", unit="pos", unit_scale=True,
-               disable=not progress)
+    bar = tqdm(total=values.size, desc="positions", unit="pos", unit_scale=True, disable=not progress)
+
     def visit(chunk):
         engine.visit_all(ix, values, flags, *chunk)
         return chunk[1] - chunk[0]
@@ -107,8 +120,16 @@ def _visit_all(pool, ix, values, flags, progress: bool) -> None:
     bar.close()
 
 
-def _walk(pool, ix, values, flags, threads: int, progress: bool,
-          far_rank_kodama_drops: bool = True, start_board=START_BOARD) -> None:
+def _walk(
+    pool,
+    ix,
+    values,
+    flags,
+    threads: int,
+    progress: bool,
+    far_rank_kodama_drops: bool = True,
+    start_board=START_BOARD,
+) -> None:
     """Which positions the table solves: those reached from the start in the graph where a
     game ends as soon as a Koropokkuru can be taken or a try is made (docs/tablebase.md),
     breadth first, one frontier (a list of nodes) at a time. The walk visits each node it
@@ -118,18 +139,21 @@ def _walk(pool, ix, values, flags, threads: int, progress: bool,
     flags[start] = engine.REACHED
     frontier = np.array([start], np.uint32)
     buffers = [np.zeros(BUFFER, np.uint32) for _ in range(threads + 1)]
-    bar = tqdm(desc="positions reached from the start", unit="node", unit_scale=True,
-               disable=not progress)
+    bar = tqdm(desc="positions reached from the start", unit="node", unit_scale=True, disable=not progress)
     while frontier.size:
         bar.update(frontier.size)
         found = []
 
         def work(start, stop, buffer, frontier=frontier):
-            return engine.expand(ix, values, flags, frontier, start, stop, buffer,
-                                 far_rank_kodama_drops)
+            return engine.expand(ix, values, flags, frontier, start, stop, buffer, far_rank_kodama_drops)
 
-        _in_tasks(pool, work, frontier.size, buffers,
-                  lambda buffer, count, found=found: found.append(buffer[:count].copy()))
+        _in_tasks(
+            pool,
+            work,
+            frontier.size,
+            buffers,
+            lambda buffer, count, found=found: found.append(buffer[:count].copy()),
+        )
         frontier = np.concatenate(found) if found else np.zeros(0, np.uint32)
     bar.close()
 
@@ -141,7 +165,7 @@ def _retrograde(pool, ix, values, threads: int, progress: bool) -> int:
     pending: dict[int, list[np.ndarray]] = {}
     out = np.zeros(CHUNK, np.uint32)
     for start, stop in _chunks(values.size):
-        _file(pending, values, out[:engine.collect_decided(values, start, stop, out)].copy())
+        _file(pending, values, out[: engine.collect_decided(values, start, stop, out)].copy())
     buffers = [np.zeros(BUFFER, np.int64) for _ in range(threads + 1)]
     decided_buffer = np.zeros(BUFFER, np.uint32)
     bar = tqdm(desc="retrograde levels", unit="level", disable=not progress)
@@ -181,9 +205,13 @@ def _file(pending: dict[int, list[np.ndarray]], values: np.ndarray, nodes: np.nd
         pending.setdefault(level, []).append(nodes[levels == level])
 
 
-def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
-                     progress: bool = True, material=FULL_MATERIAL,
-                     start_board=START_BOARD) -> dict:
+def reachable_counts(
+    far_rank_kodama_drops: bool = True,
+    threads: int = 2,
+    progress: bool = True,
+    material=FULL_MATERIAL,
+    start_board=START_BOARD,
+) -> dict:
     """Positions reached from the start and those expanded (not decided on the spot), without
     solving, in both conventions (`positions` and, a position and its mirror image counted
     once, `folded`). far_rank_kodama_drops=False forbids Kodama drops on the far rank: not
@@ -196,13 +224,23 @@ def reachable_counts(far_rank_kodama_drops: bool = True, threads: int = 2,
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         _walk(pool, ix, values, flags, threads, progress, far_rank_kodama_drops, start_board)
     counts = _counts(ix, values, flags, 0)
-    return {name: {"positions": counts[name]["positions"],
-                   "folded": counts["folded"][name]["positions"]}
-            for name in ("solved", "non_terminal")}
+    return {
+        name: {"positions": counts[name]["positions"], "folded": counts["folded"][name]["positions"]}
+        for name in ("solved", "non_terminal")
+    }
 
 
-_FIELDS = ("positions", "terminal_wins", "terminal_losses", "terminal_draws", "wins", "draws",
-           "losses", "wins_in_one", "longest")
+_FIELDS = (
+    "positions",
+    "terminal_wins",
+    "terminal_losses",
+    "terminal_draws",
+    "wins",
+    "draws",
+    "losses",
+    "wins_in_one",
+    "longest",
+)
 
 
 def _counts(ix, values, flags, stuck: int) -> dict:

@@ -35,6 +35,7 @@ if os.environ.get("RULES_EXPLORER_NO_NUMBA"):
 else:
     try:
         import numba
+
         HAVE_NUMBA = True
     except ImportError:  # the optional extra is not installed: pure Python
         HAVE_NUMBA = False
@@ -116,7 +117,7 @@ IX_SIZE = 109
 
 def _count(m: int, states: int, pieces: int, n: int) -> int:
     """Configurations of one kind with n of its pieces on m free squares."""
-    return comb(m, n) * states ** n * (pieces - n + 1) if n <= pieces else 0
+    return comb(m, n) * states**n * (pieces - n + 1) if n <= pieces else 0
 
 
 def _configurations(m: int, states: int, pieces: int) -> int:
@@ -127,7 +128,7 @@ def index_tables(material: tuple[int, int, int]) -> np.ndarray:
     """The offsets of the index for a material (Kodama, Kitsune, Tanuki pieces: 0..2 each)."""
     kc, ke, kg = material
     ix = np.zeros(IX_SIZE, np.int64)
-    ix[IX_MATERIAL:IX_MATERIAL + 3] = material
+    ix[IX_MATERIAL : IX_MATERIAL + 3] = material
 
     def after_elephants(m):  # configurations of Kitsune and Tanuki on m free squares
         return sum(_count(m, 2, ke, n) * _configurations(m - n, 2, kg) for n in range(ke + 1))
@@ -187,16 +188,16 @@ def _pair_tables():
         if pair <= mirror_pair[pair]:
             pair_slot[pair] = len(slot_pair)
             slot_pair.append(pair)
-        pair_class[pair] = (SELF if pair == mirror_pair[pair]
-                            else FOLDED if pair < mirror_pair[pair] else MIRRORED)
+        pair_class[pair] = (
+            SELF if pair == mirror_pair[pair] else FOLDED if pair < mirror_pair[pair] else MIRRORED
+        )
     return mirror_pair, pair_class, pair_slot, np.array(slot_pair, np.int64)
 
 
 MIRROR_PAIR, PAIR_CLASS, PAIR_SLOT, SLOT_PAIR = _pair_tables()
 KEPT_PAIRS = len(SLOT_PAIR)  # 72
 # SQUARE_ORDER[flip]: the squares read in order (flip 0) or mirrored (flip 1)
-SQUARE_ORDER = np.array([list(range(SQUARES)), [_mirror_square(sq) for sq in range(SQUARES)]],
-                        np.int64)
+SQUARE_ORDER = np.array([list(range(SQUARES)), [_mirror_square(sq) for sq in range(SQUARES)]], np.int64)
 
 
 def node_count(ix: np.ndarray) -> int:
@@ -288,9 +289,14 @@ def _rank_rest(board, hands, ix, flip):
     wg = _kind_config(ng, ga, gb, gsa, gsb, 2, ix[IX_MATERIAL + 2], hands[2])
     me = 10 - nc
     mg = me - ne
-    return (ix[IX_CH_PRE + nc] + wc * ix[IX_CH_MUL + nc]
-            + ix[IX_E_PRE + me * 3 + ne] + we * ix[IX_E_MUL + me * 3 + ne]
-            + ix[IX_G_PRE + mg * 3 + ng] + wg)
+    return (
+        ix[IX_CH_PRE + nc]
+        + wc * ix[IX_CH_MUL + nc]
+        + ix[IX_E_PRE + me * 3 + ne]
+        + we * ix[IX_E_MUL + me * 3 + ne]
+        + ix[IX_G_PRE + mg * 3 + ng]
+        + wg
+    )
 
 
 @jit
@@ -412,6 +418,7 @@ def _is_symmetric(board):
 
 # --- rules in the normalised frame ------------------------------------------------------------
 
+
 @jit
 def _attack_mask(board, them):
     """Squares attacked by one side (them = 0: us, 1: them)."""
@@ -518,9 +525,11 @@ def _parent_nodes(board, hands, ix, out, count, fold, pair):
 # back, so a child or predecessor costs a few writes instead of a copy and a turn. Square sq
 # of our frame is 11 - sq there; our hand slot k is its slot 3 + k and theirs (3 + k) its k.
 
+
 @jit
-def children(board, hands, ix, out, turned, turned_hands, skip_lion_capture,
-             far_rank_kodama_drops=True, nodes=False):
+def children(
+    board, hands, ix, out, turned, turned_hands, skip_lion_capture, far_rank_kodama_drops=True, nodes=False
+):
     """Indices of the positions after each legal move (in the opponent's frame) into out;
     returns their number, or -1 if a move captures the other Koropokkuru (a win in 1) and
     skip_lion_capture is false (if true, such moves are left out: they end the game).
@@ -552,8 +561,9 @@ def children(board, hands, ix, out, turned, turned_hands, skip_lion_capture,
                 kind = target & 7
                 slot = 3 + (0 if kind == C or kind == H else (1 if kind == E else 2))
                 turned_hands[slot] += 1
-            count = _emit_child(turned, turned_hands, ix, out, count, fold,
-                                11 - theirs, 11 - (to if code == L else ours))
+            count = _emit_child(
+                turned, turned_hands, ix, out, count, fold, 11 - theirs, 11 - (to if code == L else ours)
+            )
             turned[11 - frm] = code ^ THEM
             turned[11 - to] = _swap(target)
             if slot >= 0:
@@ -567,8 +577,7 @@ def children(board, hands, ix, out, turned, turned_hands, skip_lion_capture,
                 continue
             turned[11 - to] = kind ^ THEM
             turned_hands[3 + k] -= 1
-            count = _emit_child(turned, turned_hands, ix, out, count, fold,
-                                11 - theirs, 11 - ours)
+            count = _emit_child(turned, turned_hands, ix, out, count, fold, 11 - theirs, 11 - ours)
             turned[11 - to] = 0
             turned_hands[3 + k] += 1
     return count
@@ -618,22 +627,22 @@ def predecessors(board, hands, ix, out, turned, turned_hands, nodes=False):
             slot = 0 if kind == C else (1 if kind == E else 2)
             turned[11 - to] = 0
             turned_hands[slot] += 1
-            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold,
-                                      11 - theirs, 11 - ours)
+            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold, 11 - theirs, 11 - ours)
             turned[11 - to] = kind
             turned_hands[slot] -= 1
         if not (kind == C and to <= 2):  # a Kodama reaching rank 1 by a step has promoted
-            count = _unsteps(board, hands, ix, out, count, to, code, code, turned, turned_hands,
-                             fold, ours, theirs)
+            count = _unsteps(
+                board, hands, ix, out, count, to, code, code, turned, turned_hands, fold, ours, theirs
+            )
         if kind == H and to <= 2:  # a Kodama that promoted on arrival
-            count = _unsteps(board, hands, ix, out, count, to, code, C + THEM, turned,
-                             turned_hands, fold, ours, theirs)
+            count = _unsteps(
+                board, hands, ix, out, count, to, code, C + THEM, turned, turned_hands, fold, ours, theirs
+            )
     return count
 
 
 @jit
-def _unsteps(board, hands, ix, out, count, to, code, before, turned, turned_hands, fold, ours,
-             theirs):
+def _unsteps(board, hands, ix, out, count, to, code, before, turned, turned_hands, fold, ours, theirs):
     """Their piece `code` on `to` came from an empty origin as `before`; optionally it
     captured one of our pieces there (taken back from their hand; a Kodama maybe promoted)."""
     for i in range(NORIGINS[before, to]):
@@ -649,8 +658,7 @@ def _unsteps(board, hands, ix, out, count, to, code, before, turned, turned_hand
             turned[11 - to] = _swap(captured)
             if captured > 0:
                 turned_hands[slot] -= 1
-            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold,
-                                      11 - lion, 11 - ours)
+            count = _emit_predecessor(turned, turned_hands, ix, out, count, fold, 11 - lion, 11 - ours)
             turned[11 - frm] = 0
             turned[11 - to] = code ^ THEM
             if captured > 0:
@@ -779,8 +787,7 @@ def expand(ix, values, flags, frontier, start, stop, out, far_rank_kodama_drops=
             flags[node] = REACHED | VISITED
             continue
         flags[node] = REACHED | VISITED | EXPANDED
-        n = children(board, hands, ix, kids, turned, turned_hands, True, far_rank_kodama_drops,
-                     True)
+        n = children(board, hands, ix, kids, turned, turned_hands, True, far_rank_kodama_drops, True)
         for k in range(n):
             child = kids[k]
             if flags[child] == 0:

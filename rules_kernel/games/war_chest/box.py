@@ -15,19 +15,51 @@ Pending = tuple[str, int, Any]  # (kind, player, detail): a follow-up inside the
 
 # --- the units: coins per type (NOTES.md), names as the cards say them -----------------------
 
-COINS = {"archer": 4, "berserker": 5, "cavalry": 4, "crossbowman": 5, "ensign": 5, "footman": 5,
-         "knight": 4, "lancer": 4, "light-cavalry": 5, "marshall": 5, "mercenary": 5, "pikeman": 4,
-         "royal-guard": 5, "scout": 5, "swordsman": 5, "warrior-priest": 4}
+COINS = {
+    "archer": 4,
+    "berserker": 5,
+    "cavalry": 4,
+    "crossbowman": 5,
+    "ensign": 5,
+    "footman": 5,
+    "knight": 4,
+    "lancer": 4,
+    "light-cavalry": 5,
+    "marshall": 5,
+    "mercenary": 5,
+    "pikeman": 4,
+    "royal-guard": 5,
+    "scout": 5,
+    "swordsman": 5,
+    "warrior-priest": 4,
+}
 UNITS = tuple(COINS)
 ROYAL = "royal"
 HIDDEN = "?"  # a coin another player cannot see (views)
 NAMES = {u: u.replace("-", " ").title() for u in UNITS} | {ROYAL: "Royal coin"}
-SYMBOLS = {"archer": "Ar", "berserker": "Be", "cavalry": "Ca", "crossbowman": "Cr", "ensign": "En",
-           "footman": "Fo", "knight": "Kn", "lancer": "La", "light-cavalry": "LC", "marshall": "Ma",
-           "mercenary": "Me", "pikeman": "Pi", "royal-guard": "RG", "scout": "Sc", "swordsman": "Sw",
-           "warrior-priest": "WP", ROYAL: "♛"}
-FIRST_GAME = (("swordsman", "pikeman", "crossbowman", "light-cavalry"),
-              ("archer", "cavalry", "lancer", "scout"))
+SYMBOLS = {
+    "archer": "Ar",
+    "berserker": "Be",
+    "cavalry": "Ca",
+    "crossbowman": "Cr",
+    "ensign": "En",
+    "footman": "Fo",
+    "knight": "Kn",
+    "lancer": "La",
+    "light-cavalry": "LC",
+    "marshall": "Ma",
+    "mercenary": "Me",
+    "pikeman": "Pi",
+    "royal-guard": "RG",
+    "scout": "Sc",
+    "swordsman": "Sw",
+    "warrior-priest": "WP",
+    ROYAL: "♛",
+}
+FIRST_GAME = (
+    ("swordsman", "pikeman", "crossbowman", "light-cavalry"),
+    ("archer", "cavalry", "lancer", "scout"),
+)
 HAND_SIZE = 3
 
 DRAFT_ORDER = {  # who picks the n-th card (rulebook "Voorbereiding voor Gevorderden" / 4 players)
@@ -50,8 +82,7 @@ class Map:
 
     @cached_property
     def neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
-        return {h: tuple(n for n in (step(h, d) for d in DIRECTIONS) if n in self.hexes)
-                for h in self.hexes}
+        return {h: tuple(n for n in (step(h, d) for d in DIRECTIONS) if n in self.hexes) for h in self.hexes}
 
 
 def step(h: Hex, d: Hex, k: int = 1) -> Hex:
@@ -74,15 +105,22 @@ def parse_hex(text: str) -> Hex:
 
 
 _NEUTRAL_2P = ((2, 1), (3, 2), (5, 3), (1, 3), (3, 4), (4, 5))
-MAP_2P = Map(frozenset((x, y) for x in range(7) for y in range(7) if 3 <= x + y <= 9),
-             frozenset(_NEUTRAL_2P + ((4, 0), (6, 1), (0, 5), (2, 6))),
-             (((4, 0), (6, 1)), ((0, 5), (2, 6))), markers=6)
-MAP_4P = Map(frozenset((x, y) for x in range(7) for y in range(7) if 1 <= x + y <= 11),
-             frozenset(_NEUTRAL_2P + ((4, 0), (6, 1), (0, 5), (2, 6), (6, 4), (0, 2), (1, 0), (5, 6))),
-             (((4, 0), (6, 1), (6, 4)), ((0, 5), (2, 6), (0, 2))), markers=8)
+MAP_2P = Map(
+    frozenset((x, y) for x in range(7) for y in range(7) if 3 <= x + y <= 9),
+    frozenset(_NEUTRAL_2P + ((4, 0), (6, 1), (0, 5), (2, 6))),
+    (((4, 0), (6, 1)), ((0, 5), (2, 6))),
+    markers=6,
+)
+MAP_4P = Map(
+    frozenset((x, y) for x in range(7) for y in range(7) if 1 <= x + y <= 11),
+    frozenset(_NEUTRAL_2P + ((4, 0), (6, 1), (0, 5), (2, 6), (6, 4), (0, 2), (1, 0), (5, 6))),
+    (((4, 0), (6, 1), (6, 4)), ((0, 5), (2, 6), (0, 2))),
+    markers=8,
+)
 
 
 # --- the notation of an action -------------------------------------------------------------------
+
 
 @dataclass(frozen=True, repr=False)  # repr: Order('attack swordsman 3,2 3,3')
 class Order(Move):
@@ -100,8 +138,12 @@ class Order(Move):
         return self.verb.capitalize() + (f" {self.arg}" if self.arg else "")
 
     def __str__(self) -> str:
-        return " ".join([self.verb] + ([self.coin] if self.coin else [])
-                        + [hex_name(h) for h in self.hexes] + ([self.arg] if self.arg else []))
+        return " ".join(
+            [self.verb]
+            + ([self.coin] if self.coin else [])
+            + [hex_name(h) for h in self.hexes]
+            + ([self.arg] if self.arg else [])
+        )
 
 
 FACE_DOWN = ("initiative", "recruit", "pass")

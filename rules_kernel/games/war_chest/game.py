@@ -50,30 +50,44 @@ class WarChest(Game):
     id = "war-chest"
     title = "War Chest"
     OPTIONS: ClassVar[dict[str, Option]] = {
-        "players": Option(2, "2 players, or 4 in two teams of two (teammates sit opposite)",
-                          choices=(2, 4)),
-        "setup": Option("random", "'random' (the basic game: armies dealt), 'draft' (the rulebook's "
-                        "pick order), 'first-game' (the suggested 2-player armies) or one list of "
-                        "unit names per player", check=_check_setup,
-                        words=("random", "draft", "first-game"), items=UNITS),
-        "royal_guard": Option("2018", "the Royal Guard card: '2018' (tactic: move one hex) or "
-                              "'revised' (up to two hexes to a location you control)",
-                              choices=("2018", "revised")),
-        "max_actions": Option(None, "stop after this many actions (chance included) as an "
-                              "unfinished game; for simulations (None: play to the end)",
-                              check=_check_cap),
+        "players": Option(2, "2 players, or 4 in two teams of two (teammates sit opposite)", choices=(2, 4)),
+        "setup": Option(
+            "random",
+            "'random' (the basic game: armies dealt), 'draft' (the rulebook's "
+            "pick order), 'first-game' (the suggested 2-player armies) or one list of "
+            "unit names per player",
+            check=_check_setup,
+            words=("random", "draft", "first-game"),
+            items=UNITS,
+        ),
+        "royal_guard": Option(
+            "2018",
+            "the Royal Guard card: '2018' (tactic: move one hex) or "
+            "'revised' (up to two hexes to a location you control)",
+            choices=("2018", "revised"),
+        ),
+        "max_actions": Option(
+            None,
+            "stop after this many actions (chance included) as an "
+            "unfinished game; for simulations (None: play to the end)",
+            check=_check_cap,
+        ),
     }
 
     def _check_options(self, values: dict[str, Any]) -> dict[str, Any]:
         players, setup = values["players"], values["setup"]
         if setup == "first-game" and players != 2:
-            raise OptionError("war-chest: the 'first-game' armies are for 2 players; use 'random', "
-                              "'draft' or explicit armies with 4")
+            raise OptionError(
+                "war-chest: the 'first-game' armies are for 2 players; use 'random', "
+                "'draft' or explicit armies with 4"
+            )
         if isinstance(setup, list):
             size = ARMY_SIZE[players]
             if len(setup) != players or any(len(a) != size for a in setup):
-                raise OptionError(f"war-chest: with {players} players give {players} armies of {size} "
-                                  f"units each; got sizes {[len(a) for a in setup]}")
+                raise OptionError(
+                    f"war-chest: with {players} players give {players} armies of {size} "
+                    f"units each; got sizes {[len(a) for a in setup]}"
+                )
         self.num_players = players
         return values
 
@@ -93,12 +107,24 @@ class WarChest(Game):
 
     def initial_state(self) -> WarChestState:
         n = self.num_players
-        start = WarChestState(self, phase="deal", armies=((),) * n, pool=(), bags=((),) * n,
-                              hands=((),) * n, faceup=((),) * n, facedown=((),) * n, supply=((),) * n,
-                              eliminated=((),) * n, units=(),
-                              control=tuple(sorted((h, side) for side in (0, 1)
-                                                   for h in self.map.starts[side])),
-                              initiative=0, claimed=False, turn=0, pending=())
+        start = WarChestState(
+            self,
+            phase="deal",
+            armies=((),) * n,
+            pool=(),
+            bags=((),) * n,
+            hands=((),) * n,
+            faceup=((),) * n,
+            facedown=((),) * n,
+            supply=((),) * n,
+            eliminated=((),) * n,
+            units=(),
+            control=tuple(sorted((h, side) for side in (0, 1) for h in self.map.starts[side])),
+            initiative=0,
+            claimed=False,
+            turn=0,
+            pending=(),
+        )
         setup = self.options["setup"]
         if setup == "first-game":
             return armed(start, FIRST_GAME)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 # --- the legal actions ------------------------------------------------------------------------
 
+
 def legal_moves(state: WarChestState) -> list[Move]:
     """The actions of the player to act (not at chance, not at the end: the state checks)."""
     if state.phase == "draft":
@@ -110,6 +111,7 @@ def deploy_hexes(state: WarChestState, player: int, coin: str) -> list[Hex]:
 
 # --- carrying an action out -----------------------------------------------------------------------
 
+
 class WorkingCopy:
     """The state taken apart into lists and dicts while one action is carried out."""
 
@@ -134,12 +136,24 @@ class WorkingCopy:
         def t(lists: list[list[str]]) -> tuple[tuple[str, ...], ...]:
             return tuple(tuple(sorted(x)) for x in lists)
 
-        return replace(self.state, phase=self.phase, armies=tuple(tuple(a) for a in self.armies),
-                       pool=tuple(self.pool), bags=t(self.bags), hands=t(self.hands), faceup=t(self.faceup),
-                       facedown=t(self.facedown), supply=t(self.supply), eliminated=t(self.eliminated),
-                       units=tuple(sorted((h, o, k, n) for h, (o, k, n) in self.units.items())),
-                       control=tuple(sorted(self.control.items())), initiative=self.initiative,
-                       claimed=self.claimed, turn=self.turn, pending=tuple(self.pending))
+        return replace(
+            self.state,
+            phase=self.phase,
+            armies=tuple(tuple(a) for a in self.armies),
+            pool=tuple(self.pool),
+            bags=t(self.bags),
+            hands=t(self.hands),
+            faceup=t(self.faceup),
+            facedown=t(self.facedown),
+            supply=t(self.supply),
+            eliminated=t(self.eliminated),
+            units=tuple(sorted((h, o, k, n) for h, (o, k, n) in self.units.items())),
+            control=tuple(sorted(self.control.items())),
+            initiative=self.initiative,
+            claimed=self.claimed,
+            turn=self.turn,
+            pending=tuple(self.pending),
+        )
 
     def push(self, follow: list[Pending]) -> None:
         self.pending.extend(reversed(follow))  # the first follow-up is resolved first
@@ -219,9 +233,9 @@ def after_chance(state: WarChestState, text: str) -> WarChestState:
     if text.startswith("deal:"):
         return armed(state, parse_deal(state, text))
     if text.startswith("reveal:"):
-        return replace(state, phase="draft", pool=tuple(text[len("reveal:"):].split(",")))
+        return replace(state, phase="draft", pool=tuple(text[len("reveal:") :].split(",")))
     player, k = drawer(state)
-    coins = tuple(text[len("draw:"):].split(","))
+    coins = tuple(text[len("draw:") :].split(","))
     work = WorkingCopy(state)
     work.draw(player, coins, k)
     if state.phase == "draw":
@@ -236,11 +250,13 @@ def armed(state: WarChestState, armies: tuple[tuple[str, ...], ...]) -> WarChest
     bags = tuple(tuple(sorted([u for u in a for _ in range(2)] + [ROYAL])) for a in armies)
     supply = tuple(tuple(sorted(u for u in a for _ in range(COINS[u] - 2))) for a in armies)
     first = 1 if state.game.options["setup"] == "draft" and state.game.num_players == 2 else 0
-    return replace(state, phase="draw", armies=armies, pool=(), bags=bags, supply=supply,
-                   initiative=first, turn=0)
+    return replace(
+        state, phase="draw", armies=armies, pool=(), bags=bags, supply=supply, initiative=first, turn=0
+    )
 
 
 # --- the turn and the round go on -----------------------------------------------------------------
+
 
 def settled(state: WarChestState) -> WarChestState:
     """Drop follow-ups that can no longer happen; then the turn, the round, the draws."""
@@ -293,14 +309,21 @@ def deadlocked(state: WarChestState) -> bool:
 
 # --- chance: the deal and the draws -----------------------------------------------------------------
 
+
 def parse_deal(state: WarChestState, text: str) -> tuple[tuple[str, ...], ...]:
     n, size = state.game.num_players, ARMY_SIZE[state.game.num_players]
-    armies = [a.split(",") for a in text[len("deal:"):].split("/")] if text.startswith("deal:") else []
+    armies = [a.split(",") for a in text[len("deal:") :].split("/")] if text.startswith("deal:") else []
     units = [u for a in armies for u in a]
-    if (len(armies) != n or any(len(a) != size for a in armies) or len(set(units)) != len(units)
-            or any(u not in COINS for u in units)):
-        raise IllegalMoveError(f"{text[:40]!r}: the deal is 'deal:' and {n} armies of {size} different "
-                               "units, like 'deal:archer,cavalry,lancer,scout/knight,...'")
+    if (
+        len(armies) != n
+        or any(len(a) != size for a in armies)
+        or len(set(units)) != len(units)
+        or any(u not in COINS for u in units)
+    ):
+        raise IllegalMoveError(
+            f"{text[:40]!r}: the deal is 'deal:' and {n} armies of {size} different "
+            "units, like 'deal:archer,cavalry,lancer,scout/knight,...'"
+        )
     return tuple(tuple(sorted(a)) for a in armies)
 
 

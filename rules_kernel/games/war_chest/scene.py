@@ -19,40 +19,80 @@ if TYPE_CHECKING:
 def scene_of(state: WarChestState, perspective: int | None) -> Scene:
     """What is on the table in `state` (already the view of `perspective`, if any)."""
     game, m = state.game, state.game.map
-    cells = tuple(Cell(hex_name(h), h[0], h[1], shade="location" if h in m.locations else None,
-                       marker=state.controller.get(h)) for h in sorted(m.hexes))
-    tokens = tuple(Token(hex_name(h), NAMES[k] + (f" ×{n}" if n > 1 else ""), SYMBOLS[k], owner=o,
-                         kind="coin", height=n) for h, o, k, n in state.units)
+    cells = tuple(
+        Cell(
+            hex_name(h),
+            h[0],
+            h[1],
+            shade="location" if h in m.locations else None,
+            marker=state.controller.get(h),
+        )
+        for h in sorted(m.hexes)
+    )
+    tokens = tuple(
+        Token(hex_name(h), NAMES[k] + (f" ×{n}" if n > 1 else ""), SYMBOLS[k], owner=o, kind="coin", height=n)
+        for h, o, k, n in state.units
+    )
     zones: list[Zone] = []
     if state.phase == "draft":
-        zones.append(Zone("draft", "Draft: cards to pick", None,
-                          tuple(ZoneItem(zone_cell("draft", u), NAMES[u], SYMBOLS[u]) for u in state.pool)))
+        zones.append(
+            Zone(
+                "draft",
+                "Draft: cards to pick",
+                None,
+                tuple(ZoneItem(zone_cell("draft", u), NAMES[u], SYMBOLS[u]) for u in state.pool),
+            )
+        )
     if state.pending and state.current_player != CHANCE:
         zones.append(_prompt_zone(state))
     holder = state.initiative
-    zones.append(Zone("initiative", "Initiative" + (" (claimed this round)" if state.claimed else ""), holder,
-                      (ZoneItem(zone_cell("initiative", "marker"), f"Initiative: {game.player_names[holder]}",
-                                "⚑", owner=holder),)))
+    zones.append(
+        Zone(
+            "initiative",
+            "Initiative" + (" (claimed this round)" if state.claimed else ""),
+            holder,
+            (
+                ZoneItem(
+                    zone_cell("initiative", "marker"),
+                    f"Initiative: {game.player_names[holder]}",
+                    "⚑",
+                    owner=holder,
+                ),
+            ),
+        )
+    )
     for p in range(game.num_players):
         zones += _player_zones(state, p)
-    return Scene(game=game.id, layout="hex", cells=cells, tokens=tokens, zones=tuple(zones),
-                 players=game.player_names, to_move=None if state.is_terminal()
-                 or state.current_player == CHANCE else state.current_player,
-                 status=_status(state), perspective=perspective, last_cells=state.last)
+    return Scene(
+        game=game.id,
+        layout="hex",
+        cells=cells,
+        tokens=tokens,
+        zones=tuple(zones),
+        players=game.player_names,
+        to_move=None if state.is_terminal() or state.current_player == CHANCE else state.current_player,
+        status=_status(state),
+        perspective=perspective,
+        last_cells=state.last,
+    )
 
 
 def _prompt_zone(state: WarChestState) -> Zone:
     kind, player, detail = state.pending[-1]
     if kind == "guard":
-        items = (ZoneItem(zone_cell("prompt", "guard-supply"), "Take the coin from the supply", "S",
-                          owner=player),
-                 ZoneItem(zone_cell("prompt", "guard-unit"), "Take the coin from the unit", "U",
-                          owner=player))
+        items = (
+            ZoneItem(zone_cell("prompt", "guard-supply"), "Take the coin from the supply", "S", owner=player),
+            ZoneItem(zone_cell("prompt", "guard-unit"), "Take the coin from the unit", "U", owner=player),
+        )
         return Zone("prompt", f"Royal Guard on {hex_name(detail)} attacked", player, items)
     if kind == "priest-use":
         return Zone("prompt", f"Use the drawn coin ({NAMES.get(detail, '?')}) at once", player)
-    titles = {"sword": "Swordsman: move one hex?", "berserk": "Berserker: pay a coin to maneuver again?",
-              "mercenary": "Mercenary: a free maneuver?", "footman": "Footman: maneuver each unit"}
+    titles = {
+        "sword": "Swordsman: move one hex?",
+        "berserk": "Berserker: pay a coin to maneuver again?",
+        "mercenary": "Mercenary: a free maneuver?",
+        "footman": "Footman: maneuver each unit",
+    }
     done = ZoneItem(zone_cell("prompt", "done"), "Done", "✓", owner=player)
     return Zone("prompt", titles[kind], player, (done,))
 
@@ -61,29 +101,63 @@ def _player_zones(state: WarChestState, p: int) -> list[Zone]:
     name = state.game.player_names[p]
 
     def items(zone: str, coins, face_down: bool = False) -> tuple[ZoneItem, ...]:
-        return tuple(ZoneItem(zone_cell(zone, c), NAMES.get(c, "hidden coin"), SYMBOLS.get(c, "?"),
-                              count=k, owner=p, face_down=face_down or c == HIDDEN)
-                     for c, k in sorted(Counter(coins).items()))
+        return tuple(
+            ZoneItem(
+                zone_cell(zone, c),
+                NAMES.get(c, "hidden coin"),
+                SYMBOLS.get(c, "?"),
+                count=k,
+                owner=p,
+                face_down=face_down or c == HIDDEN,
+            )
+            for c, k in sorted(Counter(coins).items())
+        )
 
     hidden_hand = HIDDEN in state.hands[p]
     bag_size = len(state.bags[p]) - (state.hands[p].count(HIDDEN) + state.facedown[p].count(HIDDEN))
-    discard = items(f"discard-{p}", state.faceup[p]) + (ZoneItem(
-        zone_cell(f"discard-{p}", "face-down"), "face-down coins", "▾", count=len(state.facedown[p]), owner=p,
-        face_down=True),)
+    discard = items(f"discard-{p}", state.faceup[p]) + (
+        ZoneItem(
+            zone_cell(f"discard-{p}", "face-down"),
+            "face-down coins",
+            "▾",
+            count=len(state.facedown[p]),
+            owner=p,
+            face_down=True,
+        ),
+    )
     army = ", ".join(NAMES[u] for u in state.armies[p]) or "none yet"
     side = state.game.team(p)
     zones = [
-        Zone(f"hand-{p}", f"{name}: hand" + (" (hidden)" if hidden_hand else ""), p,
-             items(f"hand-{p}", state.hands[p])),
+        Zone(
+            f"hand-{p}",
+            f"{name}: hand" + (" (hidden)" if hidden_hand else ""),
+            p,
+            items(f"hand-{p}", state.hands[p]),
+        ),
         Zone(f"bag-{p}", f"{name}: bag", p, (), hidden_count=bag_size),
         Zone(f"discard-{p}", f"{name}: discard pile", p, discard),
-        Zone(f"supply-{p}", f"{name}: supply ({army}); markers left: {state.markers_left(side)}", p,
-             tuple(ZoneItem(zone_cell(f"supply-{p}", u), NAMES[u], SYMBOLS[u], count=state.supply[p].count(u),
-                            owner=p) for u in state.armies[p] if u in state.supply[p])),
+        Zone(
+            f"supply-{p}",
+            f"{name}: supply ({army}); markers left: {state.markers_left(side)}",
+            p,
+            tuple(
+                ZoneItem(
+                    zone_cell(f"supply-{p}", u), NAMES[u], SYMBOLS[u], count=state.supply[p].count(u), owner=p
+                )
+                for u in state.armies[p]
+                if u in state.supply[p]
+            ),
+        ),
     ]
     if state.eliminated[p]:
-        zones.append(Zone(f"eliminated-{p}", f"{name}: out of the game", p,
-                          items(f"eliminated-{p}", state.eliminated[p])))
+        zones.append(
+            Zone(
+                f"eliminated-{p}",
+                f"{name}: out of the game",
+                p,
+                items(f"eliminated-{p}", state.eliminated[p]),
+            )
+        )
     return zones
 
 

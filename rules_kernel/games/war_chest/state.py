@@ -109,8 +109,7 @@ class WarChestState(State):
                     return Outcome.win(side, reason)
                 return Outcome(side, reason, (side, side + 2))
         if rules.deadlocked(self):
-            return Outcome.draw("deadlock: no coin is left to act with, so no side can place "
-                                "another marker")
+            return Outcome.draw("deadlock: no coin is left to act with, so no side can place another marker")
         cap = game.options["max_actions"]
         if cap is not None and self.ply >= cap:
             return Outcome.unfinished(f"stopped after {cap} actions (max_actions)")
@@ -120,8 +119,10 @@ class WarChestState(State):
         if action.is_chance:
             after = rules.after_chance(self, str(action))
         elif getattr(action, "coin", None) == HIDDEN:  # a view's hidden coin: nothing to act with
-            raise HiddenInformationError(f"{action}: this coin is hidden in this view; play on the full "
-                                         "state or on view.determinize(rng)")
+            raise HiddenInformationError(
+                f"{action}: this coin is hidden in this view; play on the full "
+                "state or on view.determinize(rng)"
+            )
         else:
             after = rules.after_move(self, action)
         return replace(rules.settled(after), ply=self.ply + 1, last=() if action.is_chance else action.cells)
@@ -148,12 +149,15 @@ class WarChestState(State):
             return []
         if self.phase == "deal":
             if self.game.options["setup"] == "random":
-                raise ChanceNotEnumerableError("the deal of the armies has too many outcomes to "
-                                               "list; use sample_chance")
+                raise ChanceNotEnumerableError(
+                    "the deal of the armies has too many outcomes to list; use sample_chance"
+                )
             k = len(DRAFT_ORDER[self.game.num_players])
             total = comb(len(UNITS), k)
-            return [(TextChance("reveal:" + ",".join(cards)), 1 / total)
-                    for cards in combinations(sorted(UNITS), k)]
+            return [
+                (TextChance("reveal:" + ",".join(cards)), 1 / total)
+                for cards in combinations(sorted(UNITS), k)
+            ]
         player, k = rules.drawer(self)
         return [(TextChance("draw:" + ",".join(coins)), p) for coins, p in rules.draw_odds(self, player, k)]
 
@@ -161,7 +165,7 @@ class WarChestState(State):
         if self.phase == "deal" and self.game.options["setup"] == "random":
             units = rng.sample(UNITS, ARMY_SIZE[self.game.num_players] * self.game.num_players)
             size = ARMY_SIZE[self.game.num_players]
-            armies = [sorted(units[i * size:(i + 1) * size]) for i in range(self.game.num_players)]
+            armies = [sorted(units[i * size : (i + 1) * size]) for i in range(self.game.num_players)]
             return TextChance("deal:" + "/".join(",".join(a) for a in armies))
         if self.phase == "deal":
             cards = sorted(rng.sample(UNITS, len(DRAFT_ORDER[self.game.num_players])))
@@ -173,19 +177,22 @@ class WarChestState(State):
             rules.parse_deal(self, text)
             return TextChance(text)
         if self.phase == "deal":
-            cards = text[len("reveal:"):].split(",") if text.startswith("reveal:") else []
+            cards = text[len("reveal:") :].split(",") if text.startswith("reveal:") else []
             k = len(DRAFT_ORDER[self.game.num_players])
             if len(cards) != k or len(set(cards)) != k or any(c not in COINS for c in cards):
-                raise IllegalMoveError(f"{text[:40]!r}: the draft starts with 'reveal:' and {k} different "
-                                       "unit names, separated by ','")
+                raise IllegalMoveError(
+                    f"{text[:40]!r}: the draft starts with 'reveal:' and {k} different "
+                    "unit names, separated by ','"
+                )
             return TextChance("reveal:" + ",".join(sorted(cards)))
         for outcome, _ in self.chance_outcomes():
             if str(outcome) == text:
                 return outcome
         player, k = rules.drawer(self)
         bag = ", ".join(self.bags[player]) or "empty"
-        raise IllegalMoveError(f"{text!r}: not a possible draw of {k} coin(s) for "
-                               f"{self.game.player_names[player]} (bag: {bag})")
+        raise IllegalMoveError(
+            f"{text!r}: not a possible draw of {k} coin(s) for {self.game.player_names[player]} (bag: {bag})"
+        )
 
     # --- secrets -------------------------------------------------------------------------------
     def action_text(self, action, viewer: int | None = None) -> str:
@@ -223,11 +230,14 @@ class WarChestState(State):
             bags[other] = tuple(sorted(bags[other] + tuple(secret)))
             hands[other] = (HIDDEN,) * len(hands[other])
             facedown[other] = (HIDDEN,) * len(facedown[other])
-        pending = tuple(("priest-use", p, HIDDEN) if k == "priest-use" and p != player else (k, p, d)
-                        for k, p, d in self.pending)
+        pending = tuple(
+            ("priest-use", p, HIDDEN) if k == "priest-use" and p != player else (k, p, d)
+            for k, p, d in self.pending
+        )
         last = tuple(c for c in self.last if not c.startswith("hand-") or c.startswith(f"hand-{player}:"))
-        return replace(self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown),
-                       pending=pending, last=last)
+        return replace(
+            self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown), pending=pending, last=last
+        )
 
     def determinize(self, rng: random.Random) -> WarChestState:
         """Deal every '?' from its owner's pooled bag counts at random."""
@@ -239,14 +249,17 @@ class WarChestState(State):
                 continue
             pool = list(bags[p])
             rng.shuffle(pool)
-            dealt_hand, dealt_down = pool[:unknown_hand], pool[unknown_hand:unknown_hand + unknown_down]
-            bags[p] = tuple(sorted(pool[unknown_hand + unknown_down:]))
+            dealt_hand, dealt_down = pool[:unknown_hand], pool[unknown_hand : unknown_hand + unknown_down]
+            bags[p] = tuple(sorted(pool[unknown_hand + unknown_down :]))
             hands[p] = tuple(sorted([c for c in hands[p] if c != HIDDEN] + dealt_hand))
             facedown[p] = tuple(sorted([c for c in facedown[p] if c != HIDDEN] + dealt_down))
-            pending = [(k, q, rng.choice(hands[p]) if k == "priest-use" and q == p and d == HIDDEN else d)
-                       for k, q, d in pending]
-        return replace(self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown),
-                       pending=tuple(pending))
+            pending = [
+                (k, q, rng.choice(hands[p]) if k == "priest-use" and q == p and d == HIDDEN else d)
+                for k, q, d in pending
+            ]
+        return replace(
+            self, bags=tuple(bags), hands=tuple(hands), facedown=tuple(facedown), pending=tuple(pending)
+        )
 
     # --- text, drawing, messages -----------------------------------------------------------------
     def to_text(self) -> str:
@@ -264,19 +277,26 @@ class WarChestState(State):
             return f"{text!r}: the draft is on; cards left: {', '.join(self.pool)}"
         if self.pending:
             kind, player, detail = self.pending[-1]
-            what = {"guard": "decide how the attacked Royal Guard takes the hit",
-                    "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
-                    "sword": "the Swordsman may move one hex (or done)",
-                    "berserk": "the Berserker may maneuver again, paying a coin of its stack (or done)",
-                    "mercenary": "the Mercenary may make a free maneuver (or done)",
-                    "footman": "each Footman unit may make one maneuver (or done)"}[kind]
+            what = {
+                "guard": "decide how the attacked Royal Guard takes the hit",
+                "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
+                "sword": "the Swordsman may move one hex (or done)",
+                "berserk": "the Berserker may maneuver again, paying a coin of its stack (or done)",
+                "mercenary": "the Mercenary may make a free maneuver (or done)",
+                "footman": "each Footman unit may make one maneuver (or done)",
+            }[kind]
             return f"{text!r}: {self.game.player_names[player]} must first {what}; legal: {shown}"
         words = text.split()
         hand = self.hands[self.turn]
-        if len(words) > 1 and words[0] in FACE_DOWN + MANEUVERS + ("deploy", "bolster", "tactic") \
-                and words[1] not in hand:
-            return (f"{text!r}: {self.game.player_names[self.turn]} has no {words[1]!r} coin in hand "
-                    f"(hand: {', '.join(hand)})")
+        if (
+            len(words) > 1
+            and words[0] in FACE_DOWN + MANEUVERS + ("deploy", "bolster", "tactic")
+            and words[1] not in hand
+        ):
+            return (
+                f"{text!r}: {self.game.player_names[self.turn]} has no {words[1]!r} coin in hand "
+                f"(hand: {', '.join(hand)})"
+            )
         return f"{text!r} is not a legal action here; legal: {shown}"
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 # --- writing ------------------------------------------------------------------------------------
 
+
 def _coins(lists) -> str:
     return "/".join(",".join(x) or "-" for x in lists)
 
@@ -60,17 +61,55 @@ def position_text(s: WarChestState) -> str:
     units = ";".join(f"{hex_name(h)}:{o}:{k}:{n}" for h, o, k, n in s.units) or "-"
     control = ";".join(f"{hex_name(h)}:{side}" for h, side in s.control) or "-"
     pending = "|".join(_pending_text(p) for p in s.pending) or "-"
-    return " ".join([s.phase, _coins(s.armies), ",".join(s.pool) or "-", _coins(s.bags), _coins(s.hands),
-                     _coins(s.faceup), _coins(s.facedown), _coins(s.supply), _coins(s.eliminated), units,
-                     control, f"{s.initiative}{'*' if s.claimed else ''}", str(s.turn), pending, str(s.ply)])
+    return " ".join(
+        [
+            s.phase,
+            _coins(s.armies),
+            ",".join(s.pool) or "-",
+            _coins(s.bags),
+            _coins(s.hands),
+            _coins(s.faceup),
+            _coins(s.facedown),
+            _coins(s.supply),
+            _coins(s.eliminated),
+            units,
+            control,
+            f"{s.initiative}{'*' if s.claimed else ''}",
+            str(s.turn),
+            pending,
+            str(s.ply),
+        ]
+    )
 
 
 # --- reading ------------------------------------------------------------------------------------
 
-PENDING_KINDS = {"guard": "hex", "sword": "hex", "berserk": "hex", "mercenary": "-", "footman": "hexes",
-                 "priest-draw": "-", "priest-use": "coin"}
-FIELDS = ("phase", "armies", "pool", "bags", "hands", "faceup", "facedown", "supply", "eliminated", "units",
-          "control", "initiative", "turn", "pending", "ply")
+PENDING_KINDS = {
+    "guard": "hex",
+    "sword": "hex",
+    "berserk": "hex",
+    "mercenary": "-",
+    "footman": "hexes",
+    "priest-draw": "-",
+    "priest-use": "coin",
+}
+FIELDS = (
+    "phase",
+    "armies",
+    "pool",
+    "bags",
+    "hands",
+    "faceup",
+    "facedown",
+    "supply",
+    "eliminated",
+    "units",
+    "control",
+    "initiative",
+    "turn",
+    "pending",
+    "ply",
+)
 COIN_FIELDS = FIELDS[3:9]
 _HEX = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
 _UNIT = re.compile(r"([0-9]{1,2},[0-9]{1,2}):([0-9]):([a-z-]+):([0-9]{1,3})")
@@ -83,14 +122,17 @@ def parse_fields(game: WarChest, fields: list[str]) -> dict[str, Any]:
     n = game.num_players
     if value["phase"] not in ("deal", "draft", "draw", "play"):
         raise FieldError("phase", f"'deal', 'draft', 'draw' or 'play' expected, not {value['phase'][:20]!r}")
-    armies = tuple(tuple(_coin_list(part, "armies", units_only=True))
-                   for part in _per_player(value["armies"], n, "armies"))
+    armies = tuple(
+        tuple(_coin_list(part, "armies", units_only=True))
+        for part in _per_player(value["armies"], n, "armies")
+    )
     pool = tuple(sorted(_coin_list(value["pool"], "pool", units_only=True)))
     state = {"phase": value["phase"], "armies": armies, "pool": pool}
     for name in COIN_FIELDS:
         hidden = name in ("hands", "facedown")  # another player's coins in a view
-        state[name] = tuple(tuple(sorted(_coin_list(part, name, hidden=hidden)))
-                            for part in _per_player(value[name], n, name))
+        state[name] = tuple(
+            tuple(sorted(_coin_list(part, name, hidden=hidden))) for part in _per_player(value[name], n, name)
+        )
     state["units"] = _parse_units(game, value["units"])
     state["control"] = _parse_control(game, value["control"])
     initiative = value["initiative"]
@@ -114,8 +156,11 @@ def _coin_list(text: str, name: str, units_only: bool = False, hidden: bool = Fa
     for coin in out:
         if coin not in known and not (hidden and coin == HIDDEN):
             what = "unit" if units_only else "coin"
-            raise FieldError(name, f"unknown {what} {coin[:20]!r} (units: {', '.join(UNITS)}"
-                             f"{'' if units_only else ', and royal'})")
+            raise FieldError(
+                name,
+                f"unknown {what} {coin[:20]!r} (units: {', '.join(UNITS)}"
+                f"{'' if units_only else ', and royal'})",
+            )
     return out
 
 
@@ -136,16 +181,18 @@ def _hex(game: WarChest, text: str, name: str) -> Hex:
 
 def _parse_units(game: WarChest, text: str) -> tuple[tuple[Hex, int, str, int], ...]:
     units: dict[Hex, tuple[Hex, int, str, int]] = {}
-    for item in ([] if text == "-" else text.split(";")):
+    for item in [] if text == "-" else text.split(";"):
         match = _UNIT.fullmatch(item)
         if not match:
-            raise FieldError("units", f"{item[:30]!r}: a unit is 'x,y:seat:type:coins', "
-                             "like '3,3:0:archer:2'")
+            raise FieldError(
+                "units", f"{item[:30]!r}: a unit is 'x,y:seat:type:coins', like '3,3:0:archer:2'"
+            )
         h, owner = _hex(game, match[1], "units"), int(match[2])
         kind, height = match[3], int(match[4])
         if owner >= game.num_players or kind not in COINS or height < 1:
-            raise FieldError("units", f"{item[:30]!r}: seat 0..{game.num_players - 1}, a unit type and at "
-                             "least one coin")
+            raise FieldError(
+                "units", f"{item[:30]!r}: seat 0..{game.num_players - 1}, a unit type and at least one coin"
+            )
         if h in units:
             raise FieldError("units", f"two units on hex {hex_name(h)}; a hex holds one unit")
         units[h] = (h, owner, kind, height)
@@ -154,7 +201,7 @@ def _parse_units(game: WarChest, text: str) -> tuple[tuple[Hex, int, str, int], 
 
 def _parse_control(game: WarChest, text: str) -> tuple[tuple[Hex, int], ...]:
     control: dict[Hex, int] = {}
-    for item in ([] if text == "-" else text.split(";")):
+    for item in [] if text == "-" else text.split(";"):
         where, _, side = item.rpartition(":")
         h = _hex(game, where, "control")
         if h not in game.map.locations or side not in ("0", "1"):
@@ -193,6 +240,7 @@ def _parse_pending(game: WarChest, text: str) -> Pending:
 
 # --- does the position follow from the box and the rules? ---------------------------------------
 
+
 def check_position(state: WarChestState) -> None:
     """Raises FieldError for what the box or the rules make impossible."""
     if state.phase in ("deal", "draft"):
@@ -208,9 +256,12 @@ def check_position(state: WarChestState) -> None:
     cap = state.game.options["max_actions"]
     if cap is not None and state.ply > cap:
         raise FieldError("ply", f"{state.ply} actions, past the cap of {cap} (max_actions)")
-    check_playable(state, "pending" if state.pending else "hands",
-                   lambda: state.phase == "deal" or drawable(state, drawer(state)[0]) > 0,
-                   FieldError("pending", "a coin must be drawn, but bag and discard pile are empty"))
+    check_playable(
+        state,
+        "pending" if state.pending else "hands",
+        lambda: state.phase == "deal" or drawable(state, drawer(state)[0]) > 0,
+        FieldError("pending", "a coin must be drawn, but bag and discard pile are empty"),
+    )
 
 
 def _check_set_up(state: WarChestState) -> None:
@@ -228,15 +279,21 @@ def _check_set_up(state: WarChestState) -> None:
         if not state.pool or len(state.pool) + picks != cards:
             raise FieldError("pool", f"a draft shows {cards} cards: those picked and those left")
         if any(len(a) != order.count(p) for p, a in enumerate(state.armies)):
-            raise FieldError("armies", f"after {picks} picks the players hold "
-                             f"{[order.count(p) for p in range(game.num_players)]} cards (the pick order)")
+            raise FieldError(
+                "armies",
+                f"after {picks} picks the players hold "
+                f"{[order.count(p) for p in range(game.num_players)]} cards (the pick order)",
+            )
         _check_distinct([u for a in state.armies for u in a] + list(state.pool), "pool")
     starts = tuple(sorted((h, side) for side in (0, 1) for h in game.map.starts[side]))
     if any(coins for name in COIN_FIELDS for coins in getattr(state, name)) or state.units or state.pending:
         raise FieldError(state.phase, "no coins, units or follow-ups before the armies are known")
     if state.control != starts or state.initiative or state.claimed or state.turn:
-        raise FieldError("control", "before the armies are known the markers lie on the starting "
-                         "locations and player 0 holds the initiative (turn 0, not claimed)")
+        raise FieldError(
+            "control",
+            "before the armies are known the markers lie on the starting "
+            "locations and player 0 holds the initiative (turn 0, not claimed)",
+        )
 
 
 def _check_distinct(units: list[str], name: str) -> None:
@@ -249,13 +306,16 @@ def _check_armies(state: WarChestState) -> None:
     game, setup = state.game, state.game.options["setup"]
     size = ARMY_SIZE[game.num_players]
     if state.pool or any(len(a) != size for a in state.armies):
-        raise FieldError("armies", f"every player has an army of {size} units once the game is on "
-                         "(and no draft card is left)")
+        raise FieldError(
+            "armies",
+            f"every player has an army of {size} units once the game is on (and no draft card is left)",
+        )
     _check_distinct([u for a in state.armies for u in a], "armies")
     fixed = FIRST_GAME if setup == "first-game" else setup if isinstance(setup, list) else None
     if fixed is not None and [sorted(a) for a in state.armies] != [sorted(a) for a in fixed]:
-        raise FieldError("armies", "this game's setup fixes the armies: "
-                         + "/".join(",".join(a) for a in fixed))
+        raise FieldError(
+            "armies", "this game's setup fixes the armies: " + "/".join(",".join(a) for a in fixed)
+        )
 
 
 def _check_coins(state: WarChestState, player: int) -> None:
@@ -267,9 +327,12 @@ def _check_coins(state: WarChestState, player: int) -> None:
         royal_here = name not in ("supply", "eliminated")  # the Royal coin is never recruited or lost
         strange = [c for c in coins if c not in army and not (c == ROYAL and royal_here)]
         if strange:
-            raise FieldError(name, f"player {player} has a {strange[0]} coin here; their coins are "
-                             f"{', '.join(sorted(army))} and the Royal coin (never in supply or out "
-                             "of the game)")
+            raise FieldError(
+                name,
+                f"player {player} has a {strange[0]} coin here; their coins are "
+                f"{', '.join(sorted(army))} and the Royal coin (never in supply or out "
+                "of the game)",
+            )
         totals.update(coins)
     for _, owner, kind, height in state.units:
         if owner == player:
@@ -280,12 +343,16 @@ def _check_coins(state: WarChestState, player: int) -> None:
             raise FieldError("bags", f"player {player} has {count} {coin} coins; the box holds {most}")
     hidden = state.hands[player].count(HIDDEN) + state.facedown[player].count(HIDDEN)
     if hidden > len(state.bags[player]):
-        raise FieldError("bags", f"player {player}'s hidden coins ('?') are counted in their bag, which "
-                         f"holds only {len(state.bags[player])}")
+        raise FieldError(
+            "bags",
+            f"player {player}'s hidden coins ('?') are counted in their bag, which "
+            f"holds only {len(state.bags[player])}",
+        )
     most_in_hand = HAND_SIZE + (1 if state.game.num_players == 4 else 0)  # + a teammate's Priest draw
     if len(state.hands[player]) > most_in_hand:
-        raise FieldError("hands", f"player {player} holds {len(state.hands[player])} coins; at most "
-                         f"{most_in_hand}")
+        raise FieldError(
+            "hands", f"player {player} holds {len(state.hands[player])} coins; at most {most_in_hand}"
+        )
 
 
 def _check_units(state: WarChestState) -> None:
@@ -294,8 +361,10 @@ def _check_units(state: WarChestState) -> None:
             raise FieldError("units", f"player {owner} has a {kind} unit but no {kind} in their army")
     for (owner, kind), count in Counter((o, k) for _, o, k, _ in state.units).items():
         if count > (2 if kind == "footman" else 1):
-            raise FieldError("units", f"player {owner} has {count} {kind} units; one of a type "
-                             "(Footman: two) may be on the board")
+            raise FieldError(
+                "units",
+                f"player {owner} has {count} {kind} units; one of a type (Footman: two) may be on the board",
+            )
 
 
 def _check_round(state: WarChestState) -> None:
@@ -305,8 +374,9 @@ def _check_round(state: WarChestState) -> None:
         if state.pending or state.claimed:
             raise FieldError("phase", "a round starts with the draw: no follow-ups, initiative unclaimed")
         if any(state.hands[seat] for seat in range(state.turn, n)):
-            raise FieldError("hands", f"seats {state.turn}..{n - 1} have not drawn yet; their hands "
-                             "are empty")
+            raise FieldError(
+                "hands", f"seats {state.turn}..{n - 1} have not drawn yet; their hands are empty"
+            )
         if drawable(state, state.turn) == 0:
             raise FieldError("turn", f"seat {state.turn} draws but has no coin in bag or discard pile")
     elif not state.pending and not state.hands[state.turn] and not state.is_terminal():
@@ -316,18 +386,29 @@ def _check_round(state: WarChestState) -> None:
 def _check_pending(state: WarChestState) -> None:
     for kind, player, detail in state.pending:
         where = f"{kind}:{player}"
-        if kind == "guard" and (state.board.get(detail, (None, ""))[:2] != (player, "royal-guard")
-                                or "royal-guard" not in state.supply[player]):
-            raise FieldError("pending", f"{where}: an attacked Royal Guard of that player stands on "
-                             f"{hex_name(detail)} and a Royal Guard coin is in their supply")
+        if kind == "guard" and (
+            state.board.get(detail, (None, ""))[:2] != (player, "royal-guard")
+            or "royal-guard" not in state.supply[player]
+        ):
+            raise FieldError(
+                "pending",
+                f"{where}: an attacked Royal Guard of that player stands on "
+                f"{hex_name(detail)} and a Royal Guard coin is in their supply",
+            )
         if kind == "priest-use" and detail not in state.hands[player] and HIDDEN not in state.hands[player]:
             raise FieldError("pending", f"{where}: the coin to use ({detail}) is in that player's hand")
     # an attacked Royal Guard's choice comes first; right after it, the attacker's draw
     for depth, (kind, player, _) in enumerate(reversed(state.pending)):
-        if (kind == "guard" and depth > 0) or (kind == "priest-draw" and depth > 1) or \
-                (kind == "priest-draw" and depth == 1 and state.pending[-1][0] != "guard"):
-            raise FieldError("pending", f"{kind}:{player}: happens at once (the last follow-up, or a "
-                             "Warrior Priest's draw right under the Royal Guard's choice)")
+        if (
+            (kind == "guard" and depth > 0)
+            or (kind == "priest-draw" and depth > 1)
+            or (kind == "priest-draw" and depth == 1 and state.pending[-1][0] != "guard")
+        ):
+            raise FieldError(
+                "pending",
+                f"{kind}:{player}: happens at once (the last follow-up, or a "
+                "Warrior Priest's draw right under the Royal Guard's choice)",
+            )
 
 
 def _check_markers(state: WarChestState) -> None:
@@ -339,11 +420,22 @@ def _check_markers(state: WarChestState) -> None:
         raise FieldError("control", "both sides have placed every marker; the game ends at the first")
 
 
-def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, turn: int = 0,
-            armies: str | None = None, bags: tuple[str, ...] | None = None,
-            faceup: tuple[str, ...] = (), facedown: tuple[str, ...] = (), supply: tuple[str, ...] = (),
-            control: str | None = None, initiative: str = "0", pending: str = "-",
-            phase: str = "play") -> WarChestState:
+def compose(
+    game: WarChest,
+    units: str = "-",
+    hands: tuple[str, ...] = (),
+    *,
+    turn: int = 0,
+    armies: str | None = None,
+    bags: tuple[str, ...] | None = None,
+    faceup: tuple[str, ...] = (),
+    facedown: tuple[str, ...] = (),
+    supply: tuple[str, ...] = (),
+    control: str | None = None,
+    initiative: str = "0",
+    pending: str = "-",
+    phase: str = "play",
+) -> WarChestState:
     """A position for a scenario or an explainer, in the fields of the position text; per-player
     fields are tuples of comma lists ('-' or missing: empty). Defaults: the first-game armies
     (4 players: a fixed set of three each), the starting markers, and in each bag the player's
@@ -353,8 +445,12 @@ def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, tu
         compose(game, "3,3:0:archer:1;3,5:1:knight:2", ("archer", "-"))
     """
     n = game.num_players
-    first = "/".join(",".join(a) for a in FIRST_GAME) if n == 2 else \
-        "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/footman,mercenary,berserker"
+    first = (
+        "/".join(",".join(a) for a in FIRST_GAME)
+        if n == 2
+        else "swordsman,pikeman,ensign/archer,cavalry,lancer/knight,marshall,scout/"
+        "footman,mercenary,berserker"
+    )
     armies = armies or first
 
     def per_player(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -362,23 +458,39 @@ def compose(game: WarChest, units: str = "-", hands: tuple[str, ...] = (), *, tu
 
     if bags is None:
         placed = (per_player(hands), per_player(faceup), per_player(facedown), per_player(supply))
-        bags = tuple(_default_bag(p, army.split(",")[0], units, [lists[p] for lists in placed])
-                     for p, army in enumerate(armies.split("/")))
+        bags = tuple(
+            _default_bag(p, army.split(",")[0], units, [lists[p] for lists in placed])
+            for p, army in enumerate(armies.split("/"))
+        )
     starts = ";".join(f"{hex_name(h)}:{side}" for side in (0, 1) for h in game.map.starts[side])
-    return game.from_text(" ".join([
-        phase, armies, "-", *("/".join(per_player(x)) for x in (bags, hands, faceup, facedown, supply, ())),
-        units, control or starts, initiative, str(turn), pending, "0"]))
+    return game.from_text(
+        " ".join(
+            [
+                phase,
+                armies,
+                "-",
+                *("/".join(per_player(x)) for x in (bags, hands, faceup, facedown, supply, ())),
+                units,
+                control or starts,
+                initiative,
+                str(turn),
+                pending,
+                "0",
+            ]
+        )
+    )
 
 
 def _default_bag(player: int, unit: str, units: str, lists: list[str]) -> str:
     """compose's bag: the player's first unit coin and the Royal coin, if the box has them to spare."""
     named = Counter(c for coins in lists for c in coins.split(","))
-    for item in ([] if units == "-" else units.split(";")):
+    for item in [] if units == "-" else units.split(";"):
         where_owner_kind_height = item.split(":")
-        if len(where_owner_kind_height) == 4 and where_owner_kind_height[1:3] == [str(player), unit] \
-                and where_owner_kind_height[3].isdigit():
+        if (
+            len(where_owner_kind_height) == 4
+            and where_owner_kind_height[1:3] == [str(player), unit]
+            and where_owner_kind_height[3].isdigit()
+        ):
             named[unit] += int(where_owner_kind_height[3])
     bag = ([unit] if named[unit] < COINS.get(unit, 0) else []) + ([ROYAL] if not named[ROYAL] else [])
     return ",".join(bag) or "-"
-
-

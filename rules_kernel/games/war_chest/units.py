@@ -32,6 +32,7 @@ NO_NORMAL_ATTACK = {"archer", "lancer"}
 
 # --- who stands where ---------------------------------------------------------------------------
 
+
 def enemy(state: WarChestState, player: int, h: Hex) -> bool:
     unit = state.board.get(h)
     return unit is not None and state.game.team(unit[0]) != state.game.team(player)
@@ -57,25 +58,32 @@ def attack_targets(state: WarChestState, frm: Hex, owner: int) -> list[Hex]:
 
 def with_unit_moved(state: WarChestState, h: Hex) -> Callable[[Hex], WarChestState]:
     """A look-ahead: the state with the unit on h moved to another hex."""
+
     def moved(t: Hex) -> WarChestState:
         units = tuple(sorted((t if x == h else x, o, k, n) for x, o, k, n in state.units))
         return replace(state, units=units)
+
     return moved
 
 
 # --- the maneuvers: move, control, attack ---------------------------------------------------------
 
+
 def maneuver_moves(state: WarChestState, h: Hex, coin: str) -> list[Move]:
     """Move, control, attack of the unit on h (coin "": a free or paid follow-up)."""
     owner, kind, _ = state.board[h]
     first = (zone_cell(f"hand-{owner}", coin),) if coin else ()
-    moves: list[Move] = [Order("move", coin, (h, t), cells=first + (hex_name(h), hex_name(t)))
-                         for t in empty_neighbours(state, h)]
+    moves: list[Move] = [
+        Order("move", coin, (h, t), cells=first + (hex_name(h), hex_name(t)))
+        for t in empty_neighbours(state, h)
+    ]
     if h in state.game.map.locations and state.controller.get(h) != state.game.team(owner):
         moves.append(Order("control", coin, (h,), cells=first + (hex_name(h),)))
     if kind not in NO_NORMAL_ATTACK:
-        moves += [Order("attack", coin, (h, t), cells=first + (hex_name(h), hex_name(t)))
-                  for t in attack_targets(state, h, owner)]
+        moves += [
+            Order("attack", coin, (h, t), cells=first + (hex_name(h), hex_name(t)))
+            for t in attack_targets(state, h, owner)
+        ]
     return moves
 
 
@@ -130,6 +138,7 @@ def berserk(work: WorkingCopy, follow: list[Pending], at: Hex) -> list[Pending]:
 
 # --- tactics ------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Tactic:
     """A unit's tactic. `targets(state, h, owner)`: for the unit on h, the hexes an order
@@ -147,8 +156,10 @@ def tactic_moves(state: WarChestState, h: Hex, coin: str) -> list[Move]:
         return []
     owner = state.board[h][0]
     first = (zone_cell(f"hand-{owner}", coin), hex_name(h))
-    return [Order("tactic", coin, (h,) + rest, cells=first + tuple(hex_name(x) for x in rest))
-            for rest in dict.fromkeys(tactic.targets(state, h, owner))]
+    return [
+        Order("tactic", coin, (h,) + rest, cells=first + tuple(hex_name(x) for x in rest))
+        for rest in dict.fromkeys(tactic.targets(state, h, owner))
+    ]
 
 
 def _ranged_attack(work: WorkingCopy, order: Order, player: int) -> list[Pending]:
@@ -182,8 +193,12 @@ def _crossbowman_targets(state: WarChestState, h: Hex, owner: int) -> Iterator[t
     """Attack two hexes away in a straight line, over an empty hex."""
     for d in DIRECTIONS:
         mid, t = step(h, d), step(h, d, 2)
-        if mid in state.game.map.hexes and mid not in state.board and enemy(state, owner, t) \
-                and can_attack(state, h, t):
+        if (
+            mid in state.game.map.hexes
+            and mid not in state.board
+            and enemy(state, owner, t)
+            and can_attack(state, h, t)
+        ):
             yield (t,)
 
 
@@ -287,6 +302,7 @@ TACTICS: dict[str, Tactic] = {
 
 # --- follow-ups: maneuvers without a coin --------------------------------------------------------
 
+
 def _nothing_more(work: WorkingCopy, player: int, detail: Any, frm: Hex) -> None:
     """Most follow-ups cost nothing and leave nothing to do besides the maneuver."""
 
@@ -342,8 +358,12 @@ def _mercenary_moves(state: WarChestState, player: int, _: None) -> list[Move]:
 
 def _footman_moves(state: WarChestState, player: int, hexes: tuple[Hex, ...]) -> list[Move]:
     """Footman tactic: each Footman unit that has not yet maneuvered."""
-    return [m for h in hexes if state.board.get(h, (None, ""))[:2] == (player, "footman")
-            for m in maneuver_moves(state, h, "")]
+    return [
+        m
+        for h in hexes
+        if state.board.get(h, (None, ""))[:2] == (player, "footman")
+        for m in maneuver_moves(state, h, "")
+    ]
 
 
 def _footmen_left(work: WorkingCopy, player: int, hexes: tuple[Hex, ...], frm: Hex) -> None:
@@ -361,6 +381,7 @@ FOLLOW_UPS: dict[str, FollowUp] = {
 
 
 # --- the Royal Guard attacked --------------------------------------------------------------------
+
 
 def guard_moves() -> list[Move]:
     """Its owner chooses: a Royal Guard coin from the supply, or one from the unit."""
