@@ -71,8 +71,6 @@ MAX_ECHO_CHARS = 120
 _KEYS = ("format", "game", "options", "players", "actions", "result", "meta")
 _REQUIRED = ("format", "game", "options", "actions")
 _RESULT_KEYS = ("winner", "reason", "winners", "finished")
-#: options a local user may give as a file path; a record carries them inline instead
-_INLINE_OPTIONS = {("to-war", "units"): "the unit table itself (a JSON array of rows)"}
 _JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
 
 
@@ -426,12 +424,13 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
             )
         if isinstance(value, (float, bool)) and _takes_whole_number(known[name]):
             raise RecordError(f"option {name!r} of {game_id} must be a whole number, not {_json_echo(value)}")
-        inline = _INLINE_OPTIONS.get((game_id, name))
-        if inline and not paths and value is not None and not isinstance(value, list):
-            # one message whatever the value names: nothing is opened, nothing is revealed
+        # A data table (an option that reads a file's content: `Option.from_bytes`) travels
+        # inline as its rows; one message whatever the value names: nothing is opened.
+        table = known[name].from_bytes is not None
+        if table and not paths and value is not None and not isinstance(value, list):
             raise RecordError(
-                f"option {name!r} of {game_id} must be {inline}; a file name or "
-                "path is not accepted in a record or an upload"
+                f"option {name!r} of {game_id} must be the table itself (a JSON array of rows); "
+                "a file name or path is not accepted in a record or an upload"
             )
     return dict(options)
 

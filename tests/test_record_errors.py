@@ -176,7 +176,7 @@ CASES = [
         "units-a-path",
         raw(json.dumps({**good(), "game": "to-war", "options": {"units": "/etc/passwd"}})),
         None,
-        "must be the unit table itself",
+        "must be the table itself",
     ),
     (
         "units-inline-bad-row",
@@ -372,7 +372,7 @@ def test_errors_must_be_raise_or_collect():
         (b'game: yokai-3x4\noptions: {"repetitions": 1, "repetitions": 3}\n', 2, None, "duplicate key"),
         (b'game: yokai-3x4\noptions: {"repetitions": ' + b"7" * 5000 + b"}\n", 2, None, "5000 characters"),
         (b"game: yokai-3x4\n# a comment\nb1a2\na4a3\nb2b4\n", 5, 2, "cannot step to b4"),
-        (b'game: to-war\noptions: {"units": "/etc/passwd"}\n', 2, None, "must be the unit table itself"),
+        (b'game: to-war\noptions: {"units": "/etc/passwd"}\n', 2, None, "must be the table itself"),
     ],
 )
 def test_text_form_errors_name_the_line(tmp_path, content, line_no, ply, fragment):
@@ -502,9 +502,8 @@ def test_a_units_path_is_refused_with_one_message_and_nothing_opened(no_file_ope
             records.read_upload(units_line(path), "visitor.jsonl")
         messages.add(str(info.value))
     assert messages == {
-        "visitor.jsonl, line 1: option 'units' of to-war must be the unit table "
-        "itself (a JSON array of rows); a file name or path is not accepted in a "
-        "record or an upload"
+        "visitor.jsonl, line 1: option 'units' of to-war must be the table itself (a JSON "
+        "array of rows); a file name or path is not accepted in a record or an upload"
     }
     assert no_file_opened == []
     # the watch works: local Python use still reads a path (and is seen doing so)
@@ -515,11 +514,11 @@ def test_a_units_path_is_refused_with_one_message_and_nothing_opened(no_file_ope
 
 def test_a_units_path_in_a_python_record_or_text_form_is_refused_too(no_file_opened):
     for path in PATHS:
-        with pytest.raises(RecordError, match="must be the unit table itself"):
+        with pytest.raises(RecordError, match="must be the table itself"):
             Record("to-war", {"units": path}, ()).replay()
-        with pytest.raises(RecordError, match="must be the unit table itself"):
+        with pytest.raises(RecordError, match="must be the table itself"):
             records.read_upload(f'game: to-war\noptions: {{"units": "{path}"}}\n'.encode(), "g.txt")
-        with pytest.raises(RecordError, match="must be the unit table itself"):
+        with pytest.raises(RecordError, match="must be the table itself"):
             records.check_options("to-war", {"units": Path(path)})
     assert no_file_opened == []
 
