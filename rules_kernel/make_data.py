@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--action-games",
         type=int,
-        default=20,
+        default=200,  # the board heatmaps of the statistics page stand on these games
         help="games per game whose every action goes into actions.parquet",
     )
     parser.add_argument(
