@@ -86,4 +86,4 @@ def test_to_war_strategic_view_counts_the_opponents_hand_and_reserve():
     shown = {z.id: z for z in state.scene(perspective=0).zones}["hand-1"]
     assert len(state.hands[1]) == 2 and sum(state.reserves[1]) == 5
     assert [(i.face_down, i.count) for i in shown.items] == [(True, 2)]
-    assert shown.title == truth.title == "Nordische Armee: hand of 2 (reserve: 5 cards, discarded: 3)"
+    assert shown.title == truth.title == "Nordische Armee: hand 2, reserve 5, discards 3"

@@ -1089,10 +1089,8 @@ def _hand_zone(state: ToWarState, player: int) -> Zone:
     )
     reserve = sum(state.reserves[player]) - hand.count("?")
     discarded = len(state.discards[player])
-    title = (
-        f"{game.player_names[player]}: hand of {len(hand)} (reserve: {reserve} "
-        f"{'card' if reserve == 1 else 'cards'}, discarded: {discarded})"
-    )
+    # short enough to stand whole above the hand on a phone (zone titles are cut to the board)
+    title = f"{game.player_names[player]}: hand {len(hand)}, reserve {reserve}, discards {discarded}"
     return Zone(f"hand-{player}", title, player, items)
 
 
