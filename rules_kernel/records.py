@@ -1183,8 +1183,8 @@ def read_upload(
     before any record is replayed.
 
     `check(i, record)`, if given, replays and checks record i (from 0) instead of
-    `record.check()`, and must check it whole: the Replay widget keeps the checkpoints of the
-    game it is about to show (`Record.checkpoints`, which checks as `check` does), so that
+    `record.check()`, and must check it whole: the Replay widget builds the session of the
+    game it is about to show (`Session.from_record`, which checks as `check` does), so that
     game is not replayed twice.
     """
     check = check or _check_whole

@@ -219,21 +219,24 @@ def test_check_and_checkpoints_check_what_replay_checks():
 
 def test_the_replay_widget_keeps_checkpoints_not_every_state():
     """Issue #20 item 5: a 100,000-action upload took the kernel to 852 MiB: the Replay widget
-    kept every state and scene. It keeps a checkpoint every 64 plies and replays forward."""
+    kept every state and scene. Its session keeps a checkpoint every 64 plies and the 256
+    states last computed, and replays forward."""
     import widgets
-    from widgets import replay as replay_module
+    from rules_kernel import session as session_module
     from widgets.presentation import move_lines
 
     record, actions = long_yokai(300)
     states = record.replay()
     rp = widgets.Replay(record)
     assert len(rp.states) == len(rp.scenes) == 301 and rp.slider.max == 300
-    assert len(rp.states.checkpoints) == 5  # plies 0, 64, 128, 192, 256
+    checkpoints = [node.ply for node in rp.session.main_line() if node._state is not None]
+    assert checkpoints == [0, 64, 128, 192, 256]
     for ply in (0, 63, 64, 65, 255, 256, 299, 300, 150, -1):
         assert rp.states[ply] == states[ply]
     assert rp.states[10:13] == states[10:13]
     rp.jump(200)
-    assert rp.board.scene == states[200].scene() and len(rp.states._blocks) <= replay_module.KEEP_BLOCKS
+    assert rp.board.scene == states[200].scene() and rp.session.ply == 200
+    assert len(rp.session._store.recent) <= session_module.RECENT_STATES
     # the move list holds the plies around the one on show, as the whole list would say them
     every_line = ["start"] + [str(line) for line in move_lines(states, actions, None)]
     assert rp.moves.options == tuple(every_line[129:301])
@@ -248,18 +251,25 @@ def test_the_replay_widget_keeps_checkpoints_not_every_state():
 
 
 def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypatch):
-    """The Replay widget keeps the checkpoints of the game it shows while `read_upload` checks
+    """The Replay widget builds the session of the game it shows while `read_upload` checks
     it (`check=`), so an upload at the action limit is replayed once, not twice; the other
     records of the upload are checked all the same."""
     from datetime import datetime, timezone
 
     import widgets
+    from rules_kernel.session import Session
 
     record, _ = long_yokai(130)
     other = good_record()
     replayed: list[int] = []
     real = Record._states
     monkeypatch.setattr(Record, "_states", lambda self: (replayed.append(len(self.actions)), real(self))[1])
+    real_session = Session.from_record.__func__
+    monkeypatch.setattr(
+        Session,
+        "from_record",
+        classmethod(lambda cls, r, **kw: (replayed.append(-len(r.actions)), real_session(cls, r, **kw))[1]),
+    )
     rp = widgets.Replay(upload=True)
     rp.record_index.value = 1
     data = "\n".join(r.to_json() for r in (other, record, other)).encode()
@@ -272,8 +282,10 @@ def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypat
             "last_modified": datetime.now(timezone.utc),
         },
     )
-    assert rp.slider.max == 130 and len(rp.states.checkpoints) == 3 and "yokai-3x4" in rp.info.value
-    assert replayed == [4, 130, 4]  # each record once, in order; showing plies replays blocks only
+    assert rp.slider.max == 130 and "yokai-3x4" in rp.info.value
+    assert [node.ply for node in rp.session.main_line() if node._state is not None] == [0, 64, 128]
+    # each record once, in order (the game shown as its session: -130); showing plies replays blocks only
+    assert replayed == [4, -130, 4]
     bad = data.replace(b'"b4a3"]', b'"b4b1"]', 1)  # the first record's last move made illegal
     rp.upload.value = (
         {

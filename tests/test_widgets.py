@@ -198,6 +198,26 @@ def test_replay_steps_through_precomputed_states(tmp_path):
     assert "line 1, ply 0" in rp.info.value and rp.slider.max == len(actions)  # old game kept
 
 
+def test_replay_is_a_view_of_its_session(tmp_path):
+    """Issue #21 item 4: Replay's history is its Session's (Session.from_record): the main line
+    holds every ply of the record, and the slider, jump and move list move the session."""
+    game = rk.load_game("yokai-3x4")
+    states = rk.playout(game.initial_state(), random.Random(7), max_plies=30)
+    actions = [s.last_move for s in states[1:]]
+    path = tmp_path / "g.jsonl"
+    records.write_records(path, [records.Record.from_actions(game, actions)])
+    rp = widgets.Replay(path)
+    line = rp.session.main_line()
+    assert len(line) == len(actions) + 1 and rp.session.ply == 0
+    assert [node.notation for node in line[1:]] == [str(a) for a in actions]
+    rp.slider.value = 4
+    assert rp.session.ply == 4 and rp.session.state == states[4] and rp.states[4] is line[4].state
+    rp.jump(len(actions))
+    assert rp.session.ply == len(actions) and rp.slider.value == len(actions)
+    rp.session.go_to(2)  # the session moved by other hands: the view follows
+    assert rp.slider.value == 2 and rp.board.scene == states[2].scene() and rp.moves.index == 2
+
+
 def test_hex_maps_lay_out_and_draw():
     """The hex path of the drawing code, on the 2-player War Chest map of rules/NOTES.md
     (37 hexes, 0 <= x, y <= 6, 3 <= x + y <= 9), with coins, markers and locations."""

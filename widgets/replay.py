@@ -1,43 +1,43 @@
 """Replay a recorded game: Play button and slider (linked in the browser), move list, jump.
 
-A replay in a player's view (`perspective=p`) shows the board and the move list as that
-player saw them (widgets/presentation.py). Uploaded records are untrusted data: they are
-read from the upload's bytes through `records.read_upload` (size, line and nesting limits,
-no paths), and any problem is one escaped line on the page.
+A Replay is a view of a game session (rules_kernel.session, docs/session.md) built with
+`Session.from_record`: the slider, Play, the move list and `jump` move the session along its
+main line (`go_to`), and the widget redraws once per change of the session, as the Explorer
+does. A replay in a player's view (`perspective=p`) shows the board and the move list as that
+player saw them, from the caches widgets/presentation.py keeps beside the session. Uploaded
+records are untrusted data: they are read from the upload's bytes through
+`records.read_upload` (size, line and nesting limits, no paths), and any problem is one
+escaped line on the page.
 
 A long game is not held state by state (a 100,000-action upload once took the kernel to
 852 MiB): loading replays and checks the whole record once (an upload: while
-`records.read_upload` checks it) and keeps a checkpoint every `CHECKPOINT_EVERY` plies; a
-ply on show is replayed forward from the nearest checkpoint (at most 63 actions), and the
-last few blocks of plies are kept, so Play steps without replaying. The move list holds the
-plies around the one on show (up to three blocks) and follows the slider; the whole game is
-always on the slider. `benchmarks/bench_uploads.py` measures an upload at the limits.
+`records.read_upload` checks it, the check building the session) and the session keeps a
+checkpoint state every `Session`'s `checkpoint_every` (64) plies and the 256 states last
+computed; a ply on show is replayed forward from the nearest checkpoint (at most 63 actions),
+so Play steps without replaying. The move list holds the plies around the one on show (up to
+three blocks of 64) and follows the slider; the whole game is always on the slider.
+`benchmarks/bench_uploads.py` measures an upload at the limits.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import operator
 import os
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as w
 
 from rules_kernel import records
-from rules_kernel.core import Action, RulesError, State
+from rules_kernel.core import RulesError, State
+from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
-from widgets.presentation import move_lines
+from widgets.presentation import _shown
 from widgets.safe import error_line, guarded, html, message_html
 
-#: a checkpoint state is kept every this many plies; showing a ply replays at most this many - 1
-CHECKPOINT_EVERY = 64
-#: blocks of plies (states, actions, move lines) kept after use: Play and nearby jumps are free
-KEEP_BLOCKS = 4
-#: scenes kept after drawing (stepping back and forth redraws nothing)
-KEEP_SCENES = 16
+#: the move list holds the block of plies on show and its neighbours, blocks of this many plies
+LIST_BLOCK = CHECKPOINT_EVERY
 
 
 class Replay(w.VBox):
@@ -46,7 +46,8 @@ class Replay(w.VBox):
         from widgets import Replay
         Replay("data/yokai-3x4.jsonl", index=0)       # a path (JSON Lines or text form)
         Replay(record)                                 # or a records.Record
-    The dashboard form has an upload button too (`Replay(upload=True)`).
+    The dashboard form has an upload button too (`Replay(upload=True)`). `replay.session` is
+    the game's Session (None before a game); its current ply is the one on show.
     """
 
     def __init__(
@@ -98,10 +99,14 @@ class Replay(w.VBox):
                 w.HBox([board, side], layout=w.Layout(flex_flow="row wrap", width="100%")),
             ]
         )
-        #: the game's states by ply (a sequence replayed from checkpoints; [] before a game)
+        #: the game on show as a session; None before a game
+        self.session: Session | None = None
+        #: the game's states by ply (read from the session's nodes; [] before a game)
         self.states: Sequence[State] = []
         #: what the board shows at each ply, in the replay's perspective
         self.scenes: Sequence[Any] = []
+        self._nodes: list[Node] = []  # the session's main line: node p is ply p
+        self._stop: Callable[[], None] | None = None  # stops observing the session
         self._window: tuple[int, int] = (0, -1)  # the plies the move list holds
         self._listing = False  # the move list is being refilled: its index changes are not jumps
         if source is not None:
@@ -116,15 +121,19 @@ class Replay(w.VBox):
         except RulesError as exc:
             self.info.value = message_html(str(exc), error=True)
 
-    def _show_record(self, record: records.Record, checkpoints: list[State] | None = None) -> None:
-        """Show a record; `checkpoints`: those of `record.checkpoints(CHECKPOINT_EVERY)` when
-        the record was checked so already (an upload), else it is checked now."""
-        checkpoints = record.checkpoints(CHECKPOINT_EVERY) if checkpoints is None else checkpoints
-        plies = Plies(record, checkpoints, perspective=self.perspective)
-        outcome = plies[-1].outcome()
-        self.record, self.states, self.scenes = record, plies, Scenes(plies, self.perspective)
+    def _show_record(self, record: records.Record, session: Session | None = None) -> None:
+        """Show a record; `session`: `Session.from_record(record)` when the record was checked
+        so already (an upload), else it is replayed and checked now."""
+        session = Session.from_record(record) if session is None else session
+        nodes = session.main_line()
+        outcome = nodes[-1].state.outcome()
+        if self._stop is not None:
+            self._stop()
+        self.record, self.session, self._nodes = record, session, nodes
+        self.states, self.scenes = States(nodes), Scenes(session, nodes, self.perspective)
+        self._stop = session.observe(self._session_changed)
         self._window = (0, -1)
-        self.slider.max = self.player.max = len(plies) - 1
+        self.slider.max = self.player.max = len(nodes) - 1
         result = outcome.reason if outcome else "unfinished"
         self.info.value = html(
             "<b>{game}</b>: {n} actions<br>result: {result}",
@@ -132,8 +141,10 @@ class Replay(w.VBox):
             n=len(record.actions),
             result=result,
         )
-        self.slider.value = 0
-        self.show(0)
+        if session.ply == 0:
+            self._draw()
+        else:
+            session.go_to(0)  # the session tells this view, which draws ply 0
 
     @staticmethod
     def _read(source, index: int) -> records.Record:
@@ -149,9 +160,25 @@ class Replay(w.VBox):
         return found[index]
 
     def show(self, ply: int) -> None:
-        if not self.scenes:
+        """Show ply `ply` (clamped to the game): the session goes there and this view follows."""
+        if self.session is None:
             return
-        ply = max(0, min(ply, len(self.scenes) - 1))
+        ply = max(0, min(ply, len(self._nodes) - 1))
+        if self.session.ply != ply:
+            self.session.go_to(ply)  # the session tells this view (`_session_changed`)
+        else:
+            self._draw()
+
+    def jump(self, ply: int) -> None:
+        self.show(ply)
+
+    def _session_changed(self, change: Change) -> None:
+        if change.session is self.session:
+            self._draw()
+
+    def _draw(self) -> None:
+        """Draw the session's current ply: the board, the move list around it, the slider."""
+        ply = self.session.ply
         self._list_moves_around(ply)
         scene = self.scenes[ply]
         self.board.show(scene, last=scene.last_cells)
@@ -164,22 +191,19 @@ class Replay(w.VBox):
         if self.player.value != ply:  # jslink copies Play -> slider when a browser connects
             self.player.value = ply
 
-    def jump(self, ply: int) -> None:
-        self.show(ply)
-
     def _list_moves_around(self, ply: int) -> None:
         """Fill the move list with the plies of the block on show and its two neighbours
         (the whole game when it is short); entry i is ply `first + i`."""
-        plies, every = self.states, CHECKPOINT_EVERY
+        nodes, every = self._nodes, LIST_BLOCK
         block = ply // every
         low = max(0, block - 1) * every
-        high = min(len(plies) - 1, (block + 2) * every)
+        high = min(len(nodes) - 1, (block + 2) * every)
         first = low + 1 if low else 0  # ply `low` belongs to the block before: not listed
         if (first, high) == self._window:
             return
+        shown = _shown(self.session)  # each node's entry, kept beside the session
         entries = [] if first else ["start"]
-        for b in range((max(first, 1) - 1) // every, (high - 1) // every + 1):  # ply k: block (k-1)//every
-            entries += [str(line) for line in plies.lines(b)]
+        entries += [str(shown.line(node, self.perspective)) for node in nodes[max(first, 1) : high + 1]]
         self._listing = True
         try:
             self.moves.options = entries  # selects entry 0 by itself: not a jump
@@ -187,7 +211,7 @@ class Replay(w.VBox):
         finally:
             self._listing = False
         self._window = (first, high)
-        whole = first == 0 and high == len(plies) - 1
+        whole = first == 0 and high == len(nodes) - 1
         self.window_note.value = (
             ""
             if whole
@@ -196,7 +220,7 @@ class Replay(w.VBox):
                 "the slider</span>",
                 a=f"{max(first, 1):,}",
                 b=f"{high:,}",
-                n=f"{len(plies) - 1:,}",
+                n=f"{len(nodes) - 1:,}",
             )
         )
 
@@ -210,11 +234,11 @@ class Replay(w.VBox):
             return
         upload = files[0]
         index = self.record_index.value
-        kept: list[list[State]] = []
+        kept: list[Session] = []
 
         def check(i: int, record: records.Record) -> None:  # the game to show is replayed once
             if i == index:
-                kept.append(record.checkpoints(CHECKPOINT_EVERY))
+                kept.append(Session.from_record(record))  # checks it whole, as record.check()
             else:
                 record.check()
 
@@ -227,25 +251,14 @@ class Replay(w.VBox):
         self._show_record(found[index], kept[0])
 
 
-class Plies(Sequence):
-    """A checked record's states by ply, replayed on demand from its checkpoints (the states
-    at plies 0, every, 2*every, ...); the last `KEEP_BLOCKS` blocks replayed are kept."""
+class _ByPly(Sequence):
+    """A sequence indexed by ply over a session's main line (negative indices and slices too)."""
 
-    def __init__(
-        self,
-        record: records.Record,
-        checkpoints: list[State],
-        *,
-        every: int = CHECKPOINT_EVERY,
-        perspective: int | None = None,
-    ) -> None:
-        self.record, self.checkpoints, self.every = record, checkpoints, every
-        self.perspective = perspective
-        self._blocks: OrderedDict[int, tuple[list[State], list[Action]]] = OrderedDict()
-        self._lines: OrderedDict[int, list] = OrderedDict()
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
 
     def __len__(self) -> int:
-        return len(self.record.actions) + 1
+        return len(self.nodes)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -254,73 +267,26 @@ class Plies(Sequence):
         ply += len(self) if ply < 0 else 0
         if not 0 <= ply < len(self):
             raise IndexError(f"ply {index} is outside 0..{len(self) - 1}")
-        return self.block(ply // self.every)[0][ply % self.every]
+        return self.at(self.nodes[ply])
 
-    def block(self, number: int) -> tuple[list[State], list[Action]]:
-        """The states at plies number*every .. (number+1)*every (fewer at the end) and the
-        actions between them, replayed from the block's checkpoint."""
-        kept = self._blocks.get(number)
-        if kept is not None:
-            self._blocks.move_to_end(number)
-            return kept
-        start = number * self.every
-        state = self.checkpoints[number]
-        states, actions = [state], []
-        for recorded in self.record.actions[start : start + self.every]:
-            action = _action_of(state, recorded)
-            state = state.apply(action)
-            states.append(state)
-            actions.append(action)
-        self._blocks[number] = states, actions
-        while len(self._blocks) > KEEP_BLOCKS:
-            self._blocks.popitem(last=False)
-        return states, actions
-
-    def lines(self, number: int) -> list:
-        """The move-list entries of the actions in block `number`, as the perspective saw them."""
-        kept = self._lines.get(number)
-        if kept is None:
-            states, actions = self.block(number)
-            start = number * self.every
-            kept = [
-                dataclasses.replace(line, number=start + line.number)
-                for line in move_lines(states, actions, self.perspective)
-            ]
-            self._lines[number] = kept
-            while len(self._lines) > 3 * KEEP_BLOCKS:
-                self._lines.popitem(last=False)
-        self._lines.move_to_end(number)
-        return kept
+    def at(self, node: Node) -> Any:
+        raise NotImplementedError
 
 
-class Scenes(Sequence):
-    """What the board shows at each ply (drawn on demand; the last few are kept)."""
+class States(_ByPly):
+    """The game's states by ply: the session's (checkpoints, recent states, replay between)."""
 
-    def __init__(self, plies: Plies, perspective: int | None) -> None:
-        self.plies, self.perspective = plies, perspective
-        self._kept: OrderedDict[int, Any] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self.plies)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        ply = operator.index(index)
-        ply += len(self) if ply < 0 else 0
-        scene = self._kept.get(ply)
-        if scene is None:
-            state, p = self.plies[ply], self.perspective
-            scene = (state if p is None else state.view(p)).scene(p)
-            self._kept[ply] = scene
-            while len(self._kept) > KEEP_SCENES:
-                self._kept.popitem(last=False)
-        self._kept.move_to_end(ply)
-        return scene
+    def at(self, node: Node) -> State:
+        return node.state
 
 
-def _action_of(before: State, recorded: records.RecordedAction) -> Action:
-    """A recorded action as the kernel's object (for move lists), parsed in its position."""
-    if recorded.chance:
-        return before.parse_chance(recorded.notation)
-    return before.parse_move(recorded.notation)
+class Scenes(_ByPly):
+    """What the board shows at each ply, in the perspective: the scenes kept beside the session
+    (widgets/presentation.py), drawn on demand."""
+
+    def __init__(self, session: Session, nodes: list[Node], perspective: int | None) -> None:
+        super().__init__(nodes)
+        self.session, self.perspective = session, perspective
+
+    def at(self, node: Node):
+        return _shown(self.session).scene(node, self.perspective)
