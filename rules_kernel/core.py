@@ -249,6 +249,9 @@ class Game:
     #: the game's solved table, as "module:function": the function of the game id that opens
     #: it (`open_solved_table`); None: the game is not solved
     SOLVED_TABLE: ClassVar[str | None] = None
+    #: the Fairy-Stockfish variant that plays this game (its UCI_Variant); None: the engine
+    #: does not (rules_kernel.analysis then searches with the tree search)
+    FAIRY_STOCKFISH_VARIANT: ClassVar[str | None] = None
     #: statistics: the cap on actions of a game played for the data files, so that no random
     #: game runs forever (it is then recorded as unfinished)
     DATA_MAX_PLIES: ClassVar[int] = 1000

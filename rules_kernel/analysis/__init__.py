@@ -25,6 +25,7 @@ import atexit
 import threading
 from collections.abc import Callable
 
+import rules_kernel as rk
 from rules_kernel.analysis._types import (
     Analysis,
     Engine,
@@ -42,7 +43,7 @@ from rules_kernel.core import Game, RulesError, State, check_seat
 
 __all__ = [
     "CLASSIFICATION",
-    "FAIRY_STOCKFISH_VARIANTS",
+    "fairy_stockfish_variants",
     "Analysis",
     "Engine",
     "EngineError",
@@ -62,6 +63,7 @@ __all__ = [
     "summary",
 ]
 
+
 # ------------------------------------------------------------------------------------------------
 # DEFAULT TABLE (the one place here that names games). Games do not declare yet which
 # Fairy-Stockfish variant plays them; until they do (hook requested: a class attribute such as
@@ -70,7 +72,13 @@ __all__ = [
 # Yōkai 3x4 Debian's Fairy-Stockfish 11.1 plays an older dobutsu (a royal Lion) whose
 # differences the wrapper handles (fsf.KNOWN_OTHER_RULES), so it serves 3x4 only where no
 # solved table is built, which is better (docs/analysis.md, "Yōkai 3x4 and Fairy-Stockfish").
-FAIRY_STOCKFISH_VARIANTS: dict[str, str] = {"yokai-3x4": "dobutsu", "yokai-5x6": "gorogoro"}
+def fairy_stockfish_variants() -> dict[str, str]:
+    """Game id -> the Fairy-Stockfish variant that plays it, as the games declare it
+    (`Game.FAIRY_STOCKFISH_VARIANT`)."""
+    variants = {gid: rk.game_class(gid).FAIRY_STOCKFISH_VARIANT for gid in rk.list_games()}
+    return {gid: variant for gid, variant in variants.items() if variant}
+
+
 # ------------------------------------------------------------------------------------------------
 
 ENGINE_NAMES = ("table", "fairy-stockfish", "ismcts")
@@ -102,7 +110,7 @@ def analyse(
 
 def default_engine_name(game: Game) -> str:
     """The engine `analyse` uses for `game`: its solved table when it declares one and the
-    table is built, else Fairy-Stockfish when the game is in FAIRY_STOCKFISH_VARIANTS and the
+    table is built, else Fairy-Stockfish when the game declares FAIRY_STOCKFISH_VARIANT and the
     engine is installed and plays our rules, else the tree search."""
     for name in ENGINE_NAMES[:2]:
         try:
@@ -136,7 +144,7 @@ def get_engine(game: Game, name: str | None = None) -> Engine:
 
 
 def _engine_key(game: Game, name: str) -> str:
-    return game.id if name == "table" else FAIRY_STOCKFISH_VARIANTS.get(game.id, game.id)
+    return game.id if name == "table" else (type(game).FAIRY_STOCKFISH_VARIANT or game.id)
 
 
 def _open_table(game: Game) -> TableEngine:
@@ -147,11 +155,11 @@ def _open_table(game: Game) -> TableEngine:
 
 
 def _open_fairy_stockfish(game: Game) -> FairyStockfishEngine:
-    variant = FAIRY_STOCKFISH_VARIANTS.get(game.id)
+    variant = type(game).FAIRY_STOCKFISH_VARIANT
     if variant is None:
         raise RulesError(
             f"Fairy-Stockfish does not analyse {game.id} here "
-            f"(it does: {', '.join(sorted(FAIRY_STOCKFISH_VARIANTS))})"
+            f"(it does: {', '.join(sorted(fairy_stockfish_variants()))})"
         )
     return FairyStockfishEngine(game, variant)
 

@@ -290,6 +290,7 @@ class YokaiNoMori3x4(YokaiGame):
     title = "Yōkai no Mori 3x4"
     LIST_ORDER = 10
     SOLVED_TABLE = "rules_kernel.tablebase:Tablebase.open"  # retrograde analysis: docs/tablebase.md
+    FAIRY_STOCKFISH_VARIANT = "dobutsu"  # Debian's build: the older formulation (docs/analysis.md)
     FILES, RANKS = 3, 4
     START = "gle/1c1/1C1/ELG[-] w 0 1"
     LETTERS = {KODAMA: "C", KITSUNE: "E", TANUKI: "G", KOROPOKKURU: "L", KODAMA_SAMURAI: "+C"}
@@ -307,6 +308,7 @@ class YokaiNoMori5x6(YokaiGame):
     id = "yokai-5x6"
     title = "Yōkai no Mori 5x6"
     LIST_ORDER = 20
+    FAIRY_STOCKFISH_VARIANT = "gorogoro"
     FILES, RANKS = 5, 6
     START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"
     LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P", SUPER_ONI: "+S"}
