@@ -17,6 +17,9 @@ import math
 from dataclasses import replace
 from typing import NamedTuple, Union
 
+# where long names break on a piece, as each game declares it (`Game.NAME_BREAKS`, read live
+# from the registry); anything else splits at spaces
+from rules_kernel import NAME_BREAKS
 from rules_kernel.scene import Cell, Scene, Token, ZoneItem
 from widgets.layout import MARGIN, CellBox, Layout, layout_scene
 
@@ -31,11 +34,6 @@ PROMOTED = "#D55E00"  # vermillion
 TARGET = "#009E73"
 SELECTED = "#0072B2"
 LAST = "#C9A800"  # a dark yellow outline: the last move's cells
-#: where long names break on a piece, as each game declares it (`Game.NAME_BREAKS`, read live
-#: from the registry); anything else splits at spaces. Imported here, among the style tables
-#: where a reader looks for it.
-from rules_kernel import NAME_BREAKS  # noqa: E402
-
 MIN_TEXT = 11  # no text on a board is smaller (at the drawing's own size)
 NAMED_COLOURS = {
     "red": "#D55E00",
