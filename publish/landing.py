@@ -29,14 +29,6 @@ from pathlib import Path
 import rules_kernel as rk
 
 LANDING_NAME = "index.ipynb"
-# Notebooks whose name does not say their game: the game pictured on their card.
-THUMBNAIL_GAMES = {
-    "explorer": "yokai-3x4",
-    "replay": "yokai-5x6",
-    "statistics": "to-war",
-    "statistics-dashboard": "war-chest",
-    "perfect-play": "yokai-3x4",
-}
 SECTIONS = (
     ("Dashboards", lambda name: not name.startswith("rules-")),
     ("Rule explainers", lambda name: name.startswith("rules-")),
@@ -68,15 +60,25 @@ def notebook_cards(directory: str | Path) -> list[Card]:
 def card_for(path: Path, fallback_game: str) -> Card:
     notebook = json.loads(path.read_text(encoding="utf-8"))  # JSON: no code runs on reading
     title, description = _title_and_description(notebook, path.stem)
-    return Card(path.name, title, description, _game_for(path.stem, fallback_game))
+    return Card(path.name, title, description, _game_for(notebook, path.stem, fallback_game))
 
 
-def _game_for(stem: str, fallback: str) -> str:
+def _game_for(notebook: dict, stem: str, fallback: str) -> str:
+    """The game pictured on a card: the one a rule explainer's name says (rules-<game>), else
+    the one the notebook's metadata names (`rules_explorer.thumbnail`), else `fallback`. The
+    metadata is data: only a registered game's id is taken from it."""
     games = rk.list_games()
     named = stem.removeprefix("rules-")
     if named in games:
         return named
-    return THUMBNAIL_GAMES.get(stem, fallback)
+    declared = _explorer_metadata(notebook).get("thumbnail")
+    return declared if isinstance(declared, str) and declared in games else fallback
+
+
+def _explorer_metadata(notebook: dict) -> dict:
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    ours = metadata.get("rules_explorer") if isinstance(metadata, dict) else None
+    return ours if isinstance(ours, dict) else {}
 
 
 def _title_and_description(notebook: dict, stem: str) -> tuple[str, str]:
@@ -91,7 +93,7 @@ def _title_and_description(notebook: dict, stem: str) -> tuple[str, str]:
     lines = [line.strip() for line in markdown.splitlines()]
     heading = next((line.lstrip("#").strip() for line in lines if line.startswith("#")), "")
     paragraph = next((line for line in lines if line and not line.startswith("#")), "")
-    explicit = notebook.get("metadata", {}).get("rules_explorer", {}).get("description")
+    explicit = _explorer_metadata(notebook).get("description")
     title = _plain(heading) or stem.replace("-", " ").capitalize()
     return title, _plain(explicit) if isinstance(explicit, str) else _first_sentence(_plain(paragraph))
 

@@ -113,8 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     perft = sub.add_parser(
         "perft",
         help="count leaf positions (move-generator check)",
-        description="Leaf counts for depths 1..DEPTH. Games that start with a "
-        "deal (war-stories, war-chest) need a position after the deal: --fen.",
+        description="Leaf counts for depths 1..DEPTH. A game that starts with a deal (cards "
+        "or bags drawn by chance) needs a position after the deal: --fen.",
     )
     perft.add_argument("game")
     perft.add_argument("depth", type=POSITIVE, help="the deepest depth to count (at least 1)")
@@ -378,7 +378,9 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser(
         "solve",
         help="solve a game by retrograde analysis into a table",
-        description="Builds the perfect-play table (yokai-3x4) into the cache "
+        description="Builds the perfect-play table of a game that declares one ("
+        + ", ".join(g for g in rk.list_games() if rk.game_class(g).SOLVED_TABLE)
+        + ") into the cache "
         "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer) and "
         "prints the time, the size on disk and the counts.",
     )

@@ -228,6 +228,24 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in _as_tuple(kind))
 
 
+@dataclass(frozen=True)
+class Heatmap:
+    """A board heatmap a game declares for the statistics pages (`Game.HEATMAPS`): what is
+    counted on which cell of the start position's board, over recorded games' actions.
+
+    `count(actions, scene)` takes the actions DataFrame (`rules_kernel.stats`) and the start
+    scene and returns a `rules_kernel.heatmaps.CellCounts`; it imports pandas only when called,
+    so declaring a heatmap costs the kernel nothing."""
+
+    name: str  # short, CSS-safe, unique within the game ("captures"): the picture's key
+    title: str  # what the picture shows, after the game's title ("where captures happen")
+    what: str  # the events counted, plural ("captures")
+    explains: str  # how one event is counted, in a sentence without its full stop
+    count: Callable[[Any, Any], Any]
+    #: the statistics page also tabulates when each cell's events happened (first, median ply)
+    when_table: bool = False
+
+
 class Game:
     """A game with its options. Subclasses set `id`, `title`, `OPTIONS` and the hooks."""
 
@@ -255,6 +273,8 @@ class Game:
     #: statistics: the cap on actions of a game played for the data files, so that no random
     #: game runs forever (it is then recorded as unfinished)
     DATA_MAX_PLIES: ClassVar[int] = 1000
+    #: statistics: the board heatmaps drawn over recorded games, in the order shown
+    HEATMAPS: ClassVar[tuple[Heatmap, ...]] = ()
 
     def heuristic(self, state: State, player: int) -> float:
         """The agents' estimate of a position that is not over, for `player`, within about

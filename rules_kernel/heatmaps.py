@@ -18,7 +18,7 @@ draws the counts as a heatmap (`widgets/heatmap.py`).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import pandas as pd
@@ -116,6 +116,16 @@ def piece_moves(
     if mover_view:
         cells = turned(cells, chosen["player"], files, ranks)
     return _count(chosen, cells, rows)
+
+
+def cells_of_actions(
+    actions: pd.DataFrame, game: str, cell_of: Callable[[pd.Series], pd.Series]
+) -> CellCounts:
+    """The general heatmap: each action of `game` (chance left out) counts on the cell
+    `cell_of(notation)` gives it (a Series of cell ids, NaN where an action counts nowhere).
+    For a game whose heatmap the functions above do not draw (docs/kernel.md, "Adding a game")."""
+    rows = _of_game(actions, game)
+    return _count(rows, cell_of(rows["action"]), rows)
 
 
 def verb_cells(actions: pd.DataFrame, game: str, verb: str) -> CellCounts:

@@ -33,7 +33,7 @@ def expected_cells():
     colour the cell must have."""
     actions = pd.read_parquet(ROOT / "data" / "actions.parquet")
     out = []
-    for picture in heatmap.PICTURES:
+    for picture in heatmap.pictures():
         scene = rk.load_game(picture.game).initial_state().scene()
         counts = picture.count(actions, scene).counts()
         scale = heatmap.ColourScale(max(counts.values(), default=0))

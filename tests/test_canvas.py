@@ -274,7 +274,7 @@ def test_colour_scale_classes_cover_every_count():
 
 def test_a_heatmap_is_one_fill_and_one_stroke_on_the_canvas(monkeypatch):
     sent = Sent(monkeypatch)
-    figure = heatmap.HeatmapFigure(heatmap.PICTURES[0], ACTIONS)
+    figure = heatmap.HeatmapFigure(picture("yokai-3x4-captures"), ACTIONS)
     cells = len(figure.layout.cells)
     fills = [n for n, _ in sent.commands() if n.startswith("fill") and n != "fillText"]
     assert fills == ["fillRect", "fillStyledPolygons"]  # the background, then every cell at once
@@ -295,8 +295,24 @@ def test_a_heatmap_is_one_fill_and_one_stroke_on_the_canvas(monkeypatch):
     assert figure.counts == {"b3": 3, "c4": 1}
 
 
+def picture(key: str) -> heatmap.Picture:
+    return next(p for p in heatmap.pictures() if p.key == key)
+
+
+def test_the_statistics_page_draws_what_the_games_declare():
+    """Each game declares its heatmaps (core.Game.HEATMAPS); the page lists them in order."""
+    assert [p.key for p in heatmap.pictures()] == [
+        "yokai-3x4-captures",
+        "yokai-3x4-koropokkuru",
+        "yokai-5x6-captures",
+        "to-war-breakthroughs",
+        "war-chest-control",
+    ]
+    assert picture("war-chest-control").title == "War Chest: which locations are taken"
+
+
 def test_heatmap_figure_names_n_and_has_a_legend():
-    figure = heatmap.HeatmapFigure(heatmap.PICTURES[3], ACTIONS)
+    figure = heatmap.HeatmapFigure(picture("war-chest-control"), ACTIONS)
     caption = figure.widget.children[2].value
     assert "n = 2 games, 3 control actions" in caption
     assert "re-heatmap-legend" in caption and "1,3 (2)" in caption
@@ -304,7 +320,7 @@ def test_heatmap_figure_names_n_and_has_a_legend():
 
 
 def test_the_heatmap_drawing_writes_as_svg_too():
-    scene = heatmap.PICTURES[0]
+    scene = picture("yokai-3x4-captures")
     import rules_kernel as rk
 
     board = rk.load_game(scene.game).initial_state().scene()

@@ -24,6 +24,7 @@ import nbformat
 import pytest
 from browser_support import ARTIFACTS, chromium_path, launch, published
 
+import rules_kernel as rk
 from publish import landing, serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,17 @@ def test_landing_card_text_comes_from_the_notebook():
     assert explorer.description.startswith("Pick a game")
     assert explorer.description.endswith(".") and "\n" not in explorer.description
     assert cards["rules-war-chest.ipynb"].game_id == "war-chest"
+    assert cards["replay.ipynb"].game_id == "yokai-5x6"  # its metadata: rules_explorer.thumbnail
+
+
+@pytest.mark.parametrize("declared", ["no-such-game", ["yokai-3x4"], "../../etc/passwd", {"id": "to-war"}, 7])
+def test_a_thumbnail_the_metadata_names_is_taken_only_when_it_is_a_game(tmp_path, declared):
+    """Notebook metadata is data: an unknown id, a path or a non-string picks the fallback."""
+    write_notebook(tmp_path / "mine.ipynb", "# Mine", rules_explorer={"thumbnail": declared})
+    write_notebook(tmp_path / "theirs.ipynb", "# Theirs", rules_explorer={"thumbnail": "war-chest"})
+    cards = {card.stem: card for card in landing.notebook_cards(tmp_path)}
+    assert cards["mine"].game_id == rk.list_games()[0]  # the fallback of the first card
+    assert cards["theirs"].game_id == "war-chest"
 
 
 def write_notebook(path: Path, markdown: str, code: str = "print('hello')", **metadata) -> None:

@@ -58,6 +58,15 @@ class Nim(Game):
     # the declarations of core.Game
     NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {"Firestick": ("Fire-", "stick")}
     DATA_MAX_PLIES = 40
+    HEATMAPS = (
+        rk.Heatmap(
+            "takes",
+            "how many sticks a turn takes",
+            "turns",
+            "each turn counts on the stick of its count (s2: a turn that took two)",
+            lambda actions, scene: _takes_heatmap(actions, scene),
+        ),
+    )
 
     def initial_state(self) -> NimState:
         return NimState(self, self.options["sticks"], 0)
@@ -80,6 +89,14 @@ class Nim(Game):
     @classmethod
     def data_options(cls, setting: int) -> dict[str, Any]:
         return {"sticks": 5 + setting % 3}  # the statistics cycle through three pile sizes
+
+
+def _takes_heatmap(actions, scene):
+    from rules_kernel import heatmaps  # pandas: only when drawn
+
+    return heatmaps.cells_of_actions(
+        actions, scene.game, lambda notation: "s" + notation.str.removeprefix("take ")
+    )
 
 
 def _refuse(why: str) -> int:
@@ -212,3 +229,18 @@ def test_statistics_frames_and_summaries_of_it(nim):
     dashboard.more.value = 3
     dashboard.run.click()
     assert sorted(dashboard.selected()["index"]) == list(range(9))
+
+
+def test_its_declared_heatmap_is_drawn_on_the_statistics_page(nim):
+    """The statistics page draws every heatmap the games declare: Nim's joins with no change."""
+    from widgets import heatmap
+
+    tasks = [simulate.experiment_task("toy-nim", "seats", i) for i in range(6)]
+    actions = stats.actions_frame(simulate.play_tasks(tasks))
+    drawn = [p for p in heatmap.pictures() if p.game == "toy-nim"]
+    assert [p.key for p in drawn] == ["toy-nim-takes"]
+    assert drawn[0].title == "Toy Nim: how many sticks a turn takes"
+    figure = heatmap.HeatmapFigure(drawn[0], actions)
+    assert figure.data.games == 6
+    assert set(figure.counts) <= {"s1", "s2"} and sum(figure.counts.values()) == len(actions)
+    assert "n = 6 games" in figure.widget.children[2].value

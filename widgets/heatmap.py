@@ -6,7 +6,7 @@ never the only carrier of a number).
     import pandas as pd
     from widgets import heatmap
     actions = pd.read_parquet("data/actions.parquet")
-    heatmap.heatmap_panel(actions)          # every picture of PICTURES, side by side (wraps)
+    heatmap.heatmap_panel(actions)          # every heatmap the games declare, side by side (wraps)
 
 The drawing is a drawing list like the board's (`heatmap_drawing`), so the same picture can
 be written as SVG too (`widgets.svg.svg_elements`).
@@ -15,14 +15,12 @@ be written as SVG too (`widgets.svg.svg_elements`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import ipywidgets as w
 import pandas as pd
 
 import rules_kernel as rk
-from rules_kernel import heatmaps
 from rules_kernel.heatmaps import CellCounts
 from rules_kernel.scene import Scene
 from widgets.canvas import CanvasPainter, rgb
@@ -129,67 +127,39 @@ def legend_html(scale: ColourScale) -> str:
 
 @dataclass(frozen=True)
 class Picture:
-    """One heatmap of the page: which game, what is counted (in words), how."""
+    """One heatmap of the page: a game and one of the heatmaps it declares (`Game.HEATMAPS`)."""
 
-    key: str  # a CSS-safe name (the canvas carries it as a class: re-heatmap-<key>)
     game: str
-    title: str
-    what: str  # the events, plural ("captures")
-    explains: str
-    count: Callable[[pd.DataFrame, Scene], CellCounts]
+    declared: rk.Heatmap
+
+    @property
+    def key(self) -> str:
+        """A CSS-safe name (the canvas carries it as a class: re-heatmap-<key>)."""
+        return f"{self.game}-{self.declared.name}"
+
+    @property
+    def title(self) -> str:
+        return f"{rk.game_class(self.game).title}: {self.declared.title}"
+
+    @property
+    def what(self) -> str:
+        return self.declared.what
+
+    @property
+    def explains(self) -> str:
+        return self.declared.explains
+
+    def count(self, actions: pd.DataFrame, scene: Scene) -> CellCounts:
+        return self.declared.count(actions, scene)
 
 
-def _koropokkuru(actions: pd.DataFrame, scene: Scene) -> CellCounts:
-    files = max(c.x for c in scene.cells) + 1
-    ranks = max(c.y for c in scene.cells) + 1
-    return heatmaps.piece_moves(actions, scene.game, "Koropokkuru", files=files, ranks=ranks)
-
-
-PICTURES = (
-    Picture(
-        "yokai-3x4-captures",
-        "yokai-3x4",
-        "Yōkai no Mori 3x4: where captures happen",
-        "captures",
-        "each capture counts on the square the capturing piece moved to",
-        lambda a, s: heatmaps.captures(a, s.game),
-    ),
-    Picture(
-        "yokai-3x4-koropokkuru",
-        "yokai-3x4",
-        "Yōkai no Mori 3x4: where the Koropokkuru goes",
-        "Koropokkuru moves",
-        "each move of a Koropokkuru counts on its destination, seen from the mover's side (the "
-        "second player's moves turned round): the top rank is the far rank, where a Koropokkuru "
-        "that arrives safely wins by the try",
-        _koropokkuru,
-    ),
-    Picture(
-        "yokai-5x6-captures",
-        "yokai-5x6",
-        "Yōkai no Mori 5x6: where captures happen",
-        "captures",
-        "each capture counts on the square the capturing piece moved to",
-        lambda a, s: heatmaps.captures(a, s.game),
-    ),
-    Picture(
-        "war-chest-control",
-        "war-chest",
-        "War Chest: which locations are taken",
-        "control actions",
-        "each control action counts on the location taken (ringed); the table below says when",
-        lambda a, s: heatmaps.verb_cells(a, s.game, "control"),
-    ),
-    Picture(
-        "to-war-breakthroughs",
-        "to-war",
-        "To War!: where breakthroughs come from",
-        "breakthroughs",
-        "each move into the opponent's camp counts on the square the unit left: the first player "
-        "breaks through from the top rank, the second from the bottom rank",
-        lambda a, s: heatmaps.moves_off_board(a, s.game, s.cell_ids()),
-    ),
-)
+def pictures() -> list[Picture]:
+    """Every heatmap every registered game declares, games in their listing order."""
+    return [
+        Picture(game_id, declared)
+        for game_id in rk.list_games(ordered=True)
+        for declared in rk.game_class(game_id).HEATMAPS
+    ]
 
 
 class HeatmapFigure:
@@ -252,13 +222,13 @@ def when_table(figure: HeatmapFigure) -> w.HTML:
     return sp.table(frame, columns, caption)
 
 
-def heatmap_panel(actions: pd.DataFrame, pictures=PICTURES) -> w.Box:
-    """Every heatmap side by side (they wrap onto new rows on a narrow page); the War Chest
-    picture's table of when each location was taken under them."""
-    figures = [HeatmapFigure(p, actions) for p in pictures]
+def heatmap_panel(actions: pd.DataFrame, chosen: list[Picture] | None = None) -> w.Box:
+    """Every heatmap side by side (they wrap onto new rows on a narrow page); under them, the
+    table of when for each heatmap that asks for one (War Chest's: when each location was taken)."""
+    figures = [HeatmapFigure(p, actions) for p in (pictures() if chosen is None else chosen)]
     row = w.Box(
         [f.widget for f in figures],
         layout=w.Layout(display="flex", flex_flow="row wrap", gap="0 24px", width="100%"),
     )
-    tables = [when_table(f) for f in figures if f.picture.key == "war-chest-control"]
+    tables = [when_table(f) for f in figures if f.picture.declared.when_table]
     return w.VBox([row, *tables], layout=w.Layout(width="100%"))

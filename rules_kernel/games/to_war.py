@@ -43,6 +43,7 @@ from rules_kernel.core import (
     CHANCE,
     ChanceOutcome,
     Game,
+    Heatmap,
     HiddenInformationError,
     IllegalMoveError,
     Move,
@@ -315,6 +316,12 @@ def _check_armies(value: Any) -> list[str]:
     return armies
 
 
+def _breakthrough_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps  # pandas, only when a heatmap is drawn
+
+    return heatmaps.moves_off_board(actions, scene.game, scene.cell_ids())
+
+
 class ToWar(Game):
     id = "to-war"
     title = "To War!"
@@ -382,6 +389,16 @@ class ToWar(Game):
 
     # --- what the rest of the project needs (core.Game's declarations) ---
     LIST_ORDER = 40
+    HEATMAPS = (
+        Heatmap(
+            "breakthroughs",
+            "where breakthroughs come from",
+            "breakthroughs",
+            "each move into the opponent's camp counts on the square the unit left: the first player "
+            "breaks through from the top rank, the second from the bottom rank",
+            _breakthrough_heatmap,
+        ),
+    )
 
     def heuristic(self, state: State, player: int) -> float:
         """Units on the grid, the player's minus the opponent's, over 12 (the squares)."""

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules_kernel.core import (
     NOT_COMPUTED,
     Game,
+    Heatmap,
     Move,
     Option,
     Outcome,
@@ -283,6 +284,29 @@ def _tables_for(cls: type[YokaiGame]) -> _Tables:
     return _TABLE_CACHE[cls]
 
 
+def _captures_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps  # pandas, only when a heatmap is drawn
+
+    return heatmaps.captures(actions, scene.game)
+
+
+def _koropokkuru_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps
+
+    files = max(c.x for c in scene.cells) + 1
+    ranks = max(c.y for c in scene.cells) + 1
+    return heatmaps.piece_moves(actions, scene.game, "Koropokkuru", files=files, ranks=ranks)
+
+
+CAPTURES_HEATMAP = Heatmap(
+    "captures",
+    "where captures happen",
+    "captures",
+    "each capture counts on the square the capturing piece moved to",
+    _captures_heatmap,
+)
+
+
 class YokaiNoMori3x4(YokaiGame):
     """The standard game on 12 squares (Dōbutsu shōgi)."""
 
@@ -291,6 +315,18 @@ class YokaiNoMori3x4(YokaiGame):
     LIST_ORDER = 10
     SOLVED_TABLE = "rules_kernel.tablebase:Tablebase.open"  # retrograde analysis: docs/tablebase.md
     FAIRY_STOCKFISH_VARIANT = "dobutsu"  # Debian's build: the older formulation (docs/analysis.md)
+    HEATMAPS = (
+        CAPTURES_HEATMAP,
+        Heatmap(
+            "koropokkuru",
+            "where the Koropokkuru goes",
+            "Koropokkuru moves",
+            "each move of a Koropokkuru counts on its destination, seen from the mover's side (the "
+            "second player's moves turned round): the top rank is the far rank, where a Koropokkuru "
+            "that arrives safely wins by the try",
+            _koropokkuru_heatmap,
+        ),
+    )
     FILES, RANKS = 3, 4
     START = "gle/1c1/1C1/ELG[-] w 0 1"
     LETTERS = {KODAMA: "C", KITSUNE: "E", TANUKI: "G", KOROPOKKURU: "L", KODAMA_SAMURAI: "+C"}
@@ -308,6 +344,7 @@ class YokaiNoMori5x6(YokaiGame):
     id = "yokai-5x6"
     title = "Yōkai no Mori 5x6"
     LIST_ORDER = 20
+    HEATMAPS = (CAPTURES_HEATMAP,)
     FAIRY_STOCKFISH_VARIANT = "gorogoro"
     FILES, RANKS = 5, 6
     START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules_kernel.core import Game, Option, OptionError, State
+from rules_kernel.core import Game, Heatmap, Option, OptionError, State
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -44,6 +44,12 @@ def _check_cap(value: Any) -> Any:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise ValueError(f"must be None or a positive whole number of actions; got {value!r}")
     return value
+
+
+def _control_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps  # pandas, only when a heatmap is drawn
+
+    return heatmaps.verb_cells(actions, scene.game, "control")
 
 
 class WarChest(Game):
@@ -144,6 +150,16 @@ class WarChest(Game):
 
     # --- what the rest of the project needs (core.Game's declarations) ---
     LIST_ORDER = 50
+    HEATMAPS = (
+        Heatmap(
+            "control",
+            "which locations are taken",
+            "control actions",
+            "each control action counts on the location taken (ringed); the table below says when",
+            _control_heatmap,
+            when_table=True,
+        ),
+    )
     DATA_MAX_PLIES = 2000  # chance draws count as actions: War Chest's games are the longest
 
     def heuristic(self, state: State, player: int) -> float:
