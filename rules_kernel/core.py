@@ -397,12 +397,15 @@ class State:
         return self
 
     def action_text(self, action: Action, viewer: int | None = None) -> str:
-        """`action`, about to be played here, as `viewer` learns of it (None: all-seeing).
+        """`action`, about to be played here, in words, as `viewer` learns of it (None:
+        all-seeing): what a move list shows (issue #22).
 
-        The notation, unless the rules keep part of it from `viewer`: then words saying what
-        `viewer` does see ("Side B draws 3 coins"). Games with secrets override this; a move
-        list in a player's view is built from it, so it must never reveal what `view(viewer)`
-        hides."""
+        A phrase in the rulebook's terms without the actor, whom the list names beside it:
+        "Kitsune b1–c2 takes Tanuki", "drops Tanuki on b2", "turns over a3: Kitsune",
+        "draws 3 coins". It may look at the state after the action (`self.apply(action)`) to
+        say what happened (a capture, a fight's result). It never reveals what `view(viewer)`
+        hides, before or after the action. Cells are named as the board draws them. The
+        default is the notation (`str(action)`); records always keep the notation."""
         return str(action)
 
     def determinize(self, rng: random.Random) -> State:
