@@ -385,3 +385,216 @@ def test_ruling_no_card_is_placed_on_an_enemy_unit_else_it_is_discarded():
     assert [str(m) for m in blocked.legal_moves()] == ["discard:SAQ"]
     after = blocked.apply("discard:SAQ")
     assert after.discards[0].count("SAQ") == 4 and after.side == 1 and after.current_player == rk.CHANCE
+
+
+# --- the move list in words (issue #22 item 3) -------------------------------------------------
+
+#: a basic game from the set-up to a breakthrough: each action and its words, the same for
+#: everyone (in the basic game the drawn card is played at once, in the open). The set-up:
+#: "Beginnst du, dann lege die oberste Karte deiner Reserve offen in die Tischmitte.
+#: Anschließend legt die Gegenseite ihre oberste Karte gegenüber an" ... "bis ihr je 6 Karten
+#: ausliegen habt". In play: "decke die oberste Karte deiner Reserve auf und lege sie auf einen
+#: der drei Plätze in deiner unteren Reihe. Wenn sich dort bereits eine Einheit befindet, wird
+#: diese von der neuen Karte verdrängt. Bewege die verdrängte Einheit dann einen Schritt ...
+#: Dadurch verdrängt sie ggf. eine weitere Einheit, usw." (the push chain); "DER KAMPF":
+#: "vergleichst du deine Angriffsstärke mit der Verteidigungsstärke der gegnerischen Einheit.
+#: Greifst du seitwärts an ... um +2": greater — "Die verteidigende Einheit verliert: Legt sie
+#: auf den Ablagestapel. Die angreifende Einheit nimmt ihre Position ein"; smaller — "Die
+#: angreifende Einheit verliert ... Die verteidigende Einheit bleibt auf ihrem Platz"; equal —
+#: "Rückzug beider Einheiten: Legt beide Einheiten vom Feld auf den Ablagestapel; dadurch wird
+#: ein Platz auf dem Feld frei". A unit with the bar under its arrow "darf einen zweiten Schritt
+#: machen, wenn der erste Schritt auf einem freien Platz endet"; "Führt die Bewegung deiner
+#: Einheit auf der gegnerischen Seite über die Grenze des Feldes hinaus (Durchbruch ins
+#: gegnerische Lager), so gewinnst du das Spiel". Unit values: the provisional table
+#: (Beduine 4/3, two steps, sideways; Berserker 6/5; Bogenschütze 2/2; Saqāliba 3/3; ...).
+BASIC_GAME_WORDS = [
+    ("draw:BED", "draws Beduine"),
+    ("BED@b2", "places Beduine on b2"),
+    ("draw:BOG", "draws Bogenschütze"),
+    ("BOG@b3", "places Bogenschütze on b3"),
+    ("draw:SAR", "draws Sarbaz"),
+    ("SAR@b1", "places Sarbaz on b1"),
+    ("draw:BER", "draws Berserker"),
+    ("BER@c3", "places Berserker on c3"),
+    ("draw:MAM", "draws Mamluk"),
+    ("MAM@a1", "places Mamluk on a1"),
+    ("draw:KRI", "draws Krieger"),
+    ("KRI@b4", "places Krieger on b4"),
+    ("draw:MAM", "draws Mamluk"),
+    ("MAM@c1", "places Mamluk on c1"),
+    ("draw:KRI", "draws Krieger"),
+    ("KRI@a3", "places Krieger on a3"),
+    ("draw:SAQ", "draws Saqāliba"),
+    ("SAQ@a2", "places Saqāliba on a2"),
+    ("draw:KRI", "draws Krieger"),
+    ("KRI@a4", "places Krieger on a4"),
+    ("draw:SAQ", "draws Saqāliba"),
+    ("SAQ@c2", "places Saqāliba on c2"),
+    ("draw:REI", "draws Reiter"),
+    ("REI@c4", "places Reiter on c4"),
+    # the set-up is done; the rulebook's chain: the new card pushes the Sarbaz, which pushes
+    # the unit in front of it, which attacks the Bogenschütze
+    ("draw:SAQ", "draws Saqāliba"),
+    ("SAQ@b1", "places Saqāliba on b1, displacing Sarbaz"),
+    ("b1b2", "pushes Sarbaz from b1 to b2, displacing Beduine"),
+    (
+        "b2b3",
+        "pushes Beduine from b2 to b3, attacking Bogenschütze: attack 4 > defence 2, "
+        "Bogenschütze discarded, Beduine takes b3",
+    ),
+    ("draw:KRI", "draws Krieger"),
+    ("KRI@a4", "places Krieger on a4, displacing Krieger"),
+    ("a4a3", "pushes Krieger from a4 to a3, displacing Krieger"),
+    (
+        "a3a2",
+        "pushes Krieger from a3 to a2, attacking Saqāliba: attack 3 = defence 3, "
+        "both retreat to the discard pile, a2 is free",
+    ),
+    ("draw:MAM", "draws Mamluk"),
+    ("MAM@b1", "places Mamluk on b1, displacing Saqāliba"),
+    ("b1b2", "pushes Saqāliba from b1 to b2, displacing Sarbaz"),
+    ("b2b3", "pushes Sarbaz from b2 to b3, displacing Beduine"),
+    (  # the rulebook's second example: "Der Beduine (gelb) greift den Berserker (blau) von der Seite an"
+        "b3c3",
+        "pushes Beduine from b3 to c3, attacking Berserker from the side: attack 4 + 2 = 6 > defence 5, "
+        "Berserker discarded, Beduine takes c3",
+    ),
+    ("draw:BER", "draws Berserker"),
+    ("BER@c4", "places Berserker on c4, displacing Reiter"),
+    ("c4b4", "pushes Reiter from c4 to b4, displacing Krieger"),
+    (
+        "b4b3",
+        "pushes Krieger from b4 to b3, attacking Sarbaz: attack 3 < defence 4, "
+        "Krieger discarded, Sarbaz holds b3",
+    ),
+    ("draw:MAM", "draws Mamluk"),
+    ("MAM@b1", "places Mamluk on b1, displacing Mamluk"),
+    ("b1b2", "pushes Mamluk from b1 to b2, displacing Saqāliba"),
+    ("b2b3", "pushes Saqāliba from b2 to b3, displacing Sarbaz"),
+    ("b3c3", "pushes Sarbaz from b3 to c3, displacing Beduine"),
+    ("c3b3", "pushes Beduine from c3 to b3, displacing Saqāliba"),
+    (
+        "b3b4",
+        "pushes Saqāliba from b3 to b4, attacking Reiter: attack 3 = defence 3, "
+        "both retreat to the discard pile, b4 is free",
+    ),
+    ("draw:KOE", "draws König"),
+    ("KOE@a4", "places König on a4, displacing Krieger"),
+    ("a4a3", "pushes Krieger from a4 to a3, displacing Krieger"),
+    ("a3a2", "pushes Krieger from a3 to a2"),
+    ("draw:BED", "draws Beduine"),
+    ("BED@b1", "places Beduine on b1, displacing Mamluk"),
+    ("b1b2", "pushes Mamluk from b1 to b2, displacing Mamluk"),
+    ("b2b3", "pushes Mamluk from b2 to b3, displacing Beduine"),
+    ("b3b4", "pushes Beduine from b3 to b4; it may step once more"),  # onto a free square
+    ("b4b5", "Beduine b4 breaks through into the camp of the Nordische Armee: the game is won"),
+]
+
+
+def test_a_basic_game_in_words():
+    state = GAME.initial_state()
+    for notation, words in BASIC_GAME_WORDS:
+        action = (
+            state.parse_chance(notation) if state.current_player == rk.CHANCE else state.parse_move(notation)
+        )
+        assert str(action) == notation  # the notation stays: records use it
+        assert [state.action_text(action, viewer) for viewer in (None, 0, 1)] == [words] * 3, notation
+        assert state.action_text(notation) == words  # the notation is read as the action
+        state = state.apply(action)
+    assert state.outcome().winner == 0 and state.breakthrough == (0, "BED")
+
+
+#: the end of a strategic game (a seeded random one), from the Nordische Armee's draw to the last
+#: card: "zieht nach der Aufstellung der Armeen je drei Karten von eurer Reserve. In eurem Zug
+#: wählt ihr eine davon ... Zieht am Ende eures Zuges wieder eine Karte nach". A hand is
+#: secret, so the opponent learns only that a card was drawn; a card played is face up. The
+#: end: "Beide Reserven sind aufgebraucht ... Herrscht Gleichstand, gewinnt, wer mehr
+#: Elite-Einheiten (👑) auf dem Feld hat" (NOTES: the hands are played out first). A unit with a
+#: second step may also not take it: "Der zweite Schritt kann ... gar nicht erfolgen".
+STRATEGIC_START = (
+    "-.0:SAQ.0:MAM.1:BER.0:BED.0:BED.1:KRI.0:SAQ.0:SAR.1:REI.0:MAM.1:KOE "
+    "MAM=0,BED=0,SAQ=1,SAR=0/BER=0,KOE=1,REI=0,KRI=0,BOG=1 MAM,SAQ/KOE,KRI "
+    "BED,BED,BED,MAM,MAM,MAM,SAR/BER,BER,BOG,BOG,BOG,KRI,KRI,REI,REI b 6,6 - - 65"
+)
+STRATEGIC_GAME_WORDS = [
+    ("draw:KOE", "draws König"),
+    ("KOE@c4", "places König on c4, displacing König"),
+    (
+        "c4c3",
+        "pushes König from c4 to c3, attacking Sarbaz: attack 4 = defence 4, "
+        "both retreat to the discard pile, c3 is free",
+    ),
+    ("draw:SAQ", "draws Saqāliba"),
+    ("MAM@c1", "places Mamluk on c1, displacing Mamluk"),
+    ("c1c2", "pushes Mamluk from c1 to c2, displacing Beduine"),
+    ("c2b2", "pushes Beduine from c2 to b2, displacing Beduine"),
+    ("b2c2", "pushes Beduine from b2 to c2, displacing Mamluk"),
+    ("c2c3", "pushes Mamluk from c2 to c3"),
+    ("draw:BOG", "draws Bogenschütze"),
+    ("KOE@a4", "places König on a4, displacing Reiter"),
+    (
+        "a4b4",
+        "pushes Reiter from a4 to b4, attacking Mamluk from the side: attack 4 + 2 = 6 > defence 4, "
+        "Mamluk discarded, Reiter takes b4",
+    ),
+    ("SAQ@a1", "places Saqāliba on a1"),
+    ("BOG@c4", "places Bogenschütze on c4, displacing König"),
+    (
+        "c4c3",
+        "pushes König from c4 to c3, attacking Mamluk: attack 4 = defence 4, "
+        "both retreat to the discard pile, c3 is free",
+    ),
+    ("SAQ@a1", "places Saqāliba on a1, displacing Saqāliba"),
+    (
+        "a1a2",
+        "pushes Saqāliba from a1 to a2, attacking Berserker: attack 3 < defence 5, "
+        "Saqāliba discarded, Berserker holds a2",
+    ),
+    ("KRI@c4", "places Krieger on c4, displacing Bogenschütze"),
+    ("c4c3", "pushes Bogenschütze from c4 to c3; it may step once more"),
+    (
+        "stop",
+        "Bogenschütze stays on c3: no second step; game over — both reserves spent: "
+        "6 units each, 3 to 2 elite units; the Südliche Armee wins",
+    ),
+]
+
+
+def test_a_strategic_game_in_words_as_each_player_learns_it():
+    game = rk.load_game("to-war", strategic=True)
+    state = game.from_text(STRATEGIC_START)
+    # the opponent's draws go into a secret hand: in that player's view, only "draws a card"
+    hidden = {"draw:KOE": 0, "draw:SAQ": 1, "draw:BOG": 0}  # the draw -> the viewer it is hidden from
+    seen = {None: [], 0: [], 1: []}
+    for notation, _ in STRATEGIC_GAME_WORDS:
+        action = (
+            state.parse_chance(notation) if state.current_player == rk.CHANCE else state.parse_move(notation)
+        )
+        for viewer, said in seen.items():
+            said.append(state.action_text(action, viewer))
+        state = state.apply(action)
+    everything = [words for _, words in STRATEGIC_GAME_WORDS]
+    assert seen[None] == everything
+    for viewer in (0, 1):
+        expected = [
+            "draws a card" if hidden.get(notation) == viewer else words
+            for notation, words in STRATEGIC_GAME_WORDS
+        ]
+        assert seen[viewer] == expected
+        assert expected.count("draws a card") == list(hidden.values()).count(viewer)
+    assert state.outcome().winner == 0 and state.hands == ((), ())
+
+
+def test_a_second_step_and_a_discard_in_words():
+    """A two-step unit's own second step reads as a move, with an en dash ("darf einen
+    zweiten Schritt machen, wenn der erste Schritt auf einem freien Platz endet"); NOTES To
+    War!: with no legal placement "the drawn card is discarded and the turn passes"."""
+    pushed = position({"a1": "0:BED", "a4": "1:KRI"}, hand=("MAM",)).play("MAM@a1", "a1a2")
+    assert pushed.action_text("a2a3") == "Beduine a2–a3"
+    assert pushed.action_text("a2b2", 1) == "Beduine a2–b2"
+    blocked = GAME.from_text(
+        position_text(
+            {"a1": "1:KRI", "b1": "1:KRI", "c1": "1:REI"}, left=({"BED": 3}, {"BOG": 4}), hands=("SAQ", "-")
+        )
+    )
+    assert blocked.action_text("discard:SAQ", 1) == "discards Saqāliba: no square to place it on"

@@ -532,11 +532,95 @@ class ToWarState(State):
         return Outcome.draw(f"both reserves spent: {units[0]} units and {elite[0]} elite units each")
 
     def action_text(self, action, viewer: int | None = None) -> str:
-        """In the strategic variant a hand is secret, so the opponent only learns that a card
-        was drawn; in the basic game the drawn card is played at once, in the open."""
-        if action.is_chance and viewer is not None and viewer != self.side and self.game.options["strategic"]:
-            return f"{self.game.player_names[self.side]} draws a card"
-        return str(action)
+        """The action in the rulebook's words, without the actor (the move list names the side),
+        the units by the names of the unit table: "draws Saqāliba", "places Beduine on b1,
+        displacing Sarbaz", "pushes Sarbaz from b1 to b2, displacing Saqāliba", "Reiter
+        a2–a3", fights with both numbers and the result ("... attacks Berserker from the side:
+        attack 4 + 2 = 6 > defence 5, Berserker discarded, Beduine takes c2"), breakthroughs,
+        discards, "stays on a2: no second step", and the end of the game when it comes.
+
+        A card shows two strengths: the attacker's Angriffsstärke (attack) against the
+        defender's Verteidigungsstärke (defence), +2 attacking sideways ("Greifst du seitwärts
+        an ... um +2"); greater wins, smaller loses, equal: both retreat to the discard pile.
+        What the viewer learns is read from `view(viewer)` after the action: in the strategic
+        variant the opponent's hand is hidden, so a draw into it is "draws a card"; a placed
+        card lies face up, so it is named. `str(action)` (the notation) stays for records."""
+        if isinstance(action, str):
+            action = (
+                self._resolve_chance(action) if self.current_player == CHANCE else self.parse_move(action)
+            )
+        try:
+            after = self.apply(action)
+        except HiddenInformationError:  # a view's hidden card ('?'): nothing more is known
+            return (
+                f"places a card on {square_name(action.square)}" if isinstance(action, Place) else str(action)
+            )
+        seen = after if viewer is None else after.view(viewer)
+        if isinstance(action, Draw):
+            drawn = action.code in seen.hands[self.side]
+            return f"draws {self._name(action.code)}" if drawn else "draws a card"
+        if isinstance(action, Place):
+            text = self._place_text(action, seen)
+        elif isinstance(action, Discard):
+            shown = action.code in seen.discards[self.side]
+            text = f"discards {self._name(action.code) if shown else 'a card'}: no square to place it on"
+        elif isinstance(action, Stop):
+            name = self._name(self.grid[action.square][1])
+            text = f"{name} stays on {square_name(action.square)}: no second step"
+        else:
+            text = self._step_text(action, after)
+        return text + _end_text(after)
+
+    def _name(self, code: str) -> str:
+        unit = self.game.units.get(code)
+        return unit.name if unit else "a card"
+
+    def _place_text(self, move: Place, seen: ToWarState) -> str:
+        card, square = (self.side, move.code), square_name(move.square)
+        named = seen.grid[move.square] == card or seen.entering == card  # lies face up: seen
+        text = f"places {self._name(move.code) if named else 'a card'} on {square}"
+        displaced = self.grid[move.square] if self.setup_done else None
+        return text + (f", displacing {self._name(displaced[1])}" if displaced else "")
+
+    def _step_text(self, step: Step, after: ToWarState) -> str:
+        """A pushed unit's step ("pushes Sarbaz from b1 to b2") or a free one ("Reiter
+        a2–a3"), and what it met: an own unit (displaced in turn), an enemy (a fight), the
+        opponent's camp (a breakthrough), or a free square."""
+        mover = self.grid[step.frm]
+        name, frm = self._name(mover[1]), square_name(step.frm)
+        pushed = self.entering is not None
+        if step.to is None:
+            camp = f"the camp of the {self.game.player_names[1 - mover[0]]}"
+            if pushed:
+                return f"pushes {name} from {frm} into {camp}: breakthrough, the game is won"
+            return f"{name} {frm} breaks through into {camp}: the game is won"
+        to = square_name(step.to)
+        moved = f"pushes {name} from {frm} to {to}" if pushed else f"{name} {frm}–{to}"
+        target = self.grid[step.to]
+        if target is None:
+            again = after.active == step.to and not after.must_step
+            return moved + ("; it may step once more" if again else "")
+        if target[0] == mover[0]:
+            return f"{moved}, displacing {self._name(target[1])}"
+        attacks = f"{moved}, attacking " if pushed else f"{moved} attacks "
+        return attacks + self._fight_text(step, mover, target, after)
+
+    def _fight_text(self, step: Step, attacker: Unit_, defender: Unit_, after: ToWarState) -> str:
+        """ "Berserker from the side: attack 4 + 2 = 6 > defence 5, Berserker discarded, Beduine takes c2"."""
+        a, d = self._name(attacker[1]), self._name(defender[1])
+        attack, defence = self.game.units[attacker[1]].attack, self.game.units[defender[1]].defence
+        sideways = step.frm // FILES == step.to // FILES
+        total = attack + 2 if sideways else attack
+        compare = ">" if total > defence else "<" if total < defence else "="
+        sums = f"attack {attack} + 2 = {total}" if sideways else f"attack {attack}"
+        to, held = square_name(step.to), after.grid[step.to]
+        if held == attacker:
+            result = f"{d} discarded, {a} takes {to}"
+        elif held == defender:
+            result = f"{a} discarded, {d} holds {to}"
+        else:
+            result = f"both retreat to the discard pile, {to} is free"
+        return f"{d}{' from the side' if sideways else ''}: {sums} {compare} defence {defence}, {result}"
 
     def view(self, player: int) -> ToWarState:
         """Reserves hold counts only (their order is chance, drawn card by card). In the
@@ -757,6 +841,16 @@ class ToWarState(State):
             entering_trail=frozenset(),
             trails=(),
         )
+
+
+def _end_text(after: ToWarState) -> str:
+    """How the game ended, when this action ended it by the spent reserves (a breakthrough
+    says so itself)."""
+    outcome = after.outcome()
+    if outcome is None or after.breakthrough is not None:
+        return ""
+    result = "a draw" if outcome.winner is None else f"the {after.game.player_names[outcome.winner]} wins"
+    return f"; game over — {outcome.reason}; {result}"
 
 
 def _completable(state: ToWarState) -> bool:
