@@ -153,9 +153,11 @@ def _with_piece_name(before: State, action: Action, text: str, viewer: int | Non
 
 
 def _piece_named(scene: Scene, action: Action, text: str) -> str:
-    """'b1c2' -> 'Koropokkuru b1c2', from the scene before the action (as its viewer saw it)."""
+    """'b1c2' -> 'Koropokkuru b1c2', from the scene before the action (as its viewer saw it).
+    A game's own words (anything but the notation: State.action_text) name the piece
+    themselves, as the board's label may not ("Beduine 4/3"): they stay as they are."""
     cells = getattr(action, "cells", ())
-    if not cells:
+    if not cells or text != str(action):
         return text
     name = _name_at(scene, cells[0])
     if not name or name in ("?", "") or name.lower() in text.lower().replace("-", " "):
