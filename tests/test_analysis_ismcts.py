@@ -100,7 +100,8 @@ def hidden_twin(game_id: str, state, seat: int):
     """The same position with the hidden things of `seat`'s view dealt otherwise."""
     if game_id == "war-stories":
         view = state.view(seat)
-        hidden = [sq for sq, code in enumerate(view.cards) if code == "?"]
+        # cards never turned (the default view also shows turned-back cards as "?": no memory)
+        hidden = [sq for sq, code in enumerate(view.cards) if code == "?" and sq not in state.revealed]
         a, b = next((a, b) for a in hidden for b in hidden if state.cards[a] != state.cards[b])
         cards = list(state.cards)
         cards[a], cards[b] = cards[b], cards[a]

@@ -135,7 +135,7 @@ def test_different_cards_are_turned_back():
     s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki"}).play("flip:c3", "flip:e5")
     assert s.cards[SQUARES["c3"]] == "kbr" and s.cards[SQUARES["e5"]] == "kbb"
     assert s.face_up is None and s.current_player == 1
-    assert s.view(1).cards[SQUARES["e5"]] == "kbb"  # seen by both: remembered
+    assert s.view(1).cards[SQUARES["e5"]] == "kbb"  # seen by both: in sight until the next action
     assert s.view(1).cards[SQUARES["f1"]] == UNKNOWN
 
 
@@ -267,7 +267,7 @@ def test_the_deal_is_a_chance_outcome_with_a_notation():
         s.apply("c1c2")
 
 
-def test_views_hide_unrevealed_cards_and_remember_revealed_ones():
+def test_views_hide_unrevealed_cards_and_label_the_card_in_sight():
     s = GAME.initial_state().apply(GAME.initial_state().sample_chance(random.Random(2)))
     first = next(m for m in s.legal_moves() if ":" in str(m))
     after = s.apply(first)
@@ -465,12 +465,126 @@ def test_two_move_orders_reach_one_position():
     assert first == second and hash(first) == hash(second)
 
 
+# --- the move list in words; what a view shows of the memory game (issue #22) -------------------
+
+SCRIPT_CARDS = {"c3": "kbr", "e5": "kbb", "b2": "he", "f1": "ki", "f2": "ki", "d4": "kbr", "b6": "asg"}
+SCRIPT = [  # (mover, notation, the move list's words, the words without memory)
+    (0, "flip:c3", "turns over c3: Kibatai red", "turns over c3"),
+    (
+        0,
+        "flip:e5",
+        "turns over e5: Kibatai blue — no match, both turned back",
+        "turns over e5 — no match, both turned back",
+    ),
+    (1, "flip:b2", "turns over b2: Heiya — removed, another card to turn", None),
+    (1, "flip:f1", "turns over f1: Ki", "turns over f1"),
+    (
+        1,
+        "flip:f2",
+        "turns over f2: Ki — two Ki, both turned back",
+        "turns over f2 — two Ki, both turned back",
+    ),
+    (0, "flip:d4", "turns over d4: Kibatai red", "turns over d4"),
+    (0, "flip:c3", "turns over c3: Kibatai red — a pair: Engun, a Kibatai enters on c3", None),
+    (1, "a7a6", "Daimyo a7–a6", None),
+    (0, "c3e4", "Kibatai c3–e4 takes Kihei", None),
+    (1, "f7a2", "Shinobi f7–a2 (Kyousei)", None),
+    (0, "a1a2", "Daimyo a1–a2 takes Shinobi", None),
+]
+
+
+def test_a_scripted_game_in_words_for_every_viewer():
+    """The move list names what the rulebook names: "Twee bordkaarten omdraaien" card by card
+    (every flip is seen by both players, NOTES.md, so every viewer reads the card); a Heiya
+    "wordt ... verwijderd, en wordt er daarvoor in de plaats een nieuwe kaart omgedraaid";
+    different cards: "draait hij ze weer dicht"; the pair: "Engun ... plaatst de gewonnen pion
+    ... op de plek van de laatst omgedraaide bordkaart"; a capture ('slaan'); and "Kyousei en
+    Haisen worden aangekondigd door de speler, die de Daimyo bedreigt". Without memory a
+    card turned back again goes unnamed; a Heiya or a pair left the board for all to see."""
+    s = position({"a1": "D", "a7": "d", "e4": "h", "f7": "s"}, SCRIPT_CARDS)
+    for mover, notation, words, forgetful in SCRIPT:
+        assert s.current_player == mover, notation
+        action = s.parse_move(notation)
+        for viewer in (None, 0, 1):
+            assert s.action_text(action, viewer) == words, (notation, viewer)
+            if viewer is not None:
+                assert s.action_text(action, viewer, memory=False) == (forgetful or words), (notation, viewer)
+        assert str(action) == notation  # the notation (records) stays
+        s = s.apply(action)
+
+
+def test_the_deal_is_face_down_in_a_players_words():
+    """ "De bordkaarten worden met hun achterkant ... naar boven gelegd en geschud": a player's
+    list names no card of the deal; the all-seeing list gives the layout."""
+    start = GAME.initial_state()
+    deal = start.sample_chance(random.Random(3))
+    assert start.action_text(deal, 0) == start.action_text(deal, 1) == "the cards are dealt face down"
+    assert start.action_text(deal) == "the cards are dealt: " + " ".join(deal.cards)
+
+
+def test_the_flipper_sees_the_second_card_after_the_flip_until_the_hand_over():
+    """Every flip is seen by both players (NOTES.md); "Als de Legerkaarten verschillen draait hij
+    ze weer dicht en is de volgende speler aan de beurt": the turn ends with the second card,
+    but the pair lies in sight, labelled in every view, until the next action (the flipper's
+    "Done — hand over" step: `hand_over_from`)."""
+    s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki", "f2": "ki"}).apply("flip:c3")
+    assert s.flipping and s.cards_in_sight == ("c3",) and s.hand_over_from is None
+    assert s.view(0).cards[SQUARES["c3"]] == s.view(1).cards[SQUARES["c3"]] == "kbr"
+    s = s.apply("flip:e5")
+    assert s.current_player == 1 and not s.flipping and s.face_up is None
+    assert s.cards_in_sight == ("c3", "e5") and s.hand_over_from == 0
+    for player in (0, 1):
+        assert s.view(player).cards[SQUARES["e5"]] == "kbb" and s.view(player).cards[SQUARES["c3"]] == "kbr"
+        token = s.scene(perspective=player).token_at("e5")
+        assert not token.face_down and token.name == "Kibatai blue"
+    engun = position(KINGS, {"c3": "kbr", "e5": "kbr", "f1": "ki"}).play("flip:c3", "flip:e5")
+    assert engun.hand_over_from == 0 and engun.cards_in_sight == ()  # the pair left the board
+    moved = position(KINGS, {"f1": "ki"}).apply("a1a2")
+    assert moved.hand_over_from is None  # a piece move: nothing to look at before the hand-over
+
+
+def test_a_card_turned_back_is_unlabelled_unless_the_view_asks_for_memory():
+    """What a player remembers is memory, not rule: once the next action is made the cards
+    turned back are card backs (`?`) in the default view, like cards never seen; perfect
+    memory (the old NOTES.md view: "a player's view knows what was ever revealed") is the
+    explicit `view(p, memory=True)`, and stays so when viewed again or drawn."""
+    s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki", "f2": "ki"}).play("flip:c3", "flip:e5", "a7a6")
+    assert s.cards_in_sight == () and s.hand_over_from is None
+    for player in (0, 1):
+        plain, remembered = s.view(player), s.view(player, memory=True)
+        assert plain.cards[SQUARES["c3"]] == plain.cards[SQUARES["e5"]] == UNKNOWN
+        assert remembered.cards[SQUARES["c3"]] == "kbr" and remembered.cards[SQUARES["e5"]] == "kbb"
+        assert remembered.cards[SQUARES["f1"]] == UNKNOWN  # never seen
+        assert remembered.view(player) == remembered and plain.view(player, memory=True) == plain
+        assert s.scene(perspective=player).token_at("c3").name == "?"
+        assert remembered.scene(perspective=player).token_at("c3").name == "Kibatai red"
+        assert plain.to_text().count("?") == 4 and remembered.to_text().count("?") == 2
+    assert s.view(0) == s.view(1)  # both players saw the same flips
+
+
+def test_no_words_name_a_card_the_viewers_view_hides_after_the_action():
+    """The contract of core.State.action_text, along random games with both options: a card
+    the words name is labelled in the viewer's default view after the action, or gone."""
+    for seed in range(4):
+        game = rk.load_game("war-stories", shinobi_wo_tsukau=True, nobori=seed % 2 == 1)
+        states, actions = random_game_with_actions(seed, game)
+        for before, action, after in zip(states, actions, states[1:], strict=False):
+            if not str(action).startswith("flip:"):
+                continue
+            cell = str(action)[5:]
+            for viewer in (0, 1):
+                words = before.action_text(action, viewer)
+                assert words.startswith(f"turns over {cell}: ")
+                shown = after.view(viewer).cards[action.square]
+                assert after.cards[action.square] is None or shown == before.cards[action.square], words
+
+
 # --- playing on a view (issue 14) ----------------------------------------------------------------
 
 
 def test_a_view_plays_what_it_knows_and_refuses_what_it_does_not():
-    """A view knows every card ever revealed (NOTES.md: "perfect memory") and no other:
-    flipping a known card or moving a piece works; flipping an unseen card raises
+    """A view knows the cards it labels (here the two just turned back, still in sight) and
+    no other: flipping a known card or moving a piece works; flipping an unseen card raises
     HiddenInformationError (a RulesError), not a KeyError."""
     s = position(KINGS, {"c3": "kbr", "e5": "kbb", "f1": "ki", "f2": "ki"}).play("flip:c3", "flip:e5")
     view = s.view(1)

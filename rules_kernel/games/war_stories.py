@@ -10,7 +10,10 @@ omdraaien"), where every flip is its own decision, taken after seeing the card b
   cards go and the new piece enters on the second card's square; otherwise both are
   turned face down again (two Ki in a turn, twice in a row: Yonhon no ki, lost).
 The deal (which card lies where) is the only chance event; every flip is seen by both
-players, so a player's view knows every card ever revealed and nothing else.
+players (NOTES.md). What a player's view shows of it is a question of memory: `view(p)`
+labels the cards face up now (the current turn's card, and the cards the last action turned
+back, still in sight until the next action); `view(p, memory=True)` labels every card ever
+revealed ("perfect memory"), an explicit choice of the caller.
 
 Notation: a piece move `c1c2` (a capture looks the same), a flip `flip:e4`, the deal
 `deal:` + the 38 card codes in square order (a1, b1, ..., f7, skipping the start squares).
@@ -248,6 +251,14 @@ class WarStoriesState(State):
     # the cells of the last action, for drawing only: not part of the position (equality,
     # hash and position text leave it out, so transpositions are one position)
     last: tuple[str, ...] = field(default=(), compare=False)
+    # what the table shows right after the last action, not part of the position either:
+    # the cards it turned face down again (both players saw them turned: they stay in sight,
+    # labelled in every view, until the next action), and the player whose flipping turn it
+    # ended (who looks at the result and hands over: the widget's "Done - hand over" step)
+    shown: tuple[int, ...] = field(default=(), compare=False)
+    hand_over_from: int | None = field(default=None, compare=False)
+    # a view made with memory=True stays one when viewed again (scene(perspective) of it)
+    memory: bool = field(default=False, compare=False)
 
     # --- protocol ------------------------------------------------------------------------
     @property
@@ -281,7 +292,8 @@ class WarStoriesState(State):
             for sq, code in zip(self.game.card_squares, action.cards, strict=True):
                 cards[sq] = code
             return replace(self, cards=tuple(cards), dealt=True, last=())
-        after = self._flip(action.square) if isinstance(action, Flip) else self._move_piece(action)
+        base = replace(self, shown=(), hand_over_from=None)  # the last action's display ends
+        after = base._flip(action.square) if isinstance(action, Flip) else base._move_piece(action)
         return replace(after, ply=self.ply + 1)  # the ply counts every player action
 
     def _compute_outcome(self) -> Outcome | None:
@@ -330,24 +342,119 @@ class WarStoriesState(State):
             )
         return Deal(cards)
 
-    def action_text(self, action, viewer: int | None = None) -> str:
-        """The deal is face down: a player's view names no card of it. Flips and piece moves
-        happen in the open."""
-        if action.is_chance and viewer is not None:
-            return "the cards are dealt face down"
-        return str(action)
+    def action_text(self, action, viewer: int | None = None, *, memory: bool = True) -> str:
+        """The move list's words (core.State.action_text), the actor left to the list:
+        "Daimyo c1–c2 takes Kihei", "turns over a3: Kibatai red", "turns over b4: Kihei
+        blue — no match, both turned back", "turns over b4: Kibatai red — a pair: Engun, a
+        Kibatai enters on b4", "turns over c3: Heiya — removed, another card to turn";
+        Kyousei and Haisen are announced as the rulebook has the threatening player do
+        ("Shinobi d1–d6 (Kyousei)").
 
-    def view(self, player: int) -> WarStoriesState:
-        """Every flip is public: a view knows each card ever revealed, and no other.
+        Every flip is seen by both players (NOTES.md), and the card it turns is face up (or
+        gone) in every view right after it, so a flip names its card for every viewer. The
+        deal is face down: a player's view names no card of it ("the cards are dealt face
+        down"); the all-seeing list gives the layout.
 
-        Piece moves and flips of known cards play on a view; flipping a card the view has
-        never seen raises HiddenInformationError (use `determinize` to imagine it)."""
+        `memory=False` (with a viewer): the words as a player without memory keeps them once
+        the turn is over: a card that was turned back again is not named ("turns over a3",
+        "turns over b4 — no match, both turned back"); a Heiya or an Engun pair stays named,
+        as it left the board for all to see."""
+        if action.is_chance:
+            if viewer is not None:
+                return "the cards are dealt face down"
+            return "the cards are dealt: " + " ".join(action.cards)
+        if isinstance(action, PieceMove):
+            return self._piece_move_text(action)
+        return self._flip_text(action.square, named_back=memory or viewer is None)
+
+    def _piece_move_text(self, move: PieceMove) -> str:
+        name = PIECE_NAMES[self.pieces[move.frm] & 7]
+        text = f"{name} {square_name(move.frm)}–{square_name(move.to)}"
+        if self.pieces[move.to]:
+            text += f" takes {PIECE_NAMES[self.pieces[move.to] & 7]}"
+        return text + self._announcement(self.apply(move))
+
+    def _flip_text(self, sq: int, *, named_back: bool) -> str:
+        cell, card = square_name(sq), self.cards[sq]
+        if card == UNKNOWN:  # a view that does not know the card cannot say what it did
+            return f"turns over {cell}"
+        after = self.apply(Flip(sq))
+        name = f"{cell}: {card_name(card)}"
+        still = after.side == self.side and after.flips > 0  # the flipping turn goes on
+        if card == HEIYA:
+            if after.pieces[sq]:
+                what = "two Heiya first: both removed, a Shinobi enters on " + cell + " (Shinobi wo tsukau)"
+            elif after.is_terminal():
+                what = "removed"
+            elif still:
+                what = "removed, another card to turn"
+            elif after.shown:
+                what = "removed; no card left to turn, " + square_name(after.shown[0]) + " turned back"
+            else:
+                what = "removed; no card left to turn"
+            return f"turns over {name} — {what}{self._announcement(after)}"
+        if self.face_up is None:  # the first card of the two
+            if still or after.is_terminal():
+                return f"turns over {name if named_back else cell}{self._announcement(after)}"
+            back = "no card left to pair it with, turned back" + _nobori_words(after)
+            return f"turns over {name if named_back else cell} — {back}{self._announcement(after)}"
+        if after.pieces[sq]:  # Engun
+            kind = PIECE_NAMES[after.pieces[sq] & 7]
+            what = f"a pair: Engun, a {kind} enters on {cell}"
+        elif after.lost == self.side:
+            what = "two Ki again, the second turn running: Yonhon no ki (seppuku)"
+            name = name if named_back else cell
+        else:
+            what = ("two Ki" if card == KI == self.cards[self.face_up] else "no match") + ", both turned back"
+            what += _nobori_words(after)
+            name = name if named_back else cell
+        return f"turns over {name} — {what}{self._announcement(after)}"
+
+    def _announcement(self, after: WarStoriesState) -> str:
+        """Kyousei and Haisen, announced by the player who threatens the Daimyo."""
+        outcome = after.outcome()
+        if outcome is not None and outcome.finished and outcome.reason.startswith("Haisen"):
+            return " (Haisen of its own Daimyo)" if outcome.winner != self.side else " (Haisen)"
+        if (
+            outcome is None
+            and after.side != self.side
+            and after._attacked(after._daimyo(after.side), self.side)
+        ):
+            return " (Kyousei)"
+        return ""
+
+    @property
+    def flipping(self) -> bool:
+        """The player to move is in a flipping turn: their face-up card lies in sight and they
+        must turn another (no hand-over yet)."""
+        return self.flips > 0
+
+    @property
+    def cards_in_sight(self) -> tuple[str, ...]:
+        """The cells of the cards face up on the table now, labelled in every view: the
+        current turn's card, and the cards the last action turned back (until the next
+        action)."""
+        squares = sorted(((self.face_up,) if self.face_up is not None else ()) + self.shown)
+        return tuple(square_name(sq) for sq in squares)
+
+    def view(self, player: int, *, memory: bool | None = None) -> WarStoriesState:
+        """What `player` sees, and with `memory=True` remembers.
+
+        Every flip is seen by both players (NOTES.md), so both views label the same cards.
+        The default (`memory=False`) labels the cards face up now: the current turn's card and
+        the cards the last action turned back, which lie in sight until the next action (the
+        flipper looks at the pair before handing over); a card turned back earlier is a card
+        back again, `?`, like a card never seen. `memory=True` is perfect memory: every card
+        ever revealed stays labelled. `memory=None` keeps the kind of view this state is (a
+        true state: False), so `view(p, memory=True).view(p)` and its scene stay as they are.
+
+        Piece moves and flips of labelled cards play on a view; flipping a `?` card raises
+        HiddenInformationError (use `determinize` to imagine it)."""
         check_seat(self.game, player)
-        hidden = tuple(
-            code if code is None or sq in self.revealed or sq == self.face_up else UNKNOWN
-            for sq, code in enumerate(self.cards)
-        )
-        return replace(self, cards=hidden)
+        memory = self.memory if memory is None else bool(memory)
+        seen = (self.revealed if memory else frozenset(self.shown)) | {self.face_up}
+        hidden = tuple(code if code is None or sq in seen else UNKNOWN for sq, code in enumerate(self.cards))
+        return replace(self, cards=hidden, memory=memory)
 
     def determinize(self, rng: random.Random) -> WarStoriesState:
         """Deal the unknown cards at random from those not seen on the board or removed."""
@@ -531,7 +638,14 @@ class WarStoriesState(State):
             nobori=nobori,
             two_ki=tuple(two),
             lost=lost,
+            shown=flipped_back,
+            hand_over_from=self.side if self.flips else None,
         )
+
+
+def _nobori_words(after: WarStoriesState) -> str:
+    """The Nobori on the cards just turned back (the nobori option)."""
+    return " under the Nobori" if after.nobori and after.nobori == frozenset(after.shown) else ""
 
 
 def _haisen(state: WarStoriesState, pieces: tuple[int, ...], player: int) -> bool:
@@ -698,13 +812,9 @@ def _parse_cards(text: str) -> tuple[list[str | None], int | None, set[int]]:
                 )
             face_up = sq
         if m.group(3):
-            if card in (None, UNKNOWN):
-                raise FieldError(
-                    "cards",
-                    f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back "
-                    "card, which both players have seen",
-                )
-            nobori.add(sq)
+            if card is None:
+                raise FieldError("cards", f"'^' on {square_name(sq)}: a Nobori lies on a flipped-back card")
+            nobori.add(sq)  # on '?' too: a view without memory of the card under it
     return cards, face_up, nobori
 
 
@@ -899,7 +1009,7 @@ def _scene(shown: WarStoriesState, true: WarStoriesState, perspective: int | Non
                 )
             )
         elif card is not None:
-            face_up = sq == shown.face_up
+            face_up = sq == shown.face_up or sq in true.shown
             army = card[:2] in ARMY_CODES
             tokens.append(
                 Token(
