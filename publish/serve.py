@@ -16,15 +16,24 @@ What it adds to a plain `voila notebooks/` (docs/publishing.md explains each set
   string (400), no file tree or contents listing (the landing page lists the notebooks), only
   the project template's static files;
 - every kernel runs under a memory cap (`--kernel-memory-mib`, RLIMIT_DATA) and reports
-  widget-protocol errors and uncaught tracebacks to the server's log, not to the visitor.
+  widget-protocol errors and uncaught tracebacks to the server's log, not to the visitor;
+- perfect play: the solved tables the games declare are built (or the cached ones reused) in
+  the background, with progress bars in the server's terminal, while the site already
+  serves; the explorer's switch says "being prepared" until a table is ready.
+  `--no-perfect-play` skips that and the site does not offer the switch.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import html
 import os
 import resource
+import shutil
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,8 +78,8 @@ PREHEATED = (
 # computation grows). Measured by benchmarks/bench_kernel_memory.py: the explorer and the
 # explainers run in 123-133 MiB of it, the statistics pages in 311 and 321 MiB; 500 more games
 # from the dashboard's "Run more games" add ~20 MiB. 1 GiB leaves three times the heaviest
-# page for what visitors do with the widgets. (Not enough for the explorer's "Perfect play",
-# whose table alone takes 1.71 GB: see docs/publishing.md.)
+# page for what visitors do with the widgets. The explorer's "Perfect play" fits too: its
+# 1.6 GiB table is a read-only memory map of a file (shared page cache, not the kernel's data).
 KERNEL_MEMORY_MIB = 1024
 # Query arguments Voilà would take a template or a theme from: refused (400).
 OVERRIDES = ("template", "theme")
@@ -128,7 +137,14 @@ class PublishSettings:
     pool_size: int = 1  # preheated kernels kept ready per preheated notebook
     iopub_timeout: int = 120  # seconds Voilà waits for a cell's output once it has run
     kernel_memory_mib: int = KERNEL_MEMORY_MIB  # memory cap of each kernel; 0: none
+    perfect_play: bool = True  # prepare the solved tables; False: the site does not offer them
     extra_voila_args: list[str] = field(default_factory=list)
+
+    def kernel_environment(self) -> dict[str, str]:
+        """What the server adds to its environment, which its kernels inherit."""
+        from rules_kernel.tablebase import PERFECT_PLAY_ENV
+
+        return {} if self.perfect_play else {PERFECT_PLAY_ENV: "off"}
 
     def voila_config(self) -> Config:
         c = Config()
@@ -466,6 +482,12 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
         default=defaults.kernel_memory_mib,
         help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 turns it off (default %(default)s)",
     )
+    parser.add_argument(
+        "--no-perfect-play",
+        dest="perfect_play",
+        action="store_false",
+        help="do not build the solved tables; the site does not offer perfect play",
+    )
     args, extra = parser.parse_known_args(argv)
     unknown = [arg for arg in extra if not arg.startswith("--") or "." not in arg.split("=")[0]]
     if unknown:
@@ -485,6 +507,7 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
         preheat=tuple(args.preheat) if args.preheat else defaults.preheat,
         pool_size=args.pool_size,
         kernel_memory_mib=args.kernel_memory_mib,
+        perfect_play=args.perfect_play,
         extra_voila_args=extra,
     )
 
@@ -517,9 +540,60 @@ def use_project_template() -> None:
     os.environ["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
 
 
+def solved_games() -> list[str]:
+    """The games that declare a solved table (Game.SOLVED_TABLE)."""
+    import rules_kernel as rk
+
+    return [game for game in rk.list_games() if rk.game_class(game).SOLVED_TABLE]
+
+
+def table_preparation_command(game: str) -> list[str]:
+    """Build the game's table unless the cache holds a current one, then unpack it for the
+    kernels' memory map (`rules-explorer solve <game> --reuse`), at low priority."""
+    command = [sys.executable, "-m", "rules_kernel.cli", "solve", game, "--reuse"]
+    nice = shutil.which("nice")
+    return [nice, "-n", "10", *command] if nice else command
+
+
+def prepare_tables(log=print) -> list[subprocess.Popen]:
+    """Start preparing every solved table in the background: one process per table, its
+    progress bars on the server's terminal (stderr); the site serves meanwhile and the
+    explorer's switch says "being prepared". Each process holds the table's lock and writes
+    under partial names, so no kernel opens a half-built table; if one fails, its table is
+    absent and the switch is not offered. The processes are stopped when the server exits."""
+    started = []
+    for game in solved_games():
+        log(f"[publish] perfect play: preparing the solved table of {game} in the background")
+        process = subprocess.Popen(table_preparation_command(game), stdin=subprocess.DEVNULL)
+        threading.Thread(target=_report, args=(game, process, log), daemon=True).start()
+        atexit.register(_stop, process)
+        started.append(process)
+    return started
+
+
+def _report(game: str, process: subprocess.Popen, log) -> None:
+    code = process.wait()
+    if code == 0:
+        log(f"[publish] perfect play: the solved table of {game} is ready")
+    else:
+        log(f"[publish] perfect play: preparing the table of {game} failed (exit {code}); not offered")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()  # the preparation removes its half-written files (SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     settings = parse_args(argv)
     use_project_template()
+    os.environ.update(settings.kernel_environment())
+    if settings.perfect_play:
+        prepare_tables(log=lambda line: print(line, file=sys.stderr, flush=True))
     PublishingVoila.launch_instance(
         argv=[str(settings.notebooks), *settings.extra_voila_args], config=settings.voila_config()
     )

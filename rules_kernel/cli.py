@@ -18,6 +18,7 @@ import functools
 import os
 import random
 import shlex
+import signal
 import sys
 import time
 import warnings
@@ -40,8 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return args.run(args)
     except KeyboardInterrupt as exc:
         return _fail(_interrupted_text(exc), 130)
-    except rk.RulesError as exc:
-        return _fail(f"error: {exc}", 2)
+    except rk.RulesError as exc:  # a developer's tool: the details (a table's file, the command)
+        return _fail(f"error: {getattr(exc, 'detail', None) or exc}", 2)
     except OSError as exc:
         return _fail(f"error: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
     except Exception as exc:
@@ -381,22 +382,43 @@ def _add_solve(sub) -> None:
         description="Builds the perfect-play table of a game that declares one ("
         + ", ".join(g for g in rk.list_games() if rk.game_class(g).SOLVED_TABLE)
         + ") into the cache "
-        "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer) and "
-        "prints the time, the size on disk and the counts.",
+        "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer), unpacks it for "
+        "opening by memory map, and prints the time, the size on disk and the counts. "
+        "While it runs, pages that offer perfect play say it is being prepared.",
     )
     solve.add_argument("game")
     solve.add_argument("--threads", type=_whole(1), default=2, help="threads for the first pass")
+    solve.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep a table already built by this version (build only when there is none); "
+        "what the publishing set-up runs",
+    )
+    solve.add_argument(
+        "--material",
+        default=None,
+        metavar="KTG",
+        help="a closed sub-game for tests: Kodama, Kitsune and Tanuki counts, 0-2 each (e.g. 001)",
+    )
     solve.set_defaults(run=_solve)
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from rules_kernel.tablebase import Tablebase
+    from rules_kernel.tablebase import FULL_MATERIAL, Tablebase, prepare
 
+    material = FULL_MATERIAL if args.material is None else _material(args.material)
+    # Stopped by the publishing server (SIGTERM): as Ctrl-C, so the half-written files go.
+    signal.signal(signal.SIGTERM, _interrupt)
     started = time.perf_counter()
-    tb = Tablebase.build(args.game, threads=args.threads)
+    path = prepare(args.game, material=material, threads=args.threads, rebuild=not args.reuse)
     seconds = time.perf_counter() - started
-    size = os.path.getsize(tb.path)
-    print(f"{args.game}: solved in {seconds:,.0f} s; {tb.path} ({size / 1e6:,.1f} MB)")
+    tb = Tablebase.open(args.game, material=material)
+    size = os.path.getsize(path)
+    built = tb.meta.get("build_seconds")
+    print(
+        f"{args.game}: ready in {seconds:,.0f} s (the build took {built:,.0f} s); "
+        f"{path} ({size / 1e6:,.1f} MB, {tb.nbytes / 1e6:,.0f} MB unpacked)"
+    )
     counts = tb.counts()
     for name in ("solved", "non_terminal"):
         c = counts[name]
@@ -404,9 +426,21 @@ def _solve(args: argparse.Namespace) -> int:
             f"{name}: {c['positions']:,} positions; for the mover {c['wins']:,} wins, "
             f"{c['draws']:,} draws, {c['losses']:,} losses (longest {c['longest']} plies)"
         )
+    if material != FULL_MATERIAL:
+        return 0
     start = rk.load_game(args.game).initial_state()
     print(f"start position: {tb.value(start)} for the first player")
     return 0
+
+
+def _material(text: str) -> tuple[int, int, int]:
+    if len(text) != 3 or any(c not in "012" for c in text):
+        raise rk.RulesError(f"--material {text!r}: three digits 0-2 (Kodama, Kitsune, Tanuki), e.g. 001")
+    return tuple(int(c) for c in text)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -63,7 +63,14 @@ class OptionError(RulesError):
 
 
 class PositionTextError(RulesError):
-    """Position text (`Game.from_text`) that does not describe a valid position."""
+    """Position text (`Game.from_text`) that does not describe a valid position. Where one
+    field is at fault, `field` names it ("board") and `why` says what is wrong with it, so a
+    page can put the reason in its own sentence."""
+
+    def __init__(self, message: str, *, field: str | None = None, why: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.why = why
 
 
 class ChanceNotEnumerableError(RulesError):
@@ -297,7 +304,8 @@ class Game:
 
     def open_solved_table(self) -> Any:
         """The solved table this game declares (`SOLVED_TABLE`), opened; RulesError if it has
-        none, and whatever the table raises when it is not built (naming the command)."""
+        none, and whatever the table raises when it is not ready (a RulesError whose message
+        names no file or command, fit for a page; its `detail` does)."""
         if self.SOLVED_TABLE is None:
             raise RulesError(f"{self.id} has no solved table")
         module_name, _, function = self.SOLVED_TABLE.partition(":")
@@ -305,6 +313,16 @@ class Game:
         for name in function.split("."):
             opener = getattr(opener, name)
         return opener(self.id)
+
+    def solved_table_availability(self) -> str:
+        """Whether `open_solved_table` would work, without opening anything (cheap): "ready",
+        "preparing" (being built or unpacked, e.g. by the publishing set-up: ask again later)
+        or "absent" (no table, none declared, or the site does not offer perfect play). Asks
+        the `availability(game_id)` function of the module `SOLVED_TABLE` names."""
+        if self.SOLVED_TABLE is None:
+            return "absent"
+        module = importlib.import_module(self.SOLVED_TABLE.partition(":")[0])
+        return module.availability(self.id)
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -350,6 +368,10 @@ class State:
     #: `outcome()`'s cache: `is_terminal`, `legal_moves` and `apply` all ask for the outcome,
     #: and working it out may search the moves (no legal move, Haisen), so once per state
     _outcome: Any = NOT_COMPUTED
+    #: the player whose turn the last action ended while its result is still face up for them
+    #: to see (War Stories' second card); a one-screen table lets them look and say "done"
+    #: before the hand-over. None: nothing to look at (every game without such a moment).
+    hand_over_from: int | None = None
 
     # --- hooks every game implements -------------------------------------------------
     @property

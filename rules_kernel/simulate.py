@@ -194,7 +194,8 @@ def _checked(lines: Iterator[str], records: list[Record], output: Any) -> Iterat
     except BrokenProcessPool:
         raise SimulationError(_failure(len(records), output, "a worker process died")) from None
     except (Exception, SystemExit) as exc:
-        reason = f"{type(exc).__name__}: {one_line(str(exc))}"
+        # a developer's tool: the details, where an error keeps them apart (TablebaseError)
+        reason = f"{type(exc).__name__}: {one_line(str(getattr(exc, 'detail', None) or exc))}"
         raise SimulationError(_failure(len(records), output, f"a game failed ({reason})")) from exc
 
 

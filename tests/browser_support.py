@@ -151,10 +151,16 @@ class PublishedSite:
 
 @contextlib.contextmanager
 def published(
-    *options: str, notebooks: Path | None = None, timeout: float = 120, ready: str = "voila/tree"
+    *options: str,
+    notebooks: Path | None = None,
+    timeout: float = 120,
+    ready: str = "voila/tree",
+    perfect_play: bool = False,
 ) -> Iterator[PublishedSite]:
     """Start the publishing mode (`python -m publish`) on a free loopback port with `options`;
-    wait until `ready` answers (the file list: it starts no kernel); stop the server after."""
+    wait until `ready` answers (the file list: it starts no kernel); stop the server after.
+    Without `perfect_play`, `--no-perfect-play`: a test server does not build the solved
+    table (minutes of both cores and 2 GB) in the user's cache."""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"publish-{port}.log"
@@ -168,6 +174,7 @@ def published(
         "--port",
         str(port),
         *options,
+        *([] if perfect_play else ["--no-perfect-play"]),
         *KERNEL_TRANSPORT,
     ]
     if notebooks is not None:

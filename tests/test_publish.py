@@ -13,6 +13,7 @@ import concurrent.futures
 import html.parser
 import json
 import re
+import subprocess
 import time
 import urllib.error
 import urllib.parse
@@ -26,6 +27,8 @@ from browser_support import ARTIFACTS, chromium_path, launch, published
 
 import rules_kernel as rk
 from publish import landing, serve
+from rules_kernel import tablebase
+from rules_kernel.tablebase import PERFECT_PLAY_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -146,6 +149,10 @@ def test_publish_options():
     assert config.VoilaConfiguration.preheat_kernel is False  # pool size 0
     assert config.VoilaConfiguration.template == "rules-explorer"
     assert settings.extra_voila_args == ["--Voila.theme=dark"]
+    assert settings.perfect_play is True and settings.kernel_environment() == {}
+    skipped = serve.parse_args(["--no-perfect-play"])
+    assert skipped.perfect_play is False
+    assert skipped.kernel_environment() == {PERFECT_PLAY_ENV: "off"}  # the kernels offer no switch
     for mib in (512, 0):  # 0: no cap
         capped = serve.parse_args(["--kernel-memory-mib", str(mib)]).voila_config()
         assert capped.GuardedKernelManager.memory_mib == mib
@@ -738,3 +745,69 @@ def test_a_kernel_is_capped_and_the_server_stays_up(doors):
         assert psutil.Process(pid).rlimit(psutil.RLIMIT_DATA) == (cap, cap)
     assert doors.proc.poll() is None
     assert timed_get(doors.url + "voila/tree")[0] == 404  # still answering
+
+
+# --- perfect play: the solved tables prepared by the publishing set-up (issue #22 item 6) -----
+
+AVAILABILITY_NOTEBOOK = """import rules_kernel as rk
+for game_id in rk.list_games():
+    game = rk.game_class(game_id)()
+    if game.SOLVED_TABLE:
+        print("perfect play:", game.solved_table_availability())"""
+
+
+def test_the_set_up_prepares_every_declared_table_with_the_cli(tmp_path, monkeypatch):
+    """What the server runs in the background per solved game: `rules-explorer solve <game>
+    --reuse` at low priority; run here on a sub-game (the whole game takes minutes)."""
+    solved = serve.solved_games()
+    assert solved == [g for g in rk.list_games() if rk.game_class(g).SOLVED_TABLE] and solved
+    command = serve.table_preparation_command(solved[0])
+    assert command[-5:] == ["-m", "rules_kernel.cli", "solve", solved[0], "--reuse"]
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
+    run = subprocess.run([*command, "--material", "001"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "unpacking the table" in run.stderr  # the progress bars go to the server's terminal
+    assert tablebase.availability(material=(0, 0, 1)) == "ready"
+
+
+def test_a_kernel_sees_the_table_being_prepared_and_the_preparation_stops_with_the_server(
+    tmp_path, monkeypatch
+):
+    """With perfect play on, the server starts the preparation at once and serves meanwhile:
+    a kernel reads "preparing" while it runs (here it waits for a lock the test holds, so
+    nothing is built), and stopping the server stops it."""
+    import psutil
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    write_notebook(folder / "availability.ipynb", "# Availability", AVAILABILITY_NOTEBOOK)
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv(PERFECT_PLAY_ENV, raising=False)
+    files = tablebase.TableFiles.of()
+    preparing = []
+    with files.locked():
+        with published("--pool-size", "0", notebooks=folder, perfect_play=True) as site:
+            preparing = [
+                child
+                for child in psutil.Process(site.proc.pid).children(recursive=True)
+                if "--reuse" in child.cmdline()
+            ]
+            assert preparing, "no preparation started"
+            code, page, _ = timed_get(site.url + "voila/render/availability.ipynb")
+            assert code == 200 and "perfect play: preparing" in page
+            assert "[publish] perfect play: preparing the solved table" in site.log_path.read_text()
+        gone, alive = psutil.wait_procs(preparing, timeout=20)
+        for child in alive:  # never let it build once the lock is free
+            child.kill()
+        assert not alive, "the preparation outlived the server"
+    assert not files.partials()
+
+
+def test_without_perfect_play_a_kernel_is_offered_no_table(tmp_path):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    write_notebook(folder / "availability.ipynb", "# Availability", AVAILABILITY_NOTEBOOK)
+    with published("--pool-size", "0", notebooks=folder) as site:  # --no-perfect-play
+        code, page, _ = timed_get(site.url + "voila/render/availability.ipynb")
+        assert code == 200 and "perfect play: absent" in page
+        assert "[publish] perfect play" not in site.log_path.read_text()

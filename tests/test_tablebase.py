@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import random
+import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import rules_kernel as rk
+from rules_kernel import tablebase
 from rules_kernel.tablebase import (
     Tablebase,
     TablebaseError,
@@ -283,9 +288,46 @@ def test_pure_python_fallback_builds_the_same_table(monkeypatch):
 # --- the API ---------------------------------------------------------------------------------
 
 
-def test_open_without_a_table_names_the_build_command(tmp_path):
-    with pytest.raises(TablebaseError, match="rules-explorer solve yokai-3x4"):
+# What may never reach a visitor's page: a path of the server, a developer's command.
+SERVER_DETAIL = re.compile(
+    r"/home/|/root/|/tmp/|\.cache|rules-explorer solve|Tablebase\.|RULES_EXPLORER|\.npz"
+)
+
+
+def _visitor_safe(exc: Exception, *extra: Path) -> bool:
+    text = str(exc)
+    return not SERVER_DETAIL.search(text) and not any(str(path) in text for path in extra)
+
+
+def test_open_without_a_table_tells_the_visitor_no_path_and_the_developer_the_command(tmp_path):
+    with pytest.raises(TablebaseError) as info:
         Tablebase.open("yokai-3x4", directory=tmp_path)
+    assert str(info.value) == "the solved table is not available here"
+    assert _visitor_safe(info.value, tmp_path)
+    assert "rules-explorer solve yokai-3x4" in info.value.detail and str(tmp_path) in info.value.detail
+
+
+def test_unreadable_or_foreign_tables_tell_the_visitor_no_path(tmp_path):
+    (tmp_path / "yokai-3x4-material-001.npz").write_bytes(b"not a zip file at all")
+    with pytest.raises(TablebaseError) as info:
+        Tablebase.open(material=(0, 0, 1), directory=tmp_path)
+    assert str(info.value) == "the solved table could not be read" and _visitor_safe(info.value, tmp_path)
+    assert str(tmp_path) in info.value.detail
+    Tablebase.build(material=(0, 0, 1), directory=tmp_path, progress=False)
+    (tmp_path / "yokai-3x4-material-001.npz").rename(tmp_path / "yokai-3x4-material-100.npz")
+    with pytest.raises(TablebaseError) as info:  # the file of another sub-game
+        Tablebase.open(material=(1, 0, 0), directory=tmp_path)
+    assert str(info.value) == "the solved table could not be read" and _visitor_safe(info.value, tmp_path)
+    assert "another version" in info.value.detail
+
+
+def test_the_cli_gives_the_developer_the_detail(tmp_path, monkeypatch, capsys):
+    from rules_kernel.cli import main
+
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "yokai-3x4", "-n", "1", "--agents", "perfect,perfect", "-o", str(out)]) == 1
+    assert "rules-explorer solve yokai-3x4" in capsys.readouterr().err
 
 
 def test_only_yokai_3x4_has_a_table(tmp_path):
@@ -316,6 +358,151 @@ def test_a_table_does_not_answer_other_material(tmp_path):
         tb.value(GAME.initial_state())
 
 
+# --- availability, preparation and opening by memory map ----------------------------------------
+
+SMALL = (0, 0, 1)  # the smallest sub-game worth a table: 2,904 positions, built in about a second
+
+
+@pytest.fixture
+def small_cache(tmp_path, monkeypatch):
+    """A cache directory holding nothing yet; RULES_EXPLORER_CACHE points there."""
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
+    monkeypatch.delenv(tablebase.PERFECT_PLAY_ENV, raising=False)
+    return tmp_path
+
+
+def test_availability_absent_preparing_ready(small_cache, monkeypatch):
+    files = tablebase.TableFiles.of(SMALL)
+    assert tablebase.availability(material=SMALL) == "absent"
+    with files.locked():  # a build under way (the publishing set-up holds the lock meanwhile)
+        assert tablebase.availability(material=SMALL) == "preparing"
+    assert tablebase.availability(material=SMALL) == "absent"
+    files.lock.unlink()
+    # a half-written table (its writer killed, or still writing): never opened, "preparing"
+    files.table.with_name(files.table.name + ".partial.npz").write_bytes(b"PK\x03\x04 half")
+    assert tablebase.availability(material=SMALL) == "preparing"
+    tablebase.prepare(material=SMALL, progress=False)  # clears it, builds, unpacks
+    assert tablebase.availability(material=SMALL) == "ready" and not files.partials()
+    assert files.values.is_file()
+    # a half-written unpacked copy next to a ready table: "preparing" too
+    partial = files.values.with_name("yokai-3x4-material-001.values.99.partial.npy")
+    partial.write_bytes(b"\x93NUMPY half")
+    assert tablebase.availability(material=SMALL) == "preparing"
+    partial.unlink()
+    monkeypatch.setenv(tablebase.PERFECT_PLAY_ENV, "off")  # ./run publish --no-perfect-play
+    assert tablebase.availability(material=SMALL) == "absent"
+    monkeypatch.delenv(tablebase.PERFECT_PLAY_ENV)
+    assert tablebase.availability("yokai-5x6") == "absent"
+    assert rk.load_game("yokai-5x6").solved_table_availability() == "absent"  # declares no table
+    assert GAME.solved_table_availability() == "absent"  # the whole game's table: not here
+
+
+def test_availability_imports_neither_numpy_nor_the_solver():
+    code = (
+        "import sys, rules_kernel as rk\n"
+        "assert rk.load_game('yokai-3x4').solved_table_availability() in ('ready', 'preparing', 'absent')\n"
+        "print(sorted(m for m in ('numpy', 'numba', 'rules_kernel.tablebase._table') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_open_maps_the_unpacked_values_read_only(small_cache):
+    built = Tablebase.build(material=SMALL, progress=False)
+    files = tablebase.TableFiles.of(SMALL)
+    assert not files.values.exists()  # a build writes the compressed table only
+    tb = Tablebase.open(material=SMALL)  # the first open unpacks
+    assert isinstance(tb._values, np.memmap) and not tb._values.flags.writeable
+    assert np.array_equal(tb._values, built._values) and tb.counts() == built.counts()
+    stamp = files.values.stat().st_mtime_ns
+    Tablebase.open(material=SMALL)
+    assert files.values.stat().st_mtime_ns == stamp  # reused
+    in_memory = Tablebase.open(material=SMALL, mapped=False)
+    assert not isinstance(in_memory._values, np.memmap)
+    time.sleep(0.01)
+    Tablebase.build(material=SMALL, progress=False)  # a new table: the old unpacked copy goes
+    assert not files.values.exists()
+    Tablebase.open(material=SMALL)
+    assert files.values.stat().st_mtime_ns > stamp
+
+
+def test_open_during_a_preparation_says_so_without_a_path(small_cache):
+    Tablebase.build(material=SMALL, progress=False)
+    files = tablebase.TableFiles.of(SMALL)
+    with files.locked(), pytest.raises(TablebaseError) as info:  # not unpacked yet, someone is at it
+        Tablebase.open(material=SMALL)
+    assert "being prepared" in str(info.value) and _visitor_safe(info.value, small_cache)
+    assert Tablebase.open(material=SMALL).value is not None
+
+
+def test_prepare_reuses_a_current_table_and_rebuilds_a_foreign_one(small_cache):
+    files = tablebase.TableFiles.of(SMALL)
+    tablebase.prepare(material=SMALL, progress=False)
+    stamp = files.table.stat().st_mtime_ns
+    tablebase.prepare(material=SMALL, progress=False)
+    assert files.table.stat().st_mtime_ns == stamp  # reused, not rebuilt
+    files.table.write_bytes(b"damaged")
+    tablebase.prepare(material=SMALL, progress=False)
+    assert Tablebase.open(material=SMALL).counts()["solved"]["positions"] == 2904
+
+
+def test_the_cli_prepares_a_table_for_the_publishing_set_up(small_cache, capsys):
+    from rules_kernel.cli import main
+
+    assert main(["solve", "yokai-3x4", "--material", "001", "--reuse"]) == 0
+    assert "ready" in capsys.readouterr().out
+    assert tablebase.availability(material=SMALL) == "ready"
+    assert tablebase.TableFiles.of(SMALL).values.is_file()
+
+
+# A kernel under a memory cap (RLIMIT_DATA, what publish.serve sets on every published kernel):
+# the values of a table larger than what is left under the cap open mapped, not in memory.
+CAPPED_OPEN = """
+import resource, sys
+from pathlib import Path
+import rules_kernel as rk
+from rules_kernel.tablebase import Tablebase, TablebaseError
+
+small, padded = Path(sys.argv[1]), Path(sys.argv[2])
+state = rk.load_game("yokai-3x4").from_text(sys.argv[3])
+expected = Tablebase.open(material=(0, 0, 1), directory=small).value(state)  # imports, numba
+data_mib = int(open("/proc/self/status").read().split("VmData:")[1].split()[0]) // 1024
+cap = (data_mib + 24) * 2**20  # 24 MiB to spare, the padded table holds 64 MiB of values
+resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+try:
+    Tablebase.open(material=(0, 0, 1), directory=padded, mapped=False)
+    print("in memory: opened")
+except TablebaseError as exc:
+    print("in memory:", exc)
+tb = Tablebase.open(material=(0, 0, 1), directory=padded)
+print("mapped:", tb.value(state) == expected, tb.nbytes // 2**20, "MiB")
+"""
+
+
+def test_a_table_larger_than_the_memory_left_opens_mapped_under_the_cap(tmp_path):
+    small, padded = tmp_path / "small", tmp_path / "padded"
+    tb = Tablebase.build(material=SMALL, directory=small, progress=False)
+    values = np.zeros(64 * 2**20 // tb._values.itemsize, tb._values.dtype)
+    values[: tb._values.size] = tb._values  # the real table, then entries never looked up
+    padded.mkdir()
+    np.savez_compressed(
+        padded / "yokai-3x4-material-001.npz", values=values, meta=np.array(json.dumps(tb.meta))
+    )
+    ix = engine.index_tables(SMALL)
+    state = next(s for s in (_state(i, ix) for i in range(0, 5000, 11)) if not s.is_terminal())
+    run = subprocess.run(
+        [sys.executable, "-c", CAPPED_OPEN, str(small), str(padded), state.to_text()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines() == [
+        "in memory: the solved table does not fit in this process's memory",
+        "mapped: True 64 MiB",
+    ]
+
+
 # --- the full table (only when built) ---------------------------------------------------------
 
 
@@ -324,7 +511,34 @@ def full_table():
     try:
         return Tablebase.open("yokai-3x4")
     except TablebaseError:
-        pytest.skip("the full table is not built (rules-explorer solve yokai-3x4)")
+        pytest.skip(
+            "the full table is not built in the cache (rules-explorer solve yokai-3x4: 8 minutes on "
+            "2 quiet cores, over an hour on a loaded machine)"
+        )
+
+
+FULL_UNDER_THE_CAP = """
+import resource, sys
+import rules_kernel as rk
+cap = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))  # as publish.serve sets it on each kernel
+game = rk.load_game("yokai-3x4")
+print(game.solved_table_availability(), game.open_solved_table().value(game.initial_state()))
+"""
+
+
+def test_the_full_table_opens_under_the_published_memory_cap(full_table):
+    """The 1.6 GiB of values under the published kernels' 1 GiB RLIMIT_DATA: mapped (the first
+    open, in the fixture, unpacked them)."""
+    from publish.serve import KERNEL_MEMORY_MIB
+
+    cap = KERNEL_MEMORY_MIB * 2**20
+    assert full_table.nbytes > cap
+    run = subprocess.run(
+        [sys.executable, "-c", FULL_UNDER_THE_CAP, str(cap)], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["ready", "loss", "in", "78"]
 
 
 def test_start_is_lost_in_78_for_the_first_player(full_table):
@@ -388,8 +602,9 @@ def test_perfect_agent_without_a_table_says_how_to_build_it(tmp_path, monkeypatc
     from rules_kernel.agents import PerfectAgent
 
     monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
-    with pytest.raises(rk.RulesError, match="rules-explorer solve yokai-3x4"):
+    with pytest.raises(rk.RulesError) as info:
         PerfectAgent(0).choose(GAME.initial_state())
+    assert "rules-explorer solve yokai-3x4" in info.value.detail and _visitor_safe(info.value, tmp_path)
 
 
 def test_cli_solve_refuses_games_without_a_table(capsys):
