@@ -5,6 +5,8 @@
   games' start positions, War Chest for four, positions in play and players' views, with
   highlights) and the SHA-256 of the SVG the old code made of each. The scenes are stored,
   not recomputed, so a rules change elsewhere cannot move these goldens; a drawing change can.
+  A deliberate change regenerates them: War Chest's three cases got their hexes' names (cell
+  labels, issue #22 item 3) and coins named without the stack count, and their hashes anew.
 - The same list drives both backends: every op reaches the canvas as the calls it stands for.
 - The heatmap counts on a hand-made actions frame, and the canvas commands a heatmap sends.
 """

@@ -8,6 +8,7 @@ Positions are written in the position text of `rules_kernel.games.war_chest.text
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -15,7 +16,7 @@ from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, compose, distance
+from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, compose, distance, hex_label
 from rules_kernel.games.war_chest.rules import deadlocked
 
 START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
@@ -55,6 +56,20 @@ def test_the_maps_have_the_hexes_and_locations_of_the_notes():
     assert len(MAP_4P.hexes) == 47 and len(MAP_4P.locations) == 14
     assert distance((3, 3), (4, 4)) == 2 and distance((0, 5), (6, 1)) == 6
     assert sorted(MAP_2P.neighbours[(3, 3)]) == [(2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3)]
+
+
+def test_every_hex_has_its_own_name_on_both_maps():
+    """Issue #22 item 3: the map names each hex (letter a..g for x, number y + 1), the same
+    hex by the same name on both maps (the 4-player map adds hexes round the 2-player one);
+    the scene gives each cell its name as its label."""
+    for players, hexes in ((2, MAP_2P.hexes), (4, MAP_4P.hexes)):
+        names = {hex_label(h) for h in hexes}
+        assert len(names) == len(hexes)
+        assert all(re.fullmatch(r"[a-g][1-7]", name) for name in names)
+        scene = rk.load_game("war-chest", players=players).initial_state().scene()
+        assert sorted(c.label for c in scene.cells) == sorted(names)
+    assert [hex_label(h) for h in ((4, 0), (6, 1), (0, 5), (2, 6), (3, 3))] == ["e1", "g2", "a6", "c7", "d4"]
+    assert all(hex_label(h) in {hex_label(k) for k in MAP_4P.hexes} for h in MAP_2P.hexes)
 
 
 def test_set_up_two_coins_of_each_type_and_the_royal_coin_in_the_bag():

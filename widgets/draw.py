@@ -223,7 +223,9 @@ def describe_token(token: Token, scene: Scene) -> str:
     )
     what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
     height = f", {token.height} coins" if token.height > 1 else ""
-    return f"{what}{whose} on {token.cell}{height}"
+    # the cell as the map names it (its label), else its id
+    where = next((c.label for c in scene.cells if c.id == token.cell and c.label), token.cell)
+    return f"{what}{whose} on {where}{height}"
 
 
 def cell_names(scene: Scene) -> dict[str, str]:
@@ -249,8 +251,9 @@ def _draw_cell(p: Painter, box, cell: Cell) -> None:
         flag = ((x0 + 2, y0 + 2), (x0 + 24, y0 + 2), (x0 + 2, y0 + 24))
         p.polygon(flag, fill=owner_colour(cell.marker), stroke=INK, width=1)
         p.text(x0 + 9, y0 + 15, OWNER_MARKS[cell.marker % 4], size=MIN_TEXT, bold=True)
-    if cell.label:
-        p.text(box.cx, box.cy + box.size * 0.42, cell.label, size=MIN_TEXT, color="#555555")
+    if cell.label:  # low in the cell, under a hex map's coin (radius 0.51 of the cell's)
+        below = max(0.82, 0.51 + 9 / box.size) if len(box.polygon) == 6 else 0.42
+        p.text(box.cx, box.cy + box.size * below, cell.label, size=MIN_TEXT, color="#555555")
 
 
 def _tint(colour: str) -> str:

@@ -68,6 +68,7 @@ from rules_kernel.games.war_chest.box import (
     Map,
     Order,
     distance,
+    hex_label,
     hex_name,
     parse_hex,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "WarChestState",
     "compose",
     "distance",
+    "hex_label",
     "hex_name",
     "parse_hex",
 ]

@@ -96,7 +96,17 @@ def distance(a: Hex, b: Hex) -> int:
 
 
 def hex_name(h: Hex) -> str:
+    """A hex in the notation: its axial coordinates, `4,0` (records and data files keep it)."""
     return f"{h[0]},{h[1]}"
+
+
+def hex_label(h: Hex) -> str:
+    """A hex as the map shows it and the move list names it: a letter for x (a..g) and a
+    number for y + 1 (1..7), `4,0` -> `e1`. The numbers count the rows of hexes from side A's
+    edge (row 1 at the bottom of the drawing, row 7 at side B's); a letter names a slanting
+    line of hexes, up and to the right. Both maps use the same names (the 4-player map adds
+    hexes round the 2-player one), and a name is the notation read another way."""
+    return f"{'abcdefg'[h[0]]}{h[1] + 1}"
 
 
 def parse_hex(text: str) -> Hex:

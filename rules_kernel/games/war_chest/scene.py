@@ -8,7 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from rules_kernel.core import CHANCE
-from rules_kernel.games.war_chest.box import HIDDEN, NAMES, SYMBOLS, hex_name
+from rules_kernel.games.war_chest.box import HIDDEN, NAMES, SYMBOLS, hex_label, hex_name
 from rules_kernel.games.war_chest.rules import drawer
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
@@ -26,12 +26,13 @@ def scene_of(state: WarChestState, perspective: int | None) -> Scene:
             h[1],
             shade="location" if h in m.locations else None,
             marker=state.controller.get(h),
+            label=hex_label(h),
         )
         for h in sorted(m.hexes)
     )
+    # the name is the unit's; the coins in the stack are its height (a badge on the drawing)
     tokens = tuple(
-        Token(hex_name(h), NAMES[k] + (f" ×{n}" if n > 1 else ""), SYMBOLS[k], owner=o, kind="coin", height=n)
-        for h, o, k, n in state.units
+        Token(hex_name(h), NAMES[k], SYMBOLS[k], owner=o, kind="coin", height=n) for h, o, k, n in state.units
     )
     zones: list[Zone] = []
     if state.phase == "draft":
@@ -84,7 +85,7 @@ def _prompt_zone(state: WarChestState) -> Zone:
             ZoneItem(zone_cell("prompt", "guard-supply"), "Take the coin from the supply", "S", owner=player),
             ZoneItem(zone_cell("prompt", "guard-unit"), "Take the coin from the unit", "U", owner=player),
         )
-        return Zone("prompt", f"Royal Guard on {hex_name(detail)} attacked", player, items)
+        return Zone("prompt", f"Royal Guard on {hex_label(detail)} attacked", player, items)
     if kind == "priest-use":
         return Zone("prompt", f"Use the drawn coin ({NAMES.get(detail, '?')}) at once", player)
     titles = {
