@@ -1,6 +1,7 @@
 """Game records: JSON Lines, one game per line; and a one-move-per-line text form.
 
-A record line looks like this (keys in this order; `players`, `result`, `meta` optional):
+A record line looks like this (keys in this order; `start`, `players`, `result`, `meta`
+optional):
 
     {"format": "rules-explorer/1", "game": "yokai-3x4", "options": {"repetitions": 3},
      "players": [{"name": "random", "agent": "random", "seed": 1}, {"name": "me"}],
@@ -8,9 +9,12 @@ A record line looks like this (keys in this order; `players`, `result`, `meta` o
      "result": {"winner": 1, "reason": "...", "winners": [1], "finished": true},
      "meta": {"date": "2026-11-23"}}
 
-Every action is its notation; a chance outcome is written {"chance": notation}. The log of
-actions is the source of truth: `Record.replay()` applies it again from the game's initial
-state and checks every action and every recorded result field. Errors name the source, the
+Every action is its notation; a chance outcome is written {"chance": notation}. A game played
+from another position than the game's initial one says where it starts: `"start"` holds
+that position's text (`state.to_text()`, read back with `game.from_text` and nothing else);
+without it the game starts from the initial position. The log of actions is the source of
+truth: `Record.replay()` applies it again from the start and checks every action and every
+recorded result field. Errors name the source, the
 line, the ply and the reason (`RecordError`); a record is never loaded half-way. Nothing here
 uses pickle or eval: only `json`, with bounds on nesting, numbers and line length, and with
 duplicate keys refused.
@@ -25,9 +29,12 @@ The text form, for one game, is a header and one action per line:
     # anything after '#' is a comment
     game: yokai-3x4
     options: {"repetitions": 3}
+    start: gle/1c1/1C1/ELG[] w - - 0 1
     b2b3
     c4b3
     chance: deal:...
+
+(the `start:` line only for a game from another position than the initial one).
 """
 
 from __future__ import annotations
@@ -67,8 +74,11 @@ MAX_NESTING = 32
 MAX_NUMBER_CHARS = 40
 #: user text echoed in an error message is cut to this many characters
 MAX_ECHO_CHARS = 120
+#: a record's `start` (a position text) may hold at most this many characters (the games'
+#: texts take under 1,000: War Chest's mid-game ones ~500, Yokai's ~40)
+MAX_START_CHARS = 16 * 1024
 
-_KEYS = ("format", "game", "options", "players", "actions", "result", "meta")
+_KEYS = ("format", "game", "options", "start", "players", "actions", "result", "meta")
 _REQUIRED = ("format", "game", "options", "actions")
 _RESULT_KEYS = ("winner", "reason", "winners", "finished")
 _JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
@@ -131,7 +141,8 @@ class RecordedAction:
 
 @dataclass(frozen=True)
 class Record:
-    """One game: which game and options, who played, every action, the result."""
+    """One game: which game and options, where it starts (`start`: a position text; None:
+    the game's initial position), who played, every action, the result."""
 
     game: str
     options: dict[str, Any]
@@ -142,6 +153,9 @@ class Record:
     #: where it was read from, for error messages (not written)
     source: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+    #: the position the game starts from, as its text (`state.to_text()`); None: the game's
+    #: initial position. Data, read by `game.from_text` only (`check_start`)
+    start: str | None = None
 
     # --- building ------------------------------------------------------------------
     @classmethod
@@ -151,10 +165,13 @@ class Record:
         actions: Iterable[Action | str],
         players: Iterable[Any] = (),
         meta: dict[str, Any] | None = None,
+        *,
+        start: State | str | None = None,
     ) -> Record:
-        """A record of `actions` played from `game`'s initial state (replayed to check them
-        and to find the result)."""
-        state = game.initial_state()
+        """A record of `actions` played from `game`'s initial state, or from `start` (a state
+        of `game` or its position text), replayed to check them and to find the result. The
+        record's `start` is the start's text, None when it is the initial position."""
+        state, text = _start_of(game, start)
         recorded = []
         for ply, action in enumerate(actions):
             chance = state.current_player == rk.CHANCE
@@ -170,12 +187,14 @@ class Record:
             _players(players),
             _result_json(state.outcome()),
             dict(meta or {}),
+            start=text,
         )
 
     @classmethod
     def from_states(cls, states: list[State], actions: Iterable[Action | str], **kwargs: Any) -> Record:
-        """A record of a game held as its states and the actions between them."""
-        return cls.from_actions(states[0].game, actions, **kwargs)
+        """A record of a game held as its states and the actions between them (from
+        `states[0]`: the record says its start if that is not the initial position)."""
+        return cls.from_actions(states[0].game, actions, start=states[0], **kwargs)
 
     # --- replaying -------------------------------------------------------------------
     def load_game(self) -> Game:
@@ -193,8 +212,26 @@ class Record:
                 f"options not accepted by {self.game} ({type(exc).__name__}: {one_line(str(exc))})"
             ) from exc
 
+    def start_state(self) -> State:
+        """The state the game starts from: the game's initial state, or the record's `start`
+        read by `game.from_text` (a bad one: RecordError naming the field)."""
+        game = self.load_game()
+        if self.start is not None:
+            try:
+                return check_start(game, self.start)
+            except RecordError as exc:
+                raise self._error(exc.reason) from exc
+        try:
+            return game.initial_state()
+        except RulesError as exc:
+            raise self._error(str(exc)) from exc
+        except Exception as exc:  # a game's code failing on odd options is still bad data
+            raise self._error(
+                f"{self.game} cannot start with these options ({type(exc).__name__}: {one_line(str(exc))})"
+            ) from exc
+
     def replay(self) -> list[State]:
-        """Every state of the game, from the initial one; checks each action and the result.
+        """Every state of the game, from the start; checks each action and the result.
         A long game's states take memory: `check()` and `checkpoints()` check the same and
         keep less."""
         return list(self._states())
@@ -214,23 +251,12 @@ class Record:
     def _states(self) -> Iterator[State]:
         """The initial state and the state after every action, each checked; the result is
         checked once the last one has been handed out."""
-        state = self._initial_state()
+        state = self.start_state()
         yield state
         for ply, action in enumerate(self.actions):
             state = self._replay_one(state, ply, action)
             yield state
         self._check_result(state)
-
-    def _initial_state(self) -> State:
-        game = self.load_game()
-        try:
-            return game.initial_state()
-        except RulesError as exc:
-            raise self._error(str(exc)) from exc
-        except Exception as exc:  # a game's code failing on odd options is still bad data
-            raise self._error(
-                f"{self.game} cannot start with these options ({type(exc).__name__}: {one_line(str(exc))})"
-            ) from exc
 
     def _replay_one(self, state: State, ply: int, action: RecordedAction) -> State:
         at_chance = state.current_player == rk.CHANCE
@@ -320,6 +346,8 @@ class Record:
     # --- JSON ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "game": self.game, "options": self.options}
+        if self.start is not None:
+            data["start"] = self.start
         if self.players:
             data["players"] = list(self.players)
         data["actions"] = [a.to_json() for a in self.actions]
@@ -359,7 +387,20 @@ class Record:
         if result is not None:
             _check_result_shape(result, fail)
         players = _players(data.get("players") or (), fail)
-        return cls(data["game"], options, actions, players, result, data.get("meta") or {}, source, line)
+        record = cls(
+            data["game"],
+            options,
+            actions,
+            players,
+            result,
+            data.get("meta") or {},
+            source=source,
+            line=line,
+            start=data.get("start"),
+        )
+        if record.start is not None:
+            record.start_state()  # read now: a bad start is an error of the line, replayed or not
+        return record
 
 
 def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
@@ -379,6 +420,8 @@ def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
     for key, kind in (("players", list), ("result", dict), ("meta", dict)):
         if data.get(key) is not None:
             _expect(data, key, kind, fail)
+    if "start" in data:  # absent for the initial position; never null
+        _expect(data, "start", str, fail)
 
 
 _JSON_TYPE = {
@@ -433,6 +476,60 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
                 "a file name or path is not accepted in a record or an upload"
             )
     return dict(options)
+
+
+#: refused in a start: C0 (tab too), DEL, C1, the line and paragraph separators (a position
+#: text is one line; the text form writes it on one)
+_START_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def check_start(game: Game, text: Any) -> State:
+    """The state a record's `start` gives in `game` (the game with the record's options):
+    a string of at most MAX_START_CHARS characters without control characters, read by
+    `game.from_text` and nothing else (it is data, never a path). Raises RecordError naming
+    the field (without a location)."""
+    if not isinstance(text, str):
+        raise RecordError(
+            f"field 'start' must be a JSON string (a position text), "
+            f"not {_JSON_TYPE.get(type(text), 'that')}: {_echo(text)}"
+        )
+    if len(text) > MAX_START_CHARS:
+        raise RecordError(
+            f"field 'start' holds {len(text):,} characters; a position text may hold at most "
+            f"{MAX_START_CHARS:,}"
+        )
+    found = _START_CONTROL.search(text)
+    if found:
+        raise RecordError(
+            f"field 'start' holds a control character (U+{ord(found.group()):04X}) at column "
+            f"{found.start() + 1}; a position text is one line"
+        )
+    try:
+        return game.from_text(text)
+    except RulesError as exc:
+        raise RecordError(
+            f"field 'start' is not a {game.id} position: {one_line(str(exc), limit=300)}"
+        ) from exc
+    except NotImplementedError:
+        raise RecordError(f"field 'start': {game.id} has no position text") from None
+    except Exception as exc:  # a game's reader failing on odd text is still bad data
+        raise RecordError(
+            f"field 'start' is not a {game.id} position ({type(exc).__name__}: {one_line(str(exc))})"
+        ) from exc
+
+
+def _start_of(game: Game, start: State | str | None) -> tuple[State, str | None]:
+    """The state a game starts from and its text for a record (None: the initial position)."""
+    initial = game.initial_state()
+    if start is None:
+        return initial, None
+    if isinstance(start, State):
+        if start.game != game:
+            raise RecordError(f"the start is a position of {start.game!r}, not of {game!r}")
+        state = start
+    else:
+        state = check_start(game, start)
+    return state, None if state == initial else state.to_text()
 
 
 def _takes_whole_number(option: rk.Option) -> bool:
@@ -999,7 +1096,8 @@ def read_text_game(
     check: Callable[[Record], object] = Record.check,
 ) -> Record:
     """A single game written one action per line, with `game:` and `options:` headers
-    (or pass `game`). Every action is checked by replaying; errors name the line.
+    (or pass `game`) and, for a game from another position than the initial one, a `start:`
+    header (its position text). Every action is checked by replaying; errors name the line.
 
     Read as JSON Lines are: streamed (blank and comment lines are read past, never kept),
     each line at most `max_line_bytes`, and the game as a whole bounded as one record line
@@ -1057,13 +1155,18 @@ class _TextHeader:
         self.name = name
         self.game_id, self.options = (game.id, dict(game.options)) if game else (None, {})
         self.options_line: int | None = None
+        self.start: str | None = None
+        self.start_line: int | None = None
 
     def take(self, text: str, number: int, *, before_actions: bool) -> bool:
         """Whether `text` was a header line (and is now read)."""
         key, _, value = text.partition(":")
         key, value = key.strip().lower(), value.strip()
-        if not before_actions or key not in ("game", "options"):
+        if not before_actions or key not in ("game", "options", "start"):
             return False
+        if key == "start":
+            self.start, self.start_line = value, number
+            return True
         if key == "game":
             if value not in rk.list_games():
                 raise RecordError(
@@ -1084,7 +1187,17 @@ class _TextHeader:
             options = check_options(self.game_id, self.options)
         except RecordError as exc:
             raise RecordError(exc.reason, source=self.name, line=self.options_line) from exc
-        return Record(self.game_id, options, actions, source=self.name)
+        record = Record(self.game_id, options, actions, source=self.name, start=self.start)
+        if self.start is not None:
+            try:
+                game = record.load_game()
+            except RecordError as exc:
+                raise RecordError(exc.reason, source=self.name, line=self.options_line) from exc
+            try:
+                check_start(game, self.start)
+            except RecordError as exc:
+                raise RecordError(exc.reason, source=self.name, line=self.start_line) from exc
+        return record
 
 
 def _text_action(text: str) -> RecordedAction:
@@ -1111,6 +1224,14 @@ def to_text_game(record: Record) -> str:
         return _json_line(data, record._error, where, separators=(", ", ": "))
 
     lines = [f"game: {record.game}", f"options: {dumps(record.options, 'options')}"]
+    if record.start is not None:
+        text = record.start
+        if "#" in text or text != text.strip(" \t\r\n") or _START_CONTROL.search(text):
+            raise record._error(
+                "field 'start' cannot be written in the text form (it holds '#', a control "
+                "character or blanks at an end); write the record as JSON Lines"
+            )
+        lines.append(f"start: {text}")
     lines += [f"chance: {a.notation}" if a.chance else a.notation for a in record.actions]
     if record.result is not None:
         lines.append(f"# result: {dumps(record.result, 'result')}")

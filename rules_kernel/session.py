@@ -63,7 +63,7 @@ NODE, TREE, COMMENT, SETTINGS = "node", "tree", "comment", "settings"
 
 class SessionError(RulesError):
     """A navigation or edit the tree cannot do: no such ply, a node of another session or one
-    deleted, deleting the start, a record for a session that does not start at the start."""
+    deleted, deleting the start, a record of a start that its position text does not give."""
 
 
 @dataclass(frozen=True)
@@ -625,7 +625,7 @@ class Session:
     # --- records ---------------------------------------------------------------------------
     @property
     def starts_at_initial(self) -> bool:
-        """Whether the start is the game's initial position (what a record starts from)."""
+        """Whether the start is the game's initial position (a record of it needs no `start`)."""
         return self.root.state == self.game.initial_state()
 
     def to_record(
@@ -634,13 +634,10 @@ class Session:
         """The line from the start to `end` (default: the end of the main line) as a record,
         with the comments on it in `meta["comments"]` ({"<ply>": text}).
 
-        Records start from the game's initial position; a session from another position
-        raises SessionError (its start is `root.state.to_text()`)."""
-        if not self.starts_at_initial:
-            raise SessionError(
-                "a record starts from the game's initial position, and this session "
-                f"starts from {one_line(self.root.state.to_text())!r}"
-            )
+        A session from another position than the game's initial one gives a record whose
+        `start` is that position's text (`root.state.to_text()`); SessionError if the text
+        does not give that position back (a state no position text describes)."""
+        start = None if self.starts_at_initial else self._start_text()
         path = (end or self.main_line()[-1]).path()
         self._check_mine(path[-1])
         meta = dict(self.meta if meta is None else meta)
@@ -654,7 +651,23 @@ class Session:
             record,
             actions=tuple(RecordedAction(n.notation, n.is_chance) for n in path[1:]),
             result=None if outcome is None else outcome.to_dict(),
+            start=start,
         )
+
+    def _start_text(self) -> str:
+        """The start's position text, checked to read back as the start (what a record keeps)."""
+        start = self.root.state
+        try:
+            text = start.to_text()
+            back = self.game.from_text(text)
+        except (RulesError, NotImplementedError) as exc:
+            raise SessionError(f"the start position has no position text to record ({exc})") from exc
+        if back != start:
+            raise SessionError(
+                f"the start position's text {one_line(text)!r} gives another position back: "
+                "a record could not start from it"
+            )
+        return text
 
     def _players(self) -> list[dict[str, Any]]:
         if self.players is not None:
@@ -667,7 +680,8 @@ class Session:
 
     @classmethod
     def from_record(cls, record: Record, **settings: Any) -> Session:
-        """A session holding `record`'s game as its main line, the current node at its end.
+        """A session holding `record`'s game as its main line, the current node at its end,
+        starting from the record's start (its `start` position, else the initial one).
 
         Every action is replayed and checked, and the result the record gives must agree;
         a bad one raises RecordError naming the record's source, line and ply. `settings`
@@ -676,7 +690,7 @@ class Session:
         comments = _comments_of(meta.get(COMMENTS_KEY), len(record.actions))
         if comments is not None:
             del meta[COMMENTS_KEY]
-        session = cls(record.load_game(), players=record.players, meta=meta, auto=False, **settings)
+        session = cls(record.start_state(), players=record.players, meta=meta, auto=False, **settings)
         for ply, recorded in enumerate(record.actions):
             session._replay(record, ply, recorded)
         _check_result(record, session.state)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -298,3 +300,144 @@ def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypat
     )
     assert 'role="alert"' in rp.info.value and "bad.jsonl, line 1, ply 3" in rp.info.value
     assert rp.slider.max == 130  # the game on show stays
+
+
+# --- a record from any position: `start` (issue #22 item 9) -------------------------------------
+
+#: every game with a position text
+POSITION_GAMES = ["yokai-3x4", "yokai-5x6", "war-stories", "to-war", "war-chest"]
+
+
+def random_action(state: rk.State, rng: random.Random) -> rk.Action:
+    return state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+
+
+def mid_game(game_id: str, plies: int = 9, seed: int = 4) -> rk.State:
+    """A state `plies` random actions in (chance resolved by the same generator), whose
+    position text reads back as the same state."""
+    state, rng = rk.load_game(game_id).initial_state(), random.Random(seed)
+    for _ in range(plies):
+        state = state.apply(random_action(state, rng))
+    assert not state.is_terminal() and state.game.from_text(state.to_text()) == state
+    return state
+
+
+def played_from(start: rk.State, plies: int = 6, seed: int = 5) -> list[rk.Action]:
+    state, rng, actions = start, random.Random(seed), []
+    while len(actions) < plies and not state.is_terminal():
+        action = random_action(state, rng)
+        actions.append(action)
+        state = state.apply(action)
+    return actions
+
+
+@pytest.mark.parametrize("game_id", POSITION_GAMES)
+def test_a_record_may_start_from_any_position(game_id):
+    start = mid_game(game_id)
+    game = start.game
+    actions = played_from(start)
+    record = Record.from_actions(game, actions, players=game.player_names, start=start)
+    assert record.start == start.to_text()
+    line = record.to_json()
+    data = json.loads(line)
+    assert list(data)[:4] == ["format", "game", "options", "start"] and data["start"] == start.to_text()
+    read = records.loads(line + "\n")[0]
+    assert read == record and read.to_json() == line
+    states = read.replay()
+    assert states[0] == start and read.start_state() == start
+    expected = [start]
+    for action in actions:
+        expected.append(expected[-1].apply(action))
+    assert states == expected and read.check() == expected[-1]
+    assert list(records.read_records(io.StringIO(line + "\n"), replay=True)) == [record]
+    assert records.read_upload((line + "\n").encode(), "up.jsonl") == [record]
+    assert Record.from_states(expected, actions, players=game.player_names) == record
+    # the one-game text form carries it as a `start:` line
+    text = records.to_text_game(record)
+    assert f"\nstart: {start.to_text()}\n" in text
+    again = records.read_text_game(io.StringIO(text))
+    assert again.start == record.start and again.actions == record.actions and again.replay() == states
+
+
+def test_a_record_from_the_initial_position_has_no_start():
+    for start in (GAME.initial_state(), GAME.initial_state().to_text()):
+        record = Record.from_actions(GAME, LION_CAPTURE, start=start)
+        assert record.start is None and "start" not in json.loads(record.to_json())
+        assert record == Record.from_actions(GAME, LION_CAPTURE)
+        assert "start:" not in records.to_text_game(record)
+    with pytest.raises(RecordError, match="not of load_game"):
+        Record.from_actions(GAME, [], start=rk.load_game("yokai-5x6").initial_state())
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "data").glob("*.jsonl")), ids=str)
+def test_records_without_a_start_are_written_again_byte_for_byte(path):
+    with path.open(encoding="utf-8") as lines:
+        for line in itertools.islice(lines, 3):
+            record = Record.from_json(line.rstrip("\n"))
+            assert record.start is None and record.to_json() == line.rstrip("\n")
+
+
+START_LINE = Record.from_actions(GAME, ["a2a3"], start=GAME.initial_state().play("b1a2", "a4a3")).to_json()
+OTHER_POSITION = rk.load_game("yokai-5x6").initial_state().to_text()
+
+
+@pytest.mark.parametrize(
+    "start, message",
+    [
+        (1, "field 'start' must be a JSON string, not a number"),
+        (None, "field 'start' must be a JSON string, not null"),
+        (["gle/1c1/1C1/ELG[] w - - 0 1"], "field 'start' must be a JSON string, not an array"),
+        ({"path": "/etc/passwd"}, "field 'start' must be a JSON string, not an object"),
+        ("", "field 'start' is not a yokai-3x4 position"),
+        ("not a position", "field 'start' is not a yokai-3x4 position"),
+        ("/etc/passwd", "field 'start' is not a yokai-3x4 position"),
+        (OTHER_POSITION, "field 'start' is not a yokai-3x4 position: .*6 ranks"),
+        (mid_game("war-chest").to_text(), "field 'start' is not a yokai-3x4 position"),
+        (
+            "gle/1c1/1C1/ELG[] w - - 0 1\nb1a2",
+            r"field 'start' holds a control character \(U\+000A\) at column 28",
+        ),
+        ("gle/1c1/1C1/ELG[] w - - 0 1\u2028", r"field 'start' holds a control character \(U\+2028\)"),
+        ("x" * (records.MAX_START_CHARS + 1), "field 'start' holds 16,385 characters; .* at most 16,384"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 40 else type(v).__name__,
+)
+def test_a_bad_start_is_refused_naming_the_field(start, message, tmp_path):
+    data = json.loads(START_LINE)
+    data["start"] = start
+    line = json.dumps(data)
+    with pytest.raises(RecordError, match=f"^games.jsonl, line 3: {message}"):
+        Record.from_json(line, source="games.jsonl", line=3)
+    path = tmp_path / "games.jsonl"
+    path.write_text(START_LINE + "\n" + line + "\n" + START_LINE + "\n")
+    found = records.read_records(path, errors="collect")  # read, not replayed: refused all the same
+    assert len(found.records) == 2 and [e.line for e in found.errors] == [2]
+    assert "field 'start'" in str(found.errors[0])
+    with pytest.raises(RecordError, match="^up.jsonl, line 1: .*field 'start'"):
+        records.read_upload((line + "\n").encode(), "up.jsonl")
+    if isinstance(start, str):  # a Record built in Python is checked when replayed
+        with pytest.raises(RecordError, match="field 'start'"):
+            Record("yokai-3x4", {}, (), start=start).replay()
+
+
+def test_a_bad_start_in_the_text_form_names_its_line():
+    text = "# from a position\ngame: yokai-3x4\nstart: {}\na2a3\n"
+    with pytest.raises(RecordError, match="^g.txt, line 3: field 'start' is not a yokai-3x4 position"):
+        records.read_text_game(io.StringIO(text.format("1l1/3/1G1")), name="g.txt")
+    with pytest.raises(RecordError, match="^g.txt, line 3: field 'start' is not a yokai-3x4 position"):
+        records.read_text_game(io.StringIO(text.format(OTHER_POSITION)), name="g.txt")
+    with pytest.raises(RecordError, match=r"^g.txt, line 4, ply 0: 'a2a3'"):
+        records.read_text_game(io.StringIO(text.format(GAME.initial_state().to_text())), name="g.txt")
+    good = records.read_text_game(io.StringIO(text.format(json.loads(START_LINE)["start"])), name="g.txt")
+    assert good.start == json.loads(START_LINE)["start"]
+    with pytest.raises(RecordError, match="cannot be written in the text form"):
+        records.to_text_game(Record("yokai-3x4", {}, (), start="gle/1c1/1C1/ELG[] w - - 0 1 # x"))
+
+
+def test_the_replay_widget_replays_from_the_start():
+    import widgets
+
+    record = Record.from_json(START_LINE)
+    rp = widgets.Replay(record)
+    assert rp.slider.max == 1 and rp.states[0] == record.start_state() and rp.states[1] == record.replay()[1]
+    assert rp.session.to_record().start == record.start

@@ -355,8 +355,8 @@ def test_a_session_may_start_from_a_position_text():
     assert session.root.state == YOKAI.from_text(text) and not session.starts_at_initial
     session.play("a2a3")
     assert session.state == YOKAI.from_text(text).apply("a2a3")
-    with pytest.raises(SessionError, match="initial position"):
-        session.to_record()
+    record = session.to_record()  # a record may start from any position: it says which
+    assert record.start == text and [a.notation for a in record.actions] == ["a2a3"]
     assert Session(session.state).root.state == session.state
     with pytest.raises(rk.PositionTextError):
         Session(YOKAI, position="not a position")
@@ -367,6 +367,63 @@ def test_a_session_from_the_initial_position_text_exports_a_record():
     session.play("b1a2")
     assert session.starts_at_initial
     assert notations(Session.from_record(session.to_record()).line()) == ["b1a2"]
+
+
+@pytest.mark.parametrize("game_id", ["yokai-3x4", "yokai-5x6", "war-stories", "to-war", "war-chest"])
+def test_a_session_from_a_position_round_trips_through_a_record(game_id):
+    """record -> JSON line -> record -> session, for a session started from a position text
+    (issue #22 item 9: the explorer's Export after Load position)."""
+    game, rng = rk.load_game(game_id), random.Random(6)
+    state = game.initial_state()
+    for _ in range(8):  # a few actions in, chance resolved, the game not over
+        if state.current_player == rk.CHANCE:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        moves = state.legal_moves()
+        rng.shuffle(moves)
+        state = next(s for s in map(state.apply, moves) if not s.is_terminal())
+    text = state.to_text()
+    session = Session(game, position=text, seed=3)
+    assert session.root.state == state and not session.starts_at_initial
+    for _ in range(5):
+        if not session.state.is_terminal():
+            session.play(random_action(session.state, rng))
+    session.comment = "from a loaded position"
+    record = session.to_record()
+    assert record.start == text and record.meta["comments"] == {str(session.ply): "from a loaded position"}
+    line = record.to_json()
+    read = records.loads(line + "\n")[0]
+    assert read == record and read.to_json() == line
+    again = Session.from_record(read)
+    assert again.root.state == session.root.state and not again.starts_at_initial
+    assert notations(again.main_line()) == notations(session.main_line())
+    assert again.state == session.state and again.comment == "from a loaded position"
+    assert list(again.states(again.main_line()[-1])) == record.replay()
+    assert again.to_record() == record and again.to_record().to_json() == line
+
+
+def test_a_session_from_a_state_records_its_start():
+    state = YOKAI.initial_state().play("b2b3", "c4b3")
+    session = Session(state)
+    session.play("a1b2")
+    record = session.to_record()
+    assert record.start == state.to_text()
+    assert Session.from_record(record).state == state.apply("a1b2")
+    assert "start" not in Session(YOKAI.initial_state()).to_record().to_dict()  # the initial position
+
+
+def test_a_start_no_position_text_gives_back_is_not_recorded(monkeypatch):
+    session = Session(YOKAI, position=YOKAI.initial_state().play("b1a2").to_text())
+    initial = YOKAI.initial_state()
+    monkeypatch.setattr(session.game, "from_text", lambda text: initial, raising=False)
+    with pytest.raises(SessionError, match="gives another position back"):
+        session.to_record()
+
+
+def test_a_record_with_a_bad_start_names_the_field():
+    record = Record("yokai-3x4", {}, (RecordedAction("a2a3"),), source="games.jsonl", line=2, start="1l1/3")
+    with pytest.raises(RecordError, match="^games.jsonl, line 2: field 'start' is not a yokai-3x4 position"):
+        Session.from_record(record)
 
 
 # --- records --------------------------------------------------------------------------------
