@@ -381,6 +381,126 @@ def test_scene_describes_the_board():
     assert s.view(1) is s  # no secrets in Yōkai no Mori
 
 
+# --- the move list's words (issue #22 item 3) ----------------------------------------------
+
+
+def sentences(state, line: list[str]) -> list[str]:
+    """Each move's words as the move list shows them, checking both seats see the same words
+    (no secrets) and the notation stays what records keep."""
+    said = []
+    for notation in line:
+        move = state.parse_move(notation)
+        words = state.action_text(move)
+        assert state.action_text(move, 0) == state.action_text(move, 1) == words
+        assert state.action_text(notation) == words and str(move) == notation
+        said.append(words)
+        state = state.apply(move)
+    return said
+
+
+def test_a_3x4_game_in_words():
+    """Rulebook 3x4, "Mögliche Züge": 2. "Gefangennahme" (the piece moves onto an opponent's
+    square); 3. "Sprung eines Gefangenen" (a piece from the Reserve onto a free square); 1. the
+    Kodama reaching the last rank "wird befördert ... Kodama Samurai"; "Ein gefangener Kodama
+    Samurai wird ... wieder in seinen ursprünglichen Zustand" (the words name what stood on the
+    board); "Sieger des Spiels" 1.: "den gegnerischen Koropokkuru gefangen nehmen"."""
+    line = ["b2b3", "c4b3", "C@c3", "a4a3", "c3c4+", "b4c4", "a1b2", "c4c3", "b2c3"]
+    assert sentences(G3.initial_state(), line) == [
+        "Kodama b2–b3 takes Kodama",
+        "Kitsune c4–b3 takes Kodama",
+        "drops Kodama on c3",
+        "Tanuki a4–a3",
+        "Kodama c3–c4 becomes Kodama Samurai",
+        "Koropokkuru b4–c4 takes Kodama Samurai",
+        "Kitsune a1–b2",
+        "Koropokkuru c4–c3",
+        "Kitsune b2–c3 takes Koropokkuru",
+    ]
+    assert G3.initial_state().play(*line).hands[1][1] == 2  # the Samurai went to the hand a Kodama
+    # Anmerkung: "Ein Kodama kann gleichzeitig befördert werden und einen Gegner gefangen nehmen"
+    assert G3.from_text("gel/1C1/3/ELG[] w - - 0 1").action_text("b3b4+") == (
+        "Kodama b3–b4 takes Kitsune and becomes Kodama Samurai"
+    )
+
+
+def test_the_words_say_how_a_3x4_move_ends_the_game():
+    """Rulebook 3x4 "Sieger des Spiels" 2.: the Koropokkuru in the far rank "ohne dass dieser in
+    dem darauf folgenden Spielzug gefangen genommen wird" (NOTES.md: safe = not attacked; the
+    try is checked for both sides in every position); 3.: "drei Mal hintereinander hin und
+    zurück ... unentschieden" (NOTES.md: the same position three times)."""
+    assert sentences(G3.from_text("2l/L2/3/3[] w - - 0 1"), ["a3a4"]) == [
+        "Koropokkuru a3–a4 reaches the far rank safely"
+    ]
+    assert sentences(G3.from_text("1l1/L2/3/3[] w - - 0 1"), ["a3a4"]) == ["Koropokkuru a3–a4"]  # attacked
+    # the attacker taken: the Koropokkuru already on the far rank is safe now
+    assert sentences(G3.from_text("Lg1/E2/2l/3[] w - - 0 1"), ["a3b4"]) == [
+        "Kitsune a3–b4 takes Tanuki: the Koropokkuru on a4 stands safely on its far rank"
+    ]
+    shuffle = ["c1c2", "a4a3", "c2c1", "a3a4"]
+    assert sentences(G3.initial_state(), shuffle * 2)[3:] == [
+        "Tanuki a3–a4",
+        "Tanuki c1–c2",
+        "Tanuki a4–a3",
+        "Tanuki c2–c1",
+        "Tanuki a3–a4 repeats the position a third time: a draw",
+    ]
+    longer = rk.load_game("yokai-3x4", repetitions=4).initial_state().play(*shuffle * 2, *shuffle[:3])
+    assert longer.action_text("a3a4") == "Tanuki a3–a4 repeats the position a fourth time: a draw"
+
+
+def test_a_5x6_game_in_words():
+    """Rulebook 5x6, "Mögliche Spielzüge": entering the zone (the far two ranks) allows the
+    Kodama to be "befördert"; "Spezifische Regeln" 2.: "Eine Beförderung ist immer nur eine
+    Kann-Beförderung" (a declined one "stays Kodama"); "Der Sprung einer gefangen genommenen
+    Figur erfolgt immer auf seine orange gepunktete Ausgangsseite" (the Kodama Samurai taken
+    is dropped as a Kodama); "Beispiel für das Ende der Partie": the Super-Oni "setzt den
+    gegnerischen Koropokkuru schachmatt"."""
+    line = ["c3c4", "d4d3", "c4c5", "d6c5", "P@c4", "d3d2+", "d1d2", "c5c4", "b3b4", "P@b3", "b4b5+"]
+    assert sentences(G5.initial_state(), line) == [
+        "Kodama c3–c4 takes Kodama",
+        "Kodama d4–d3 takes Kodama",
+        "Kodama c4–c5 stays Kodama",
+        "Kirin d6–c5 takes Kodama",
+        "drops Kodama on c4",
+        "Kodama d3–d2 becomes Kodama Samurai",
+        "Kirin d1–d2 takes Kodama Samurai",
+        "Kirin c5–c4 takes Kodama",
+        "Kodama b3–b4 takes Kodama",
+        "drops Kodama on b3",
+        "Kodama b4–b5 becomes Kodama Samurai",
+    ]
+    assert sentences(G5.from_text("2k2/5/1G+S2/5/5/2K2[] w - - 0 1"), ["c4c5"]) == [
+        "Super-Oni c4–c5: checkmate, the Koropokkuru cannot escape capture"
+    ]
+    assert sentences(G5.from_text("k4/2G2/S4/5/5/4K[PG] w - - 0 1"), ["G@a5"]) == [
+        "drops Kirin on a5: checkmate, the Koropokkuru cannot escape capture"
+    ]
+    oni = G5.from_text("4k/1S3/5/5/5/K4[] w - - 0 1")  # leaving the zone may promote too
+    assert sentences(oni, ["b5a4"]) == ["Oni b5–a4 stays Oni"]
+    assert sentences(oni, ["b5a4+"]) == ["Oni b5–a4 becomes Super-Oni"]
+
+
+def test_the_explorer_move_list_shows_the_words():
+    """The move list names the piece once: the words already do (widgets.presentation)."""
+    import widgets
+
+    ex = widgets.Explorer("yokai-3x4")
+    ex.play("b2b3")
+    ex.play("c4b3")
+    ex.play("C@c3")
+    assert ex.move_list.options == (
+        "1. First player: Kodama b2–b3 takes Kodama",
+        "2. Second player: Kitsune c4–b3 takes Kodama",
+        "3. First player: drops Kodama on c3",
+    )
+    ex = widgets.Explorer("yokai-5x6")
+    ex.set_position("2k2/5/1G+S2/5/5/2K2[] w - - 0 1")
+    ex.play("c4c5")
+    assert ex.move_list.options == (
+        "1. First player: Super-Oni c4–c5: checkmate, the Koropokkuru cannot escape capture",
+    )
+
+
 # --- position text: what the box and the rules make impossible (issue 14) ----------------------
 
 

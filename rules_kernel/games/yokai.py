@@ -664,6 +664,16 @@ class YokaiState(State):
     def why_illegal(self, text: str) -> str:
         return _why_illegal(self, text)
 
+    def action_text(self, action: YokaiMove | str, viewer: int | None = None) -> str:
+        """The move in the rulebook's words, without the mover: "Kitsune b1–c2 takes Tanuki",
+        "drops Tanuki on b2", "Kodama b3–b4 becomes Kodama Samurai" ("stays Kodama" where
+        promotion was a choice and the move declines it), and how it ends the game if it
+        does ("reaches the far rank safely", "repeats the position a third time: a draw",
+        ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama
+        Samurai goes to the hand as a Kodama). Everything is public: `viewer` changes nothing."""
+        move = self.parse_move(action) if isinstance(action, str) else action
+        return _action_text(self, move)
+
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
         if depth == 0:
@@ -819,6 +829,54 @@ def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
         new_board, new_hands = _make(board, hands, move, side)
         total += _perft(game, new_board, new_hands, other, depth - 1)
     return total
+
+
+# --- the move list's words ----------------------------------------------------------------
+
+_ORDINALS = ("a first", "a second", "a third", "a fourth", "a fifth", "a sixth", "a seventh", "an eighth")
+
+
+def _action_text(state: YokaiState, move: YokaiMove) -> str:
+    t, game, side = state.tables, state.game, state.side
+    if move.drop is not None:
+        mover, kind, captured = "", move.drop, EMPTY
+        clauses = [f"drops {KIND_NAMES[move.drop]} on {t.names[move.to]}"]
+    else:
+        kind, captured = kind_of(state.board[move.frm]), state.board[move.to]
+        mover = f"{KIND_NAMES[kind]} {t.names[move.frm]}\u2013{t.names[move.to]}"
+        clauses = [f"takes {KIND_NAMES[kind_of(captured)]}"] if captured else []
+        if move.promote:
+            clauses.append(f"becomes {KIND_NAMES[PROMOTES_TO[kind]]}")
+        elif t.step_moves[move.frm, move.to, True, side] in state._legal_set():
+            clauses.append(f"stays {KIND_NAMES[kind]}")  # the promotion was a choice, declined
+    ending = ""
+    after = state.apply(move)
+    outcome = after.outcome()
+    if outcome is not None and kind_of(captured) != KOROPOKKURU:  # "takes Koropokkuru" says it all
+        if outcome.is_draw and _decided(game, after.board, after.side) is None:  # repetition
+            n = game.options["repetitions"]
+            clauses.append(
+                f"repeats the position {_ORDINALS[n - 1]} time"
+                if n <= 8
+                else f"repeats the position, now {n} times"
+            )
+            ending = ": a draw"
+        elif game.ROYAL:
+            checkmate = _in_check(game, after.board, after.side)
+            ending = (
+                ": checkmate, the Koropokkuru cannot escape capture"
+                if checkmate
+                else ": no legal move is left to answer it"
+            )
+        elif outcome.is_draw:
+            ending = ": both Koropokkuru stand safely on their far ranks, a draw"
+        elif kind == KOROPOKKURU and outcome.winner == side and move.to in t.far_rank[side]:
+            clauses.append("reaches the far rank safely")
+        else:
+            where = t.names[after.board.index(piece(KOROPOKKURU, outcome.winner))]
+            ending = f": the Koropokkuru on {where} stands safely on its far rank"
+    words = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else "".join(clauses)
+    return " ".join(part for part in (mover, words) if part) + ending
 
 
 # --- explaining an illegal move ----------------------------------------------------------
