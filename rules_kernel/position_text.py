@@ -49,7 +49,9 @@ def read_position(game_id: str, text: object, parse: Callable[[list[str]], S]) -
     try:
         return parse(text.split())
     except FieldError as error:
-        raise PositionTextError(f"{game_id} position {quote(text)}: {error}") from None
+        raise PositionTextError(
+            f"{game_id} position {quote(text)}: {error}", field=error.field, why=error.why
+        ) from None
 
 
 def quote(text: str) -> str:

@@ -74,9 +74,20 @@ def pick_game(page, title: str, **options: str) -> None:
     page.wait_for_timeout(1500)
 
 
+MOVES = ".re-movelist .re-move:not(.re-start)"
+
+
 def move_list(page) -> list[str]:
-    texts = page.locator(".re-side select[size] option").all_text_contents()
-    return [t.replace("\xa0", " ") for t in texts]
+    """The move list as lines, '3. First player: Kitsune a1–b2' (the list's entries in words)."""
+    return page.eval_on_selector_all(
+        MOVES,
+        "els => els.map(e => e.dataset.ply + '. ' + e.closest('.re-turn')"
+        ".querySelector('.re-side-name').textContent + ': ' + e.textContent)",
+    )
+
+
+def wait_for_ply(page, ply: int) -> None:
+    page.wait_for_selector(f'.re-movelist .re-move[data-ply="{ply}"]', state="attached", timeout=15_000)
 
 
 def click_cell(page, cell: str) -> None:
@@ -95,9 +106,9 @@ def test_click_a_piece_see_its_moves_play_one(browser, server):
     page.wait_for_function("() => document.querySelectorAll('.re-board .re-highlight circle').length >= 4")
     page.screenshot(path=str(ARTIFACTS / "explorer-highlight.png"))
     page.locator('.re-board [data-cell="c2"]').click()
-    page.wait_for_selector(
-        "option:has-text('1. First player: Koropokkuru b1c2')", state="attached", timeout=15_000
-    )
+    wait_for_ply(page, 1)
+    start = rk.load_game("yokai-3x4").initial_state()
+    assert move_list(page) == [f"1. First player: {start.action_text(start.parse_move('b1c2'))}"]
     page.wait_for_timeout(SETTLE_MS)
     assert "Koropokkuru" in page.locator('.re-board [data-cell="c2"]').get_attribute("aria-label")
     assert page.locator("[role=status]").first.inner_text().strip() == "Second player to move"
@@ -126,11 +137,13 @@ def test_a_whole_yokai_game_by_keyboard_alone(browser, server):
             cursor = walk(page, layout, cursor, cell)
             page.keyboard.press("Enter" if cell == move[:2] else "Space")
             page.wait_for_timeout(250)
-        page.wait_for_selector(f"option:has-text('{ply}. ')", state="attached", timeout=15_000)
+        wait_for_ply(page, ply)
     page.wait_for_timeout(SETTLE_MS)
     status = page.locator("[role=status]").first.inner_text()
     assert "First player wins" in status or "captured" in status, status
-    assert [t.split(": ", 1)[1].split()[-1] for t in move_list(page)] == line
+    states = [state.play(*line[:i]) for i in range(len(line))]
+    words = [before.action_text(before.parse_move(move)) for before, move in zip(states, line, strict=True)]
+    assert [t.split(": ", 1)[1] for t in move_list(page)] == words
     page.keyboard.press("Tab")  # and the focus leaves the board again
     assert not board.evaluate("el => el === document.activeElement")
     page.screenshot(path=str(ARTIFACTS / "explorer-keyboard-game.png"))
@@ -176,9 +189,7 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
     position = page.locator("input[placeholder='paste a position text here']").input_value()
     # a line the player saw differently (not just without the name of a card the flip showed)
     secrets = [
-        full.split(": ", 1)[1]
-        for mine, full in zip(player_lines, all_lines, strict=True)
-        if not full.endswith(mine.split(": ", 1)[1])
+        full.split(": ", 1)[1] for mine, full in zip(player_lines, all_lines, strict=True) if mine != full
     ]
     assert secrets and position, "the all-seeing view shows what the player's view hid"
     for secret in secrets + [position]:
@@ -193,7 +204,7 @@ def play_any_move(page) -> None:
         n = len(move_list(page))
         button.click()
         page.wait_for_function(
-            f"() => document.querySelectorAll('.re-side select[size] option').length > {n}"
+            f"() => document.querySelectorAll('{MOVES}').length > {n}"
             " || document.querySelector('.re-curtain:not([style*=\"none\"]) button')",
             timeout=15_000,
         )
@@ -276,3 +287,70 @@ def test_a_hostile_record_uploaded_to_the_replay_dashboard_is_one_escaped_line(b
         assert page.locator(".re-board .re-scene").inner_html() == before
         page.screenshot(path=str(ARTIFACTS / "replay-hostile-upload.png"))
         page.close()
+
+
+def shown_ply(page) -> int:
+    return int(page.eval_on_selector('.re-movelist [aria-selected="true"]', "e => Number(e.dataset.ply)"))
+
+
+def test_history_by_click_and_by_keys(browser, server):
+    """Issue #22 item 4: click a move to see its position; Left/Right/Home/End on the list,
+    PageUp/Home/End on the board; 'Back to the game' returns; nothing is undone."""
+    page = open_explorer(browser, server)
+    for ply, (a, b) in enumerate((("b2", "b3"), ("a4", "a3"), ("a1", "b2")), start=1):
+        click_cell(page, a)
+        page.wait_for_timeout(250)
+        click_cell(page, b)
+        wait_for_ply(page, ply)
+    page.wait_for_timeout(SETTLE_MS)
+    end = page.locator(".re-board .re-scene").inner_html()
+    page.locator('.re-movelist .re-move[data-ply="1"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('.re-movelist [aria-selected=\"true\"]').dataset.ply === '1'"
+    )
+    back = page.get_by_role("button", name="Back to the game")
+    back.wait_for(state="visible", timeout=10_000)
+    assert "Showing the position after move 1 of 3" in page.locator(".re-looking-back").inner_text()
+    assert page.locator(".re-board .re-scene").inner_html() != end
+    page.screenshot(path=str(ARTIFACTS / "history-looking-back-1280x800.png"))
+    page.locator(".re-movelist").focus()
+    for key, ply in (("ArrowRight", 2), ("ArrowLeft", 1), ("Home", 0), ("End", 3)):
+        page.keyboard.press(key)
+        page.wait_for_function(
+            f"() => document.querySelector('.re-movelist [aria-selected=\"true\"]').dataset.ply === '{ply}'"
+        )
+    assert page.locator(".re-board .re-scene").inner_html() == end  # the game as it stood
+    page.locator(".re-board").focus()
+    page.keyboard.press("Home")
+    page.wait_for_function(
+        "() => document.querySelector('.re-movelist [aria-selected=\"true\"]').dataset.ply === '0'"
+    )
+    back.click()
+    page.wait_for_function(
+        "() => document.querySelector('.re-movelist [aria-selected=\"true\"]').dataset.ply === '3'"
+    )
+    assert shown_ply(page) == 3 and len(move_list(page)) == 3
+    page.close()
+
+
+def test_the_curtain_takes_the_focus_and_gives_it_to_the_board(browser, server):
+    """Issue #22 item 8: when the hand-over curtain comes down, the focus goes to its button
+    (not to the page's body), and to the board once the next player is sitting there."""
+    page = open_explorer(browser, server)
+    pick_game(page, "War Chest")
+    curtain = page.locator(".re-curtain-button")
+    play = page.get_by_role("button", name="Play", exact=True)
+    for _ in range(12):
+        if curtain.is_visible():
+            break
+        if play.is_enabled():
+            play.click()
+        page.wait_for_timeout(1000)
+    else:
+        pytest.fail("no hand-over curtain in a dozen moves")
+    page.wait_for_function(
+        "() => document.activeElement.classList.contains('re-curtain-button')", timeout=10_000
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.classList.contains('re-board')", timeout=10_000)
+    page.close()

@@ -187,7 +187,7 @@ def test_the_explorer_plays_it_by_clicks_and_against_an_agent(nim):
     assert [str(a) for a in ex.actions] == ["take 2"] and ex.state.to_text() == "5 1"
     assert ex.board.highlight["last"] == ("s6", "s7")
     ex.agent_kind.value = "greedy"
-    ex.opponent.value = 0
+    ex.agent_plays[0].value = True
     ex.play("take 1")  # the greedy agent answers with the move Nim's theory calls winning
     assert ex.state.to_text() == "3 1" and len(ex.actions) == 3
     record = records.Record.from_json(ex.export())

@@ -33,7 +33,7 @@ def test_clicking_a_piece_lights_its_moves_and_a_target_plays():
     assert ex.state.current_player == 1
     assert ex.board.scene.token_at("c2").name == "Koropokkuru"
     assert ex.board.highlight["last"] == ("b1", "c2")
-    assert ex.move_list.options == ("1. First player: Koropokkuru b1c2",)  # numbered, side, piece
+    assert ex.move_list.options == ("1. First player: Koropokkuru b1–c2",)  # numbered, side, piece
     assert ex.move_list.value == ex.move_list.options[-1]  # the last move stays in sight
 
 
@@ -83,7 +83,7 @@ def test_undo_redo_and_illegal_input():
 
 def test_agent_opponent_answers_and_export_gives_a_record():
     ex = widgets.Explorer("yokai-3x4", seed=1)
-    ex.opponent.value = 1
+    ex.agent_plays[1].value = True
     ex.play("b1c2")
     assert len(ex.actions) == 2 and ex.state.current_player == 0
     line = ex.export()
@@ -97,7 +97,7 @@ def test_a_greedy_agent_takes_its_side_with_only_its_view():
     ex = widgets.Explorer("war-stories", seed=3)
     ex.sample_chance()  # the deal
     ex.agent_kind.value = "greedy"
-    ex.opponent.value = 1
+    ex.agent_plays[1].value = True
 
     def flip():
         ex.play(next(m for m in ex.state.legal_moves() if str(m).startswith("flip:")))
@@ -291,6 +291,9 @@ def test_hand_over_curtain_between_two_people_at_one_screen():
     assert ex.viewer == 0 and ex.curtain_for is None  # opens in the view of the player to move
     while ex.state.current_player == 0:
         ex.play(next(m for m in ex.state.legal_moves()))
+    if ex.state.hand_over_from == 0:  # a flipping turn: first a look at what it turned up
+        assert ex.curtain_for is None and ex.viewer == 0
+        ex.done_button.click()
     assert ex.curtain_for == 1 and ex.board.widget.layout.display == "none"
     assert ex.move_list.options == () and ex.all_moves.options == ()  # nothing of either view
     ex.curtain_button.click()
@@ -331,10 +334,12 @@ def small_tablebase(tmp_path_factory):
     return Tablebase.build(material=(0, 0, 1), directory=tmp_path_factory.mktemp("tb"), progress=False)
 
 
-def test_perfect_play_colours_targets_by_value(small_tablebase):
+def test_perfect_play_colours_targets_by_value(small_tablebase, monkeypatch):
     """Yokai 3x4 is solved: each target of the selected piece shows its move's value for the
     mover (W/D/L and plies), the status names who wins in how many plies."""
+    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: "ready")
     ex = widgets.Explorer("yokai-3x4", position="1l1/3/1G1/1L1[] w - - 0 1")
+    assert ex.perfect.layout.display is None and not ex.perfect.disabled
     ex.tablebase = small_tablebase
     ex.perfect.value = True
     best = small_tablebase.best_moves(ex.state)
@@ -351,11 +356,12 @@ def test_perfect_play_colours_targets_by_value(small_tablebase):
     assert ex.board.highlight["marks"] == {}
 
 
-def test_perfect_play_without_a_table_names_the_build_command(tmp_path, monkeypatch):
+def test_perfect_play_without_a_table_says_so_without_path_or_command(tmp_path, monkeypatch):
     monkeypatch.setenv("RULES_EXPLORER_CACHE", str(tmp_path))
     ex = widgets.Explorer("yokai-3x4")
     ex.perfect.value = True
-    assert "rules-explorer solve yokai-3x4" in ex.message.value and not ex.perfect.value
+    assert "not available" in ex.message.value and not ex.perfect.value
+    assert "rules-explorer" not in ex.message.value and str(tmp_path) not in ex.message.value
 
 
 class _Calls:
@@ -388,7 +394,7 @@ def test_a_refresh_computes_the_presentation_once_and_the_scene_once(monkeypatch
     assert calls(lambda: click(ex, "b1")) == (0, 0)  # a selection only lights targets
     assert calls(lambda: click(ex, "c2")) == (1, 1)  # the move: one presentation, one new scene
     assert calls(lambda: ex.play("a4a3")) == (1, 1)
-    assert ex.move_list.options == ("1. First player: Koropokkuru b1c2", "2. Second player: Tanuki a4a3")
+    assert ex.move_list.options == ("1. First player: Koropokkuru b1–c2", "2. Second player: Tanuki a4–a3")
     assert calls(ex.undo) == (1, 0)  # the position shown before: its scene is known
     assert calls(ex.redo) == (1, 0)
     assert calls(ex.refresh) == (1, 0)
@@ -397,7 +403,7 @@ def test_a_refresh_computes_the_presentation_once_and_the_scene_once(monkeypatch
 
 def test_the_explorer_is_a_view_of_its_session():
     """Undo keeps the line (lichess): a different move from a past position is a variation,
-    Reset goes to the start and Redo walks the game again; a loaded position exports nothing."""
+    Reset goes to the start and Redo walks the game again; a loaded position is the record's start."""
     ex = widgets.Explorer("yokai-3x4")
     ex.play("b2b3")
     ex.play("c4b3")
@@ -410,4 +416,4 @@ def test_the_explorer_is_a_view_of_its_session():
     ex.redo()
     assert [str(a) for a in ex.actions] == ["b2b3"]
     ex.set_position("1l1/3/1G1/1L1[] w - - 0 1")
-    assert ex.export() == "" and "a record starts from the initial position" in ex.export_area.value
+    assert json.loads(ex.export())["start"] == "1l1/3/1G1/1L1[] w - - 0 1"  # a record from there

@@ -4,7 +4,8 @@
 //
 // Keyboard: the board is one Tab stop (Tab and Shift+Tab pass through it); arrow keys move a
 // visible cursor over the clickable cells, Enter or Space "clicks" the cell under it,
-// Escape clears a selection. The cursor's cell is announced in a polite live region.
+// Escape clears a selection; PageUp/PageDown step back and on through the game's history and
+// Home/End go to its start and end. The cursor's cell is announced in a polite live region.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -120,6 +121,7 @@ function render({ model, el }) {
   });
   root.addEventListener("blur", () => cursorRing.setAttribute("visibility", "hidden"));
 
+  const HISTORY_KEYS = ["PageUp", "PageDown", "Home", "End"]; // step through the game
   const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   root.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -140,6 +142,9 @@ function render({ model, el }) {
       press(cursor);
     } else if (event.key === "Escape") {
       model.send({ event: "escape" });
+    } else if (HISTORY_KEYS.includes(event.key)) {
+      event.preventDefault();
+      model.send({ event: "history", key: event.key });
     }
     // every other key (Tab above all) keeps its usual meaning
   });

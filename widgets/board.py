@@ -33,6 +33,10 @@ CSS = """
 """
 
 
+#: the keys that step through the game's history while the board has focus
+HISTORY_KEYS = ("PageUp", "PageDown", "Home", "End")
+
+
 class BoardView(anywidget.AnyWidget):
     """The browser side: SVG layers and what a click or a key chose."""
 
@@ -60,6 +64,7 @@ class Board:
         self.highlight: dict = {}
         self._click_handlers: list[Callable[[str], None]] = []
         self._escape_handlers: list[Callable[[], None]] = []
+        self._history_handlers: list[Callable[[str], None]] = []
         self.widget.on_msg(self._on_message)
         self.widget.observe(lambda _: self._relayout(), names="client_width")
         self.flip: bool | None = None
@@ -72,6 +77,11 @@ class Board:
 
     def on_escape(self, handler: Callable[[], None]) -> None:
         self._escape_handlers.append(handler)
+
+    def on_history(self, handler: Callable[[str], None]) -> None:
+        """`handler(key)` for the history keys pressed on the board: "PageUp", "PageDown",
+        "Home" or "End" (the arrows move the board's cursor)."""
+        self._history_handlers.append(handler)
 
     def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "", **highlight) -> None:
         self.scene, self.highlight, self.flip, self.cursor = scene, highlight, flip, cursor
@@ -121,3 +131,6 @@ class Board:
         elif content.get("event") == "escape":
             for handler in self._escape_handlers:
                 handler()
+        elif content.get("event") == "history" and content.get("key") in HISTORY_KEYS:
+            for handler in self._history_handlers:
+                handler(content["key"])

@@ -28,13 +28,14 @@ from rules_kernel.session import Change, Session, SessionError
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
+from widgets.focus import FocusMover
+from widgets.movelist import MoveList
 from widgets.options import OptionsForm
-from widgets.presentation import Presentation, present
+from widgets.presentation import Presentation, line_of, line_of_node, present
 from widgets.safe import error_line, guarded, html, message_html
 
 ALL_SEEING = "all"
 FOLLOW_TURN = "turn"
-NOBODY = -1
 AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
 PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
 #: perfect play's words on the board: a target's value for the player who moves there
@@ -95,6 +96,11 @@ class Explorer(w.VBox):
         self.controller: ClickController | None = None
         self.curtain_for: int | None = None
         self.session: Session | None = None
+        #: while looking back in the "player to move" view: the seat whose eyes the history is seen with
+        self._looking_viewer: int | None = None
+        #: the seat looking at what its turn turned up before it hands over ("Done — hand over")
+        self._handing_over: int | None = None
+        self._done_at = None  # the node whose result was looked at: no second "Done" for it
         self._stop_observing = lambda: None
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
         self._quiet = False  # True while new_game sets its menus: their observers wait
@@ -126,16 +132,27 @@ class Explorer(w.VBox):
         self.status = w.HTML()
         self.message = w.HTML()
         self.choices = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.move_list = w.Select(options=[], rows=10, layout=wide, style={"description_width": "0px"})
+        self.moves_heading = w.HTML("<b>Moves</b>")
+        self.move_list = MoveList(layout=w.Layout(width="96%", max_width="420px"))
+        #: looking back: a past position is shown ("Back to the game" returns to the end of the line)
+        self.looking_back = w.HBox(
+            layout=w.Layout(display="none", flex_flow="row wrap", align_items="center")
+        )
+        self.looking_back_text = w.HTML()
+        self.back_to_game = w.Button(description="Back to the game", layout=w.Layout(width="auto"))
+        self.looking_back.children = (self.looking_back_text, self.back_to_game)
+        self.looking_back.add_class("re-looking-back")
+        self.lines_here = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
         self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
         self.reset_button = w.Button(
             description="Reset", layout=w.Layout(width="90px"), tooltip="Back to the starting position"
         )
         self.perspective = w.Dropdown(description="View", style={"description_width": "initial"}, layout=wide)
-        self.opponent = w.Dropdown(
-            description="Agent plays", style={"description_width": "initial"}, layout=wide
-        )
+        #: one switch per seat: an agent plays that seat (any number of seats, all four in War Chest 4p)
+        self.agent_plays: list[w.Checkbox] = []
+        self.agents_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.agents_box.add_class("re-agent-seats")
         self.agent_kind = w.Dropdown(
             options=AGENTS,
             value="random",
@@ -171,6 +188,7 @@ class Explorer(w.VBox):
         )
         self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
         self.position_note = w.HTML()
+        self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.export_area = w.HTML()
         self.export_button = w.Button(
             description="Export record",
@@ -181,11 +199,19 @@ class Explorer(w.VBox):
         self.curtain.add_class("re-curtain")
         self.curtain_text = w.HTML()
         self.curtain_button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
+        self.curtain_button.add_class("re-curtain-button")
+        self.focus = FocusMover()  # the curtain takes the focus when it comes down, the board after
         self.curtain.children = (self.curtain_text, self.curtain_button)
+        # before the curtain: the player whose turn just ended looks at what it turned up
+        self.done_text = w.HTML()
+        self.done_button = w.Button(description="Done — hand over", button_style="primary")
+        self.done_button.add_class("re-done-button")
+        self.done_box = w.VBox([self.done_text, self.done_button], layout=w.Layout(display="none"))
+        self.done_box.add_class("re-hand-over")
 
     def _layout(self) -> list[w.Widget]:
         self.board_column = w.VBox(
-            [self.players, self.curtain, self.board.widget],
+            [self.players, self.done_box, self.curtain, self.board.widget, self.focus],
             layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px", margin="0 16px 8px 0"),
         )
         board_column = self.board_column
@@ -194,8 +220,10 @@ class Explorer(w.VBox):
             self.message,
             self.choices,
             self.perfect,
-            w.HTML("<b>Moves</b>"),
+            self.moves_heading,
             self.move_list,
+            self.looking_back,
+            self.lines_here,
             w.HBox(
                 [self.undo_button, self.redo_button, self.reset_button], layout=w.Layout(flex_flow="row wrap")
             ),
@@ -203,7 +231,7 @@ class Explorer(w.VBox):
         if not self.compact:
             side += [
                 self.perspective,
-                self.opponent,
+                self.agents_box,
                 self.agent_kind,
                 w.HBox([self.all_moves, self.play_button]),
                 self.manual_chance,
@@ -211,6 +239,7 @@ class Explorer(w.VBox):
                 self.position_text,
                 w.HBox([self.position_load], layout=w.Layout(flex_flow="row wrap")),
                 self.position_note,
+                self.position_switch,
                 self.export_button,
                 self.export_area,
             ]
@@ -227,13 +256,15 @@ class Explorer(w.VBox):
         on = guarded(show)
         self.board.on_click(on(self.click))
         self.board.on_escape(on(self.clear_selection))
+        self.board.on_history(on(self._history_key))
+        self.move_list.on_go(on(self.look_at))
+        self.back_to_game.on_click(on(lambda _: self.back_to_the_game()))
         self.game_select.observe(on(lambda ch: self._build_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self.new_game()))
         self.undo_button.on_click(on(lambda _: self.undo()))
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
         self.perspective.observe(on(lambda _: self._view_changed()), names="value")
-        self.opponent.observe(on(lambda _: self._settings_changed()), names="value")
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
@@ -243,6 +274,7 @@ class Explorer(w.VBox):
         self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
         self.export_button.on_click(on(lambda _: self.export()))
         self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
+        self.done_button.on_click(on(lambda _: self._done_looking()))
 
     def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
         self.form = OptionsForm(game_id, values)
@@ -271,6 +303,8 @@ class Explorer(w.VBox):
         finally:
             self._quiet = False
         self._say("")
+        self._note_position("")
+        self.position_switch.children = ()
         self._start(self.game.initial_state())
 
     def _set_menus(self) -> None:
@@ -284,15 +318,19 @@ class Explorer(w.VBox):
             ]
         else:
             views = [("Whole board", ALL_SEEING), *views]
+        # the view sticks across New game of the same game; another game opens in its own
+        # default (a game with secrets in the view of the player to move, never all-seeing)
+        kept = self.perspective.value if getattr(self, "_menus_for", None) == self.game.id else None
+        self._menus_for = self.game.id
         self.perspective.options = views
-        self.perspective.value = views[0][1]
-        solvable = self._solvable()
-        self.perfect.layout.display = None if solvable else "none"
-        if not solvable:
-            self.perfect.value = False
-        self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if solvable else ())
-        self.opponent.options = [("nobody", NOBODY)] + [(p, i) for i, p in enumerate(players)]
-        self.opponent.value = NOBODY
+        self.perspective.value = kept if kept in [value for _, value in views] else views[0][1]
+        self._show_perfect_switch()
+        kind = self.agent_kind.value
+        ready = self.game.SOLVED_TABLE is not None and self.game.solved_table_availability() == "ready"
+        self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if ready else ())
+        if kind in [value for _, value in self.agent_kind.options]:
+            self.agent_kind.value = kind
+        self._set_agent_seats(players)
 
     def _start(self, state: State) -> None:
         """A new session from `state` (chance and the agent act at once), observed by this page."""
@@ -303,11 +341,29 @@ class Explorer(w.VBox):
         self._stop_observing = self.session.observe(self._session_changed)
         self.curtain_for = None
         self._shown_viewer = None
+        self._looking_viewer = None
+        self._handing_over = None
         self._redraw()
 
     def _agents(self) -> dict[int, str]:
-        seat = self.opponent.value
-        return {} if seat in (None, NOBODY) else {seat: self.agent_kind.value}
+        return {seat: self.agent_kind.value for seat in self.agent_seats}
+
+    @property
+    def agent_seats(self) -> list[int]:
+        """The seats an agent plays."""
+        return [seat for seat, switch in enumerate(self.agent_plays) if switch.value]
+
+    def _set_agent_seats(self, players: tuple[str, ...]) -> None:
+        """One switch per seat; a seat an agent played keeps its agent (settings stick)."""
+        kept = set(self.agent_seats)
+        self.agent_plays = [
+            w.Checkbox(value=seat in kept, indent=False, description=name, layout=w.Layout(width="auto"))
+            for seat, name in enumerate(players)
+        ]
+        show = guarded(error_line(self.message))
+        for switch in self.agent_plays:
+            switch.observe(show(lambda _: self._settings_changed()), names="value")
+        self.agents_box.children = (w.HTML("Agent plays:&nbsp;"), *self.agent_plays)
 
     def _session_changed(self, change: Change) -> None:
         """The one place a change of the game is drawn: once per session call."""
@@ -328,22 +384,57 @@ class Explorer(w.VBox):
             self.session.run_automatic()
 
     def set_position(self, position: str | State) -> None:
-        """Start exploring from a position (its text, as `state.to_text()` gives it)."""
+        """Start exploring from a position (its text, as `state.to_text()` gives it). A text
+        that is not one is explained under the box (the game on show stays); a text of another
+        game is offered to switch to it."""
+        self.position_switch.children = ()
         if isinstance(position, str):
             text = position.strip()
             if not text:
-                self._say("paste a position text first", error=True)
+                self._note_position("Paste a position text into the box first.", error=True)
                 return
             try:
                 state = self.game.from_text(text)
             except rk.RulesError as exc:
-                self._say(f"not a {self.game.title} position: {exc}", error=True)
+                self._position_refused(text, exc)
                 return
         else:
             state = position
         self.start_position = state.to_text()
         self._say("")
+        self._note_position("")
         self._start(state)
+
+    def _note_position(self, text: str, *, error: bool = False) -> None:
+        """A note right under the position box: the whole sentence, wrapped, never cut."""
+        colour = "#B00020" if error else "#333"
+        role = 'role="alert" ' if error else ""
+        box = '<div {role}style="color:{colour};line-height:1.4;max-width:32em">{text}</div>'
+        self.position_note.value = html(box.replace("{role}", role), colour=colour, text=text) if text else ""
+
+    def _position_refused(self, text: str, error: rk.RulesError) -> None:
+        example = self.game.initial_state().to_text()
+        field, why = getattr(error, "field", None), getattr(error, "why", None)
+        reason = f"in its {field} part, {why}" if field and why else str(error)
+        self._note_position(
+            f"This is not a {self.game.title} position: {_sentence(reason)} "
+            f"For example, the start of the game reads: {example}",
+            error=True,
+        )
+        other = _game_of_position(text, self.game.id)
+        if other is not None:
+            switch = w.Button(
+                description=f"Switch to {rk.game_class(other).title} and load it",
+                layout=w.Layout(width="auto", max_width="100%"),
+            )
+            switch.on_click(guarded(error_line(self.message))(lambda _: self._switch_and_load(other, text)))
+            self.position_switch.children = (switch,)
+
+    def _switch_and_load(self, game_id: str, text: str) -> None:
+        self.game_select.value = game_id
+        self.new_game()
+        self.position_text.value = text
+        self.set_position(text)
 
     @property
     def state(self) -> State:
@@ -363,6 +454,7 @@ class Explorer(w.VBox):
     def play(self, action: Action | str) -> State:
         """Play a move or chance outcome (or its notation); errors are shown, not raised."""
         try:
+            self._stop_looking()
             self.session.play(action)
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
@@ -373,11 +465,49 @@ class Explorer(w.VBox):
     def undo(self) -> None:
         """Take back the last move (and the chance and agent actions after it)."""
         self.curtain_for = None
+        self._stop_looking()
         if not self.session.undo():
             self._redraw()  # nothing to take back: the curtain, if any, is lifted all the same
 
     def redo(self) -> None:
+        self._stop_looking()
         self.session.redo()
+
+    # --- looking back through the game ------------------------------------------------------
+    @property
+    def at_the_end(self) -> bool:
+        """Is the position shown the last of the current line (the game as it stands)?"""
+        return self.session.ply == len(self.session.line()) - 1
+
+    def look_at(self, ply: int) -> None:
+        """Show the position after `ply` of the current line (0: the start); nothing is undone."""
+        line_end = len(self.session.line()) - 1
+        ply = max(0, min(line_end, ply))
+        if self.perspective.value == FOLLOW_TURN and self._looking_viewer is None:
+            self._looking_viewer = self.viewer  # the history is seen with the eyes at the table
+        self.curtain_for = None
+        if ply == self.session.ply:
+            return
+        self.session.go_to(ply)
+        if self.at_the_end:
+            self._stop_looking()
+            self._redraw()
+
+    def back_to_the_game(self) -> None:
+        """Back to the last position of the current line, where the game stands."""
+        if self.at_the_end:
+            self._stop_looking()
+            self.refresh()
+        else:
+            self.look_at(len(self.session.line()) - 1)
+
+    def _stop_looking(self) -> None:
+        self._looking_viewer = None
+
+    def _history_key(self, key: str) -> None:
+        """The board's history keys: PageUp/PageDown step, Home/End go to the start or the end."""
+        steps = {"PageUp": self.session.ply - 1, "PageDown": self.session.ply + 1, "Home": 0}
+        self.look_at(steps.get(key, len(self.session.line()) - 1))
 
     def reset(self) -> None:
         """Back to the start (the initial state, or the position the explorer was given); the
@@ -409,11 +539,13 @@ class Explorer(w.VBox):
         if mode in (None, ALL_SEEING):
             return None
         if mode == FOLLOW_TURN:
-            return self._turn_viewer()
+            if self._looking_viewer is not None:
+                return self._looking_viewer
+            return self._turn_viewer() if self._handing_over is None else self._handing_over
         return mode
 
     def _turn_viewer(self) -> int:
-        humans = [p for p in range(self.game.num_players) if p != self.opponent.value]
+        humans = [p for p in range(self.game.num_players) if p not in self.agent_seats] or [0]
         node = self.session.node
         while node is not None:  # at chance or the agent's turn: the last person to act
             if node.state.current_player in humans:
@@ -427,14 +559,27 @@ class Explorer(w.VBox):
         if self.perspective.value != FOLLOW_TURN or self.state.is_terminal():
             self.curtain_for = None
             return
+        if self._looking_viewer is not None:
+            return  # looking back through the game: the same eyes, no hand-over
+        self._handing_over = None
         viewer = self._turn_viewer()
         shown = getattr(self, "_shown_viewer", None)
-        if shown is not None and viewer != shown:
-            self.curtain_for = viewer
+        if shown is None or viewer == shown:
+            return
+        if self.state.hand_over_from == shown and self._done_at is not self.session.node:
+            self._handing_over = shown  # they look at what they turned up, then say "done"
+            return
+        self.curtain_for = viewer
+
+    def _done_looking(self) -> None:
+        """The player whose turn ended has seen its result: now the curtain, then the next player."""
+        self._done_at = self.session.node
+        self._redraw()
 
     def _lift_curtain(self) -> None:
         self.curtain_for = None
         self.refresh()
+        self.focus.move_to("re-board")
 
     def _view_changed(self) -> None:
         if self._quiet or self.session is None:
@@ -481,6 +626,9 @@ class Explorer(w.VBox):
         view = self._view = self.presentation()
         curtain = self.curtain_for is not None
         self.controller = _Controller(view.moves)
+        self._show_done()
+        if curtain and self.curtain.layout.display == "none":
+            self.focus.move_to("re-curtain-button")  # the board it had is about to be hidden
         self._show_curtain(curtain)
         self._show_players(view)
         status = "" if curtain else view.status + self._perfect_status()
@@ -492,15 +640,69 @@ class Explorer(w.VBox):
             width = f"{self.board.natural_width:.0f}px"  # the board column fits its drawing
             self.board_column.layout.max_width = width
             self.board_column.layout.flex = f"1 1 {width}"
-        lines = [] if curtain else [str(line) for line in view.lines]
-        self.move_list.options = lines
-        self.move_list.value = lines[-1] if lines else None  # keeps the last move in sight
+        self._show_history(view, curtain)
         self.undo_button.disabled = self.session.ply == 0
         self.redo_button.disabled = self.session.ply == len(self.session.line()) - 1
         self._show_menus(view, curtain)
         self._show_position(view, curtain)
         self.export(view)
         self.choices.children = ()
+
+    def _show_history(self, view: Presentation, curtain: bool) -> None:
+        """The move list (the whole current line, the shown position marked), the note that a
+        past position is shown, and the other lines played from it."""
+        lines = () if curtain else line_of(self.session, view.viewer)
+        self.move_list.show(lines, 0 if curtain else self.session.ply, self.game.player_names)
+        hide = self.compact and not lines  # a live diagram shows its list once a move is made
+        self.move_list.layout.display = self.moves_heading.layout.display = "none" if hide else None
+        last = len(lines)
+        looking = not curtain and self.session.ply < last
+        self.looking_back.layout.display = "flex" if looking else "none"
+        if looking:
+            shown = "the start" if self.session.ply == 0 else f"the position after move {self.session.ply}"
+            self.looking_back_text.value = html(
+                '<div style="line-height:1.4;margin:4px 8px 4px 0">Showing {shown} of {last}. A move '
+                "played here starts a new line; the moves after it stay in the game's tree.</div>",
+                shown=shown,
+                last=last,
+            )
+        others = () if curtain else self.session.variations()
+        buttons = []
+        if len(others) > 1:
+            before = self.session.node
+            chosen = self.session.line()[self.session.ply + 1] if looking else None
+            for i, node in enumerate(others):
+                words = line_of_node(self.session, node, view.viewer)
+                button = w.Button(
+                    description=("▶ " if node is chosen else "") + words,
+                    tooltip=f"Line {i + 1} from here" + (" (the main line)" if i == 0 else ""),
+                    layout=w.Layout(width="auto", max_width="100%"),
+                )
+                button.on_click(
+                    guarded(error_line(self.message))(lambda _, i=i, at=before: self._into_line(at, i))
+                )
+                buttons.append(button)
+            buttons.insert(0, w.HTML("Lines from here:"))
+        self.lines_here.children = tuple(buttons)
+
+    def _into_line(self, at, variation: int) -> None:
+        if self.session.node is at:
+            if self.perspective.value == FOLLOW_TURN and self._looking_viewer is None:
+                self._looking_viewer = self.viewer
+            self.session.forward(variation)
+
+    def _show_done(self) -> None:
+        looking = self._handing_over is not None
+        was = self.done_box.layout.display
+        self.done_box.layout.display = "flex" if looking else "none"
+        if looking:
+            name = self.game.player_names[self._handing_over]
+            self.done_text.value = html(
+                "<p><b>{name}: your turn is over.</b> Look at what you turned up; then hand over.</p>",
+                name=name,
+            )
+            if was == "none":
+                self.focus.move_to("re-done-button")
 
     def _show_curtain(self, curtain: bool) -> None:
         self.board.widget.layout.display = "none" if curtain else None
@@ -520,7 +722,7 @@ class Explorer(w.VBox):
         parts = []
         for i, name in enumerate(names):
             marker = " ◀ to move" if i == to_move and not self.state.is_terminal() else ""
-            agent = " (agent)" if i == self.opponent.value else ""
+            agent = " (agent)" if i in self.agent_seats else ""
             you = " (you)" if view.viewer == i else ""
             parts.append(
                 html(
@@ -554,7 +756,6 @@ class Explorer(w.VBox):
         self.position_text.placeholder = (
             "hidden in a player's view (it names every card)" if secret else "paste a position text here"
         )
-        self.position_note.value = ""
 
     def _chance_options(self) -> list[tuple[str, Action]]:
         try:
@@ -582,22 +783,31 @@ class Explorer(w.VBox):
         )
 
     # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
-    def _solvable(self) -> bool:
-        return self.game.SOLVED_TABLE is not None
+    def _show_perfect_switch(self) -> None:
+        """Offered where the game has a solved table on this machine: "being prepared" (and
+        off) while the server still unpacks or builds it; not offered where there is none."""
+        availability = self.game.solved_table_availability() if self.game.SOLVED_TABLE else "absent"
+        self.perfect.layout.display = None if availability != "absent" else "none"
+        preparing = availability == "preparing"
+        self.perfect.description = "Perfect play (solved table)" + (" — being prepared" if preparing else "")
+        self.perfect.disabled = preparing
+        if availability != "ready":
+            self.perfect.value = False
 
     def _perfect_switched(self) -> None:
         if self.perfect.value and self.tablebase is None:
             try:
                 self.tablebase = self.game.open_solved_table()
-            except rk.RulesError as exc:
+            except rk.RulesError as exc:  # its words hold no path or command (TablebaseError.detail does)
                 self._say(str(exc), error=True)
                 self.perfect.value = False
+                self._show_perfect_switch()
                 return
         if not self._quiet and self.session is not None:  # a new game draws itself once its menus are set
             self.refresh()
 
     def _perfect_on(self) -> bool:
-        return self.perfect.value and self.tablebase is not None and self._solvable()
+        return self.perfect.value and self.tablebase is not None
 
     def _perfect_status(self) -> str:
         if not self._perfect_on() or self.state.is_terminal():
@@ -631,8 +841,8 @@ class Explorer(w.VBox):
 
     # --- records -----------------------------------------------------------------------
     def record(self) -> records.Record:
-        """The game so far as a record (rules_kernel.records). A session from a loaded position
-        raises SessionError: records start from the initial position."""
+        """The game so far as a record (rules_kernel.records); from a loaded position the record
+        carries that position as its start."""
         return self.session.to_record(
             self.session.node, players=self.game.player_names, meta={"source": "explorer"}
         )
@@ -644,7 +854,7 @@ class Explorer(w.VBox):
         try:
             line = self.record().to_json() if view.secrets_visible else ""
         except SessionError:
-            line, why = "", "a record starts from the initial position"
+            line, why = "", "this start has no position text to record it from"
         else:
             why = "the record names every hidden card: it is offered after the game or in the all-seeing view"
         if not line:
@@ -661,6 +871,27 @@ class Explorer(w.VBox):
         return line
 
 
+def _sentence(text: str) -> str:
+    """A kernel message as the end of a sentence: a full stop last, at most 600 characters."""
+    text = " ".join(text.split())[:600]
+    if not text:
+        return ""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _game_of_position(text: str, besides: str) -> str | None:
+    """The first other game (in the games' order) whose default options read `text`."""
+    for game_id in rk.list_games(ordered=True):
+        if game_id == besides:
+            continue
+        try:
+            rk.load_game(game_id).from_text(text)
+        except rk.RulesError:
+            continue
+        return game_id
+    return None
+
+
 class _Controller(ClickController):
     """Clicks -> moves over the moves the viewer may make (none when it is not their turn)."""
 
@@ -669,4 +900,4 @@ class _Controller(ClickController):
         self.prefix = ()
 
 
-__all__ = ["ALL_SEEING", "FOLLOW_TURN", "NOBODY", "Explorer", "OWNER_COLOURS"]
+__all__ = ["ALL_SEEING", "FOLLOW_TURN", "Explorer", "OWNER_COLOURS"]

@@ -109,6 +109,13 @@ class CapField(Field):
         return self.number.value if self.enabled.value else None
 
 
+def singular(word: str) -> str:
+    """'Armies' -> 'Army', 'Units' -> 'Unit': an option's plural name for one player's item."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 class ItemsField(Field):
     """A list with one choice per player (To War!'s two armies)."""
 
@@ -118,7 +125,7 @@ class ItemsField(Field):
             w.Dropdown(
                 options=[(str(c), c) for c in option.items],
                 value=v,
-                description=f"{ORDINALS[i]} player's {label_of(name).rstrip('s').lower()}",
+                description=f"{ORDINALS[i]} player's {singular(label_of(name)).lower()}",
                 style={"description_width": "initial"},
                 layout=w.Layout(max_width="280px"),
             )
@@ -143,11 +150,15 @@ class TableField(Field):
         self.clear = w.Button(description="Use the default", layout=w.Layout(width="auto"))
         self.clear.on_click(lambda _: setattr(self.upload, "value", ()))
         self.given = value  # a table given from Python (rows or a DataFrame), kept as is
+        #: what the chosen file holds, said as soon as it is chosen (not at New game)
+        self.note = w.HTML()
+        self.upload.observe(lambda _: self._check_upload(), names="value")
         super().__init__(
             name,
             option,
-            [w.HBox([self.upload, self.clear])],
-            help_text=option.doc.split(";")[0] + ": upload a CSV or JSON file to replace it.",
+            [w.HBox([self.upload, self.clear]), self.note],
+            help_text=option.doc.split(":")[0].split(";")[0]
+            + ": upload a CSV or JSON file to replace the default.",
         )
 
     def value(self) -> Any:
@@ -155,6 +166,21 @@ class TableField(Field):
             return self.given
         upload = self.upload.value[0]
         return read_table(self.option, str(upload["name"]), bytes(upload["content"]))
+
+    def _check_upload(self) -> None:
+        """Read the chosen file at once: how many rows it holds, or what is wrong, in one line."""
+        from widgets.safe import message_html
+
+        if not self.upload.value:
+            self.note.value = ""
+            return
+        name = str(self.upload.value[0]["name"])
+        try:
+            rows = len(self.value())
+        except (rk.RulesError, ValueError) as exc:
+            self.note.value = message_html(str(exc), error=True)
+            return
+        self.note.value = message_html(f"{name}: {rows} rows read; New game plays with them.")
 
 
 def read_table(option: rk.Option, name: str, data: bytes) -> Any:

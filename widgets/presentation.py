@@ -74,6 +74,18 @@ def present(session: Session, viewer: int | None) -> Presentation:
     )
 
 
+def line_of(session: Session, viewer: int | None) -> tuple[MoveLine, ...]:
+    """The move-list entries of the session's whole current line (beyond the current node
+    too, when one looks back), as `viewer` learned of each action."""
+    shown = _shown(session)
+    return tuple(shown.line(step, viewer) for step in session.line()[1:])
+
+
+def line_of_node(session: Session, node: Node, viewer: int | None) -> str:
+    """The words of the one action that led to `node`, as `viewer` learned of it."""
+    return _shown(session).line(node, viewer).text
+
+
 class _Shown:
     """What a session's viewers were shown: each node's move-list entry (for good: a long game's
     list is built once) and the last scenes, by (node, viewer). A node's state never changes,

@@ -659,7 +659,8 @@ def provenance(data: str | os.PathLike) -> w.HTML:
         else f"{seats:,} per game"
     )
     return prose(
-        f"Made by the command {made['command']} (seed {made['seed']}, {made['made']}): random against "
+        f"These games were played on {str(made['made'])[:10]} with seed {made['seed']} (so anyone can "
+        f"play them again: {made['command']}): random against "
         f"random {per_game}; greedy against random {made['games_per_game']['agents']:,} per game; the first "
         f"{replayed} random games of each game replayed action by action for the branching factor."
     )

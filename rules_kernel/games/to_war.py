@@ -335,13 +335,14 @@ class ToWar(Game):
         ),
         "strategic": Option(
             False,
-            "'Variante für mehr Strategie': a hand of three cards, drawn back to three after each turn",
+            "the variant for more strategy (the rulebook's 'Variante für mehr Strategie'): a hand of "
+            "three cards, drawn back to three after each turn",
             kind=bool,
         ),
         "units": Option(
             None,
-            "the unit table (None: the provisional one shipped with the "
-            "package; or a CSV/JSON path, a DataFrame, a list of rows)",
+            "the unit table: the provisional one shipped with the package (None), or your own as "
+            "rows, a DataFrame or a CSV/JSON file",
             check=load_units,
             from_bytes=units_from_bytes,
         ),
