@@ -16,8 +16,8 @@ from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.games.war_chest import COINS, MAP_2P, MAP_4P, ROYAL, compose, distance, hex_label
-from rules_kernel.games.war_chest.rules import deadlocked
+from rules_kernel.games.war_chest import COINS, FACE_DOWN, MAP_2P, MAP_4P, ROYAL, compose, distance, hex_label
+from rules_kernel.games.war_chest.rules import deadlocked, drawer
 
 START_2P = "4,0:0;6,1:0;0,5:1;2,6:1"
 START_4P = "4,0:0;6,1:0;6,4:0;0,5:1;2,6:1;0,2:1"
@@ -726,6 +726,147 @@ def test_bad_position_text_is_refused_with_a_reason():
         game.from_text(good.replace("3,3:0:swordsman", "0,0:0:swordsman"))
     with pytest.raises(rk.PositionTextError, match="armies: unknown unit .wizard."):
         game.from_text(good.replace("swordsman,pikeman", "wizard,pikeman", 1))
+
+
+# --- the move list in words (issue #22 item 3) ------------------------------------------------------
+
+#: a scripted game: (action, all-seeing, side A's view, side B's view); None: as all-seeing
+WORDS_GAME = [
+    # NL "Bezetting": the unit on a neutral control point places its owner's marker there
+    ("control pikeman 3,2", "the Pikeman takes control of d3", None, None),
+    # NL "Tactiek": "de tactiek van de cavalerie is om te bewegen en daarna aan te vallen";
+    # NOTES Pikeman: "when attacked from an adjacent hex, the attacking unit loses a coin too"
+    (
+        "tactic cavalry 3,4 3,3 3,2",
+        "the Cavalry moves d5–d4 and attacks the Pikeman on d3 (tactic): the Pikeman loses a coin; "
+        "the Cavalry is removed too",
+        None,
+        None,
+    ),
+    # NL "Aanval": one coin of the target leaves the game
+    (
+        "attack swordsman 2,3 1,4",
+        "the Swordsman on c4 attacks the Archer on b5: the Archer loses a coin",
+        None,
+        None,
+    ),
+    # NOTES Swordsman: "after it attacks, it may move one hex"
+    ("move 2,3 2,4", "the Swordsman moves c4–c5 after its attack", None, None),
+    # NOTES Archer: "attack a unit exactly two hexes away"; NL "Aanval" 4: the last coin removes it
+    (
+        "tactic archer 1,4 3,2",
+        "the Archer on b5 attacks the Pikeman on d3, two hexes away (tactic): the Pikeman is removed",
+        None,
+        None,
+    ),
+    # NL "Werving": the coin paid goes face down "zodat de tegenstander hem niet kan zien"; the
+    # recruited coin goes face up into the discard pile
+    (
+        "recruit royal pikeman",
+        "recruits a Pikeman, paying with the Royal coin",
+        None,
+        "recruits a Pikeman (pays with a coin face down)",
+    ),
+    # NL "Plaatsing": a coin face up on an empty control point of one's own
+    ("deploy scout 2,6", "deploys a Scout to c7", None, None),
+    # NL "Munten trekken": three coins "zonder ze aan de tegenstander te tonen"; an empty bag is
+    # refilled from the discard pile
+    (
+        "draw:crossbowman,light-cavalry,swordsman",
+        "Side A draws Crossbowman, Light Cavalry, Swordsman",
+        None,
+        "Side A draws 3 coins",
+    ),
+    (
+        "draw:archer,lancer,royal",
+        "Side B draws Archer, Lancer, Royal coin (the discard pile goes back into the bag first)",
+        "Side B draws 3 coins (the discard pile goes back into the bag first)",
+        None,
+    ),
+    ("deploy light-cavalry 4,0", "deploys a Light Cavalry to e1", None, None),
+    # NL "Startspeler": "een muntstuk ... zodat de tegenstander het niet kan zien"
+    (
+        "initiative royal",
+        "takes the initiative, paying with the Royal coin",
+        "takes the initiative (pays with a coin face down)",
+        None,
+    ),
+    # NL "Beweging": the unit moves to an adjacent empty hex
+    ("move swordsman 2,4 2,5", "moves the Swordsman c5–c6", None, None),
+]
+
+
+def test_a_scripted_game_in_words_as_each_side_and_the_all_seeing_read_it():
+    """The move list in words: the rulebook's terms, the hexes by the names the map shows,
+    and nothing of another player's draw or face-down coin (issue #22 item 3)."""
+    state = position(
+        "3,2:0:pikeman:2;2,3:0:swordsman:1;3,4:1:cavalry:1;1,4:1:archer:2",
+        ("pikeman,swordsman,royal", "archer,cavalry,scout"),
+        bags=("crossbowman,light-cavalry,swordsman", "lancer,royal"),
+        supply=("pikeman", "-"),
+    )
+    for notation, everyone, side_a, side_b in WORDS_GAME:
+        if state.current_player == rk.CHANCE:
+            action = state.parse_chance(notation)
+        else:
+            action = next(m for m in state.legal_moves() if str(m) == notation)
+        seen = [state.action_text(action, viewer) for viewer in (None, 0, 1)]
+        assert seen == [everyone, side_a or everyone, side_b or everyone], notation
+        state = state.apply(action)
+        assert str(action) == notation  # the notation stays (records, data files)
+
+
+def test_the_last_marker_ends_the_game_in_words():
+    """NL "Bezetting" 5: "Als je al jouw bezettingsmarkers op het bord hebt geplaatst, win je
+    het spel"; an enemy marker goes back to its owner (3)."""
+    state = position(
+        "3,2:0:pikeman:1;0,5:0:swordsman:1",
+        ("pikeman,swordsman", "-"),
+        control="4,0:0;6,1:0;2,1:0;5,3:0;0,5:1;2,6:1",
+    )
+    move = next(m for m in state.legal_moves() if str(m) == "control swordsman 0,5")
+    assert state.action_text(move) == "the Swordsman takes control of a6 from Side B"
+    state = state.apply(move)
+    last = next(m for m in state.legal_moves() if str(m) == "control pikeman 3,2")
+    assert state.action_text(last, 1) == (
+        "the Pikeman takes control of d3 — the game ends: Side A placed its last control marker"
+    )
+
+
+def test_a_pending_follow_up_is_named_in_a_whole_sentence():
+    """The reason a move is refused while a follow-up waits reads as a sentence."""
+    state = position("3,3:0:berserker:3;4,3:1:archer:1", ("berserker", "archer"), armies=BERSERKER_ARMIES)
+    state = state.apply("move berserker 3,3 3,4")
+    with pytest.raises(
+        rk.IllegalMoveError, match="Side A must first say whether the Berserker maneuvers again"
+    ):
+        state.apply("pass berserker")
+
+
+def test_words_never_show_what_a_view_hides_nor_the_notation():
+    """Along random games, a player learns the same words whichever coins another player drew
+    or paid face down (every outcome of the draw, every coin of the hand that could pay); and
+    no line names a hex by its coordinates."""
+    for players in (2, 4):
+        game = rk.load_game("war-chest", players=players)
+        for seed in range(8):
+            states, actions = random_game(game, seed, cap=150)
+            for state, action in zip(states, actions, strict=False):
+                if state.phase == "deal":  # the armies and draft cards are dealt face up
+                    continue
+                actor = drawer(state)[0] if state.current_player == rk.CHANCE else state.current_player
+                for viewer in range(players):
+                    text = state.action_text(action, viewer)
+                    assert not re.search(r"\\d,\\d", text), text
+                    if viewer == actor or not (action.is_chance or action.verb in FACE_DOWN):
+                        continue
+                    if action.is_chance:
+                        others = [o for o, _ in state.chance_outcomes()]
+                    else:
+                        others = [
+                            m for m in state.legal_moves() if (m.verb, m.arg) == (action.verb, action.arg)
+                        ]
+                    assert {state.action_text(o, viewer) for o in others} == {text}
 
 
 # --- properties over many random games --------------------------------------------------------------

@@ -43,7 +43,9 @@ The package, one module a concern:
 - `units`  what each unit does: maneuvers, the table of tactics (each one's orders beside its
            effect), follow-ups, the Royal Guard's choice
 - `text`   the position text, its checks, `compose` for scenarios
-- `scene`  what the position looks like (plain data for the widgets)
+- `scene`  what the position looks like (plain data for the widgets); hexes named as the map
+           shows them (`hex_label`: `4,0` is `e1`)
+- `words`  the actions in words for the move list (`WarChestState.action_text`)
 """
 
 from __future__ import annotations

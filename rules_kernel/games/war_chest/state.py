@@ -36,6 +36,7 @@ from rules_kernel.games.war_chest.box import (
 )
 from rules_kernel.games.war_chest.scene import scene_of
 from rules_kernel.games.war_chest.text import position_text
+from rules_kernel.games.war_chest.words import action_words
 from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
@@ -196,25 +197,11 @@ class WarChestState(State):
 
     # --- secrets -------------------------------------------------------------------------------
     def action_text(self, action, viewer: int | None = None) -> str:
-        """Draws go into a hidden hand, and a coin paid face down (pass, recruit, initiative)
-        stays unknown: other players learn only how many coins and what was recruited."""
-        if viewer is None:
-            return str(action)
-        if action.is_chance:
-            if self.phase == "deal":
-                return str(action)  # the armies are dealt face up
-            player, _ = rules.drawer(self)
-            if player == viewer:
-                return str(action)
-            count = len(str(action).split(":", 1)[1].split(","))
-            return f"{self.game.player_names[player]} draws {count} coin{'s' if count > 1 else ''}"
-        if self.current_player == viewer or getattr(action, "verb", "") not in FACE_DOWN:
-            return str(action)
-        if action.verb == "recruit":
-            return f"recruit {action.arg} (paid with a coin face down)"
-        if action.verb == "initiative":
-            return "initiative (a coin face down)"
-        return "pass (a coin face down)"
+        """The action in words (`words.action_words`): "deploys a Pikeman to e1", "moves the
+        Cavalry c4–d5", hexes by the names the map shows. Draws go into a hidden hand and a
+        coin paid face down (pass, recruit, initiative) stays unknown: other players learn only
+        how many coins were drawn and what was recruited."""
+        return action_words(self, action, viewer)
 
     def view(self, player: int) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
@@ -280,10 +267,13 @@ class WarChestState(State):
             what = {
                 "guard": "decide how the attacked Royal Guard takes the hit",
                 "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
-                "sword": "the Swordsman may move one hex (or done)",
-                "berserk": "the Berserker may maneuver again, paying a coin of its stack (or done)",
-                "mercenary": "the Mercenary may make a free maneuver (or done)",
-                "footman": "each Footman unit may make one maneuver (or done)",
+                "sword": "say whether the Swordsman moves one hex after its attack ('done': it stays)",
+                "berserk": (
+                    "say whether the Berserker maneuvers again, paying a coin of its stack "
+                    "('done': it does not)"
+                ),
+                "mercenary": "say whether the Mercenary makes its free maneuver ('done': it does not)",
+                "footman": "maneuver each Footman unit once ('done': no more)",
             }[kind]
             return f"{text!r}: {self.game.player_names[player]} must first {what}; legal: {shown}"
         words = text.split()

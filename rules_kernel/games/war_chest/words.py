@@ -1,0 +1,227 @@
+"""War Chest's actions in words, for the move list (`WarChestState.action_text`, issue #22).
+
+A phrase in the rulebook's terms without the actor (the list names the side beside it; a
+chance line names whoever draws), hexes by the names the map shows (`box.hex_label`: `e1`),
+unit names as the cards say them: "deploys a Pikeman to e1", "moves the Cavalry c4–d5",
+"the Cavalry on d5 attacks the Pikeman on e5: the Pikeman loses a coin". What the action set
+off is read from the position after it (`state.apply`): a coin lost, a unit removed, a
+Pikeman hitting back, the end of the game.
+
+Secrets stay where the view keeps them: another player's draw is a count, and a coin paid face
+down (pass, recruit, initiative) is "a coin face down"; the mover and the all-seeing name it.
+A phrase names the unit of the coin paid (or of the hex acted from) wherever the viewer can
+see that coin, so the move list never needs to put a name in front of it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_kernel.core import RulesError
+from rules_kernel.games.war_chest.box import NAMES, ROYAL, Hex, Order, hex_label
+from rules_kernel.games.war_chest.rules import drawer
+
+if TYPE_CHECKING:
+    from rules_kernel.games.war_chest.state import WarChestState
+
+
+def action_words(state: WarChestState, action, viewer: int | None) -> str:
+    """`action`, about to be played in `state`, as `viewer` (None: all-seeing) learns of it."""
+    if action.is_chance:
+        return _chance_words(state, str(action), viewer)
+    text = _move_words(state, action, viewer)
+    after = _after(state, action)
+    if after is not None and after.is_terminal():
+        text += f" — the game ends: {after.outcome().reason}"
+    return text
+
+
+def _after(state: WarChestState, action) -> WarChestState | None:
+    """The position after the action; None where it cannot be played here (on a view that
+    does not know the coin: the words then say what the action is, not what came of it)."""
+    try:
+        return state.apply(action)
+    except RulesError:
+        return None
+
+
+# --- chance: the deal, the draft cards, the draws ----------------------------------------------------
+
+
+def _chance_words(state: WarChestState, text: str, viewer: int | None) -> str:
+    names = state.game.player_names
+    if state.phase == "deal" and text.startswith("deal:"):  # the armies are dealt face up
+        armies = text[len("deal:") :].split("/")
+        return "the armies are dealt: " + "; ".join(
+            f"{names[p]} {_unit_list(army.split(','))}" for p, army in enumerate(armies)
+        )
+    if state.phase == "deal":
+        return "the draft cards are revealed: " + _unit_list(text[len("reveal:") :].split(","))
+    player, k = drawer(state)
+    coins = text[len("draw:") :].split(",")
+    refilled = len(state.bags[player]) < k and (state.faceup[player] or state.facedown[player])
+    refill = " (the discard pile goes back into the bag first)" if refilled else ""
+    if state.phase == "draw":
+        what = _unit_list(coins) if viewer in (None, player) else _count(len(coins))
+        return f"{names[player]} draws {what}{refill}"
+    what = _coin(coins[0]) if viewer in (None, player) else "a coin"
+    return f"{names[player]} draws {what} for the Warrior Priest, to use at once{refill}"
+
+
+def _unit_list(units: list[str]) -> str:
+    return ", ".join(NAMES[u] for u in units)
+
+
+def _count(n: int) -> str:
+    return f"{n} coin{'s' if n != 1 else ''}"
+
+
+# --- a player's action -------------------------------------------------------------------------------
+
+
+def _move_words(state: WarChestState, order: Order, viewer: int | None) -> str:
+    verb, coin = order.verb, order.coin
+    if verb == "pick":
+        return f"picks the {NAMES[order.arg]} card"
+    if verb == "guard":
+        return _guard_words(state, order)
+    if verb == "done":
+        return _DONE[state.pending[-1][0]]
+    if state.pending and state.pending[-1][0] != "priest-use":  # a maneuver without a coin
+        return _follow_up_words(state, order)
+    if verb in ("initiative", "recruit", "pass"):
+        what = {"initiative": "takes the initiative", "pass": "passes"}.get(verb) or (
+            f"recruits {_a(NAMES[order.arg])}"
+        )
+        if viewer is not None and viewer != state.current_player:
+            return f"{what} (pays with a coin face down)"
+        return f"{what}, paying with {_coin(coin)}"
+    unit = NAMES[coin]
+    if verb == "deploy":
+        return f"deploys {_a(unit)} to {hex_label(order.hexes[0])}"
+    if verb == "bolster":
+        return f"bolsters the {unit} on {hex_label(order.hexes[0])}"
+    if verb == "tactic":
+        return _tactic_words(state, order)
+    if verb == "move":
+        return f"moves the {unit} {_path(order.hexes)}"
+    return _maneuver_words(state, order)
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
+
+
+def _coin(coin: str) -> str:
+    return "the Royal coin" if coin == ROYAL else f"{_a(NAMES[coin])} coin"
+
+
+def _path(hexes) -> str:
+    return "–".join(hex_label(h) for h in hexes)
+
+
+def _maneuver_words(state: WarChestState, order: Order, note: str = "", paid: int = 0) -> str:
+    """Move, control or attack of the unit on the order's first hex, as one sentence; `note`
+    says what let it maneuver, `paid`: coins of its stack that paid for it (no loss)."""
+    h = order.hexes[0]
+    unit = NAMES[state.board[h][1]]
+    if order.verb == "move":
+        return f"the {unit} moves {_path(order.hexes)}{note}"
+    if order.verb == "control":
+        return f"the {unit} takes control of {hex_label(h)}{_from_whom(state, h)}{note}"
+    victim, result = _attack(state, order, h, h, order.hexes[1], paid)
+    return f"the {unit} on {hex_label(h)} attacks {victim}{note}: {result}"
+
+
+def _from_whom(state: WarChestState, h: Hex) -> str:
+    """An enemy marker goes back to its side."""
+    side = state.controller.get(h)
+    if side is None:
+        return ""
+    return " from " + (state.game.player_names[side] if state.game.num_players == 2 else f"Team {'AB'[side]}")
+
+
+def _attack(
+    state: WarChestState, order: Order, frm: Hex, at: Hex, target: Hex, paid: int = 0
+) -> tuple[str, str]:
+    """The unit attacked ('the Pikeman on e5') and what came of it ('the Pikeman loses a
+    coin'), read from the position after the order. The attacker stood on `frm` and attacks
+    from `at`; `paid`: coins it paid from its stack first (a Berserker's repeat), no loss."""
+    after = _after(state, order)
+    victim = NAMES[state.board[target][1]]
+    if after is None:
+        return f"the {victim} on {hex_label(target)}", f"the {victim} loses a coin"
+    if any(kind == "guard" and detail == target for kind, _, detail in after.pending):
+        result = "its owner chooses where the lost coin comes from (the supply or the unit)"
+    elif target not in after.board:
+        result = f"the {victim} is removed"
+    else:
+        result = f"the {victim} loses a coin"
+    attacker = after.board.get(at)
+    if attacker is None or attacker[2] < state.board[frm][2] - paid:  # a Pikeman hit back
+        name = NAMES[state.board[frm][1]]
+        result += f"; the {name} {'is removed' if attacker is None else 'loses a coin'} too"
+    return f"the {victim} on {hex_label(target)}", result
+
+
+def _tactic_words(state: WarChestState, order: Order) -> str:
+    coin, hexes = order.coin, order.hexes
+    here = hex_label(hexes[0])
+    if coin in ("archer", "crossbowman"):
+        victim, result = _attack(state, order, hexes[0], hexes[0], hexes[1])
+        how = "two hexes away" if coin == "archer" else "two hexes away in a line"
+        return f"the {NAMES[coin]} on {here} attacks {victim}, {how} (tactic): {result}"
+    if coin in ("cavalry", "lancer"):
+        victim, result = _attack(state, order, hexes[0], hexes[1], hexes[2])
+        how = "moves" if coin == "cavalry" else "charges"
+        return f"the {NAMES[coin]} {how} {_path(hexes[:2])} and attacks {victim} (tactic): {result}"
+    if coin == "light-cavalry":
+        return f"the Light Cavalry moves {_path(hexes)} (tactic: two steps)"
+    if coin == ROYAL:
+        return f"the Royal Guard moves {_path(hexes)} (tactic, paying with the Royal coin)"
+    if coin == "ensign":
+        moved = NAMES[state.board[hexes[1]][1]]
+        return f"the Ensign on {here} moves the {moved} {_path(hexes[1:])} (tactic)"
+    if coin == "marshall":
+        unit = NAMES[state.board[hexes[1]][1]]
+        victim, result = _attack(state, order, hexes[1], hexes[1], hexes[2])
+        there = hex_label(hexes[1])
+        return f"the Marshall on {here} has the {unit} on {there} attack {victim} (tactic): {result}"
+    if coin == "footman":
+        return "the Footman tactic: each Footman unit may maneuver once"
+    return f"the {NAMES[coin]} on {here} uses its tactic"  # (every tactic is named above)
+
+
+# --- follow-ups inside the turn -----------------------------------------------------------------------
+
+
+_NOTES = {  # what let a unit maneuver without a coin
+    "sword": " after its attack",
+    "berserk": " (maneuvering again, paying a coin of its stack)",
+    "mercenary": " (a free maneuver)",
+    "footman": " (Footman tactic)",
+}
+
+
+def _follow_up_words(state: WarChestState, order: Order) -> str:
+    kind = state.pending[-1][0]
+    return _maneuver_words(state, order, _NOTES[kind], paid=1 if kind == "berserk" else 0)
+
+
+_DONE = {
+    "sword": "done: the Swordsman stays after its attack",
+    "berserk": "done: the Berserker does not maneuver again",
+    "mercenary": "done: the Mercenary makes no free maneuver",
+    "footman": "done: no more Footman maneuvers",
+}
+
+
+def _guard_words(state: WarChestState, order: Order) -> str:
+    """The Royal Guard attacked: its owner chose where the lost coin comes from."""
+    h = state.pending[-1][2]
+    where = hex_label(h)
+    if order.arg == "supply":
+        return f"chooses to take the coin from the supply: the Royal Guard on {where} keeps its coins"
+    after = _after(state, order)
+    loss = "loses a coin" if after is None or h in after.board else "is removed"
+    return f"chooses to take the coin from the unit: the Royal Guard on {where} {loss}"
