@@ -200,7 +200,19 @@ def test_report_classifies_a_game_with_known_blunders(engine, table):
     df = report(REPORT_MOVES, start=GAME.from_text(REPORT_START), engine=engine)
     assert isinstance(df, pd.DataFrame) and list(df["ply"]) == list(range(1, 12))
     assert list(df["mover"]) == [0, 1] * 5 + [0]
-    assert list(df["move"]) == REPORT_MOVES
+    assert list(df["move"]) == [  # the move list's words (State.action_text), not the notation
+        "Koropokkuru a1–b1",
+        "Koropokkuru b3–a3",
+        "Koropokkuru b1–a1",
+        "Koropokkuru a3–b3",
+        "drops Kodama on c1",
+        "Koropokkuru b3–a3",
+        "Koropokkuru a1–b1",
+        "Koropokkuru a3–b3",
+        "Koropokkuru b1–a1",
+        "Koropokkuru b3–a4",
+        "Koropokkuru a1–a2",
+    ]
     assert dict(zip(df["ply"], df["classification"], strict=True)) == {
         1: "best",
         2: "best",
