@@ -6,7 +6,10 @@
   highlights) and the SHA-256 of the SVG the old code made of each. The scenes are stored,
   not recomputed, so a rules change elsewhere cannot move these goldens; a drawing change can.
   A deliberate change regenerates them: War Chest's three cases got their hexes' names (cell
-  labels, issue #22 item 3) and coins named without the stack count, and their hashes anew.
+  labels, issue #22 item 3) and coins named without the stack count, and their hashes anew;
+  all eleven got new hashes when names were fitted to their shapes, coins grew to fill their
+  hexes, the last move's tint moved under the tokens and empty piles said "empty" (issue #22
+  items 10 and 11, tests/test_labels.py).
 - The same list drives both backends: every op reaches the canvas as the calls it stands for.
 - The heatmap counts on a hand-made actions frame, and the canvas commands a heatmap sends.
 """

@@ -17,10 +17,8 @@ import math
 from dataclasses import replace
 from typing import NamedTuple, Union
 
-# where long names break on a piece, as each game declares it (`Game.NAME_BREAKS`, read live
-# from the registry); anything else splits at spaces
-from rules_kernel import NAME_BREAKS
 from rules_kernel.scene import Cell, Scene, Token, ZoneItem
+from widgets.labels import MIN_TEXT, Label, Shape, fit, rect_shape, text_width
 from widgets.layout import MARGIN, CellBox, Layout, layout_scene
 
 OWNER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")  # orange, sky blue, green, pink
@@ -34,7 +32,8 @@ PROMOTED = "#D55E00"  # vermillion
 TARGET = "#009E73"
 SELECTED = "#0072B2"
 LAST = "#C9A800"  # a dark yellow outline: the last move's cells
-MIN_TEXT = 11  # no text on a board is smaller (at the drawing's own size)
+PIECE_SCALE = 0.92  # a piece's size to its square's
+COIN_SCALE = 0.462  # a coin's radius to its token size (1.5 hex radii): 0.8 of the hex's inner radius
 NAMED_COLOURS = {
     "red": "#D55E00",
     "yellow": "#F0E442",
@@ -112,9 +111,26 @@ class EndGroup(NamedTuple):
 Op = Union[Rect, Polygon, Circle, Line, Text, Group, EndGroup]  # noqa: UP007 (a runtime alias)
 
 
+class PlacedLabel(NamedTuple):
+    """A token's or zone item's label where `draw_scene` put it: centred on (cx, cy), fitted
+    into `shape` (relative to that centre); `title` names the thing in full."""
+
+    title: str
+    name: str
+    label: Label
+    shape: Shape
+    cx: float
+    cy: float
+
+
 class Painter(list):
     """A drawing list being made: the drawing routines below call these methods, each appends
-    one op. (It was a protocol each backend implemented; now the backends read the list.)"""
+    one op. (It was a protocol each backend implemented; now the backends read the list.)
+    `labels`: the labels placed so far (not drawn: the tests read them)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.labels: list[PlacedLabel] = []
 
     def rect(
         self,
@@ -191,29 +207,50 @@ def owner_colour(owner: int | None) -> str:
     return "#BBBBBB" if owner is None else OWNER_COLOURS[owner % len(OWNER_COLOURS)]
 
 
-def draw_scene(scene: Scene, layout: Layout) -> list[Op]:
-    """The board layer: background, cells, coordinates, tokens, zones, status line."""
+def draw_scene(scene: Scene, layout: Layout) -> Painter:
+    """The board layer: background, cells, the last move's tint, coordinates, tokens, zones,
+    status line. (The tint lies under the tokens, so a piece keeps its owner's colour.)"""
     p = Painter()
     p.rect(0, 0, layout.width, layout.height, fill="#FFFFFF")
     p.text(MARGIN, 17, scene.status, size=14, bold=True, align="left")
     cells = {c.id: c for c in scene.cells}
+    occupied = {t.cell for t in scene.tokens}
+    late_markers = layout.hexes  # on a hex map a control flag lies on the coin, not under it
     for cid, box in layout.cells.items():
-        _draw_cell(p, box, cells[cid])
+        _draw_cell(
+            p, box, cells[cid], occupied=cid in occupied, marker=not (late_markers and cid in occupied)
+        )
+    for cell in scene.last_cells:
+        box = layout.cells.get(cell)
+        if box is not None:
+            p.polygon(_inset(box.polygon, box.cx, box.cy, 3), fill=LAST, alpha=0.22)
     for text, x, y in layout.labels:
         p.text(x, y + 4, text, size=11, color="#666666")
     for token in scene.tokens:
         box = layout.cells.get(token.cell)
         if box is not None:
-            p.group(describe_token(token, scene))
-            draw_token(p, token, box.cx, box.cy, box.size * (0.86 if not layout.hexes else 1.5), layout.flip)
+            title = describe_token(token, scene)
+            p.group(title)
+            flag = cells[token.cell].marker is not None and late_markers
+            avoid = _flag_keepout(box) if flag else ()
+            size = box.size * (PIECE_SCALE if not layout.hexes else 1.5)
+            draw_token(p, token, box.cx, box.cy, size, layout.flip, title=title, avoid=avoid)
+            if flag:
+                _draw_marker(p, box, cells[token.cell].marker)
             p.end_group()
     for zone_box in layout.zones:
         zone = zone_box.zone
         if zone_box.heading:
             p.text(zone_box.x, zone_box.y + 12, zone_box.heading, size=12, color=INK, align="left")
         for item, box in zip(zone.items, zone_box.items, strict=True):
-            _draw_item(p, item, box.x, box.y, box.w)
+            _draw_item(p, item, box.x, box.y, box.w, title=f"{zone.title}: {item.name}")
     return p
+
+
+def placed_labels(scene: Scene, layout: Layout) -> list[PlacedLabel]:
+    """Every token's and zone item's label as `draw_scene` places it, with the shape it was
+    fitted into (the label-fitting tests read these)."""
+    return list(draw_scene(scene, layout).labels)
 
 
 def describe_token(token: Token, scene: Scene) -> str:
@@ -221,7 +258,8 @@ def describe_token(token: Token, scene: Scene) -> str:
     whose = (
         "" if token.owner is None or token.owner >= len(scene.players) else f" ({scene.players[token.owner]})"
     )
-    what = "face-down card" if token.face_down and token.name in ("", "?") else token.name
+    hidden = "face-down coin" if token.kind == "coin" else "face-down card"
+    what = hidden if token.face_down and token.name in ("", "?") else token.name
     height = f", {token.height} coins" if token.height > 1 else ""
     # the cell as the map names it (its label), else its id
     where = next((c.label for c in scene.cells if c.id == token.cell and c.label), token.cell)
@@ -238,22 +276,49 @@ def cell_names(scene: Scene) -> dict[str, str]:
     return names
 
 
-def _draw_cell(p: Painter, box, cell: Cell) -> None:
+def item_words(item: ZoneItem) -> str:
+    """Words for a zone item (the hit layer): its name, "empty" for an empty pile, the game's
+    words for what lies face down ("face-down coins"), else "face-down card"."""
+    if item.count == 0:
+        return "empty"
+    if item.face_down:
+        return item.name if item.name not in ("", "?") else "face-down card"
+    return item.name
+
+
+def _draw_cell(p: Painter, box, cell: Cell, *, occupied: bool = False, marker: bool = True) -> None:
     fill = SHADES.get(cell.shade or "", BOARD)
     if cell.shade and cell.shade.startswith("start-"):
         fill = _tint(owner_colour(int(cell.shade.split("-")[1])))
     p.polygon(box.polygon, fill=fill, stroke=BOARD_LINE, width=1)
+    hexagon = len(box.polygon) == 6
     if cell.shade == "location":
         p.circle(box.cx, box.cy, box.size * 0.62, stroke="#7B6BA8", width=2)
-    if cell.marker is not None:
-        square = len(box.polygon) == 4
-        x0, y0 = box.polygon[0] if square else (box.cx - box.size * 0.55, box.cy - box.size * 0.7)
-        flag = ((x0 + 2, y0 + 2), (x0 + 24, y0 + 2), (x0 + 2, y0 + 24))
-        p.polygon(flag, fill=owner_colour(cell.marker), stroke=INK, width=1)
-        p.text(x0 + 9, y0 + 15, OWNER_MARKS[cell.marker % 4], size=MIN_TEXT, bold=True)
-    if cell.label:  # low in the cell, under a hex map's coin (radius 0.51 of the cell's)
-        below = max(0.82, 0.51 + 9 / box.size) if len(box.polygon) == 6 else 0.42
+    if cell.marker is not None and marker:
+        _draw_marker(p, box, cell.marker)
+    if cell.label and not (hexagon and occupied):  # a coin covers a hex: its tooltip names the hex
+        below = max(0.82, 0.51 + 9 / box.size) if hexagon else 0.42
         p.text(box.cx, box.cy + box.size * below, cell.label, size=MIN_TEXT, color="#555555")
+
+
+def _marker_corner(box) -> tuple[float, float]:
+    square = len(box.polygon) == 4
+    return box.polygon[0] if square else (box.cx - box.size * 0.55, box.cy - box.size * 0.7)
+
+
+def _draw_marker(p: Painter, box, owner: int) -> None:
+    """A control flag in the cell's top left corner, with its owner's letter."""
+    x0, y0 = _marker_corner(box)
+    flag = ((x0 + 2, y0 + 2), (x0 + 24, y0 + 2), (x0 + 2, y0 + 24))
+    p.polygon(flag, fill=owner_colour(owner), stroke=INK, width=1)
+    p.text(x0 + 9, y0 + 15, OWNER_MARKS[owner % 4], size=MIN_TEXT, bold=True)
+
+
+def _flag_keepout(box) -> tuple:
+    """The control flag's triangle as two rectangles, relative to the cell's centre."""
+    x0, y0 = _marker_corner(box)
+    x0, y0 = x0 - box.cx, y0 - box.cy
+    return ((x0 + 2, y0 + 2, x0 + 24, y0 + 13), (x0 + 2, y0 + 13, x0 + 13, y0 + 24))
 
 
 def _tint(colour: str) -> str:
@@ -261,19 +326,43 @@ def _tint(colour: str) -> str:
     return "#{:02X}{:02X}{:02X}".format(*(int(v + (255 - v) * 0.7) for v in (r, g, b)))
 
 
-def draw_token(p: Painter, token: Token, cx: float, cy: float, size: float, flip: bool = False) -> None:
+def draw_token(
+    p: Painter,
+    token: Token,
+    cx: float,
+    cy: float,
+    size: float,
+    flip: bool = False,
+    *,
+    title: str = "",
+    avoid: tuple = (),
+) -> None:
     if token.kind == "card":
-        _draw_card(p, token, cx, cy, size)
+        _draw_card(p, token, cx, cy, size, title)
     elif token.kind == "coin":
-        _draw_coin(p, token, cx, cy, size)
+        _draw_coin(p, token, cx, cy, size * COIN_SCALE, title, avoid)
     else:
-        _draw_piece(p, token, cx, cy, size, flip)
+        _draw_piece(p, token, cx, cy, size, flip, title)
 
 
-def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, flip: bool) -> None:
+def _rounded(points, cx: float, cy: float) -> tuple[tuple[float, float], ...]:
+    return tuple((round(x - cx, 1), round(y - cy, 1)) for x, y in points)
+
+
+def _label(
+    p: Painter, name: str, symbol: str, shape: Shape, cx: float, cy: float, colour: str, title: str
+) -> None:
+    """`name` fitted into `shape` (relative to (cx, cy)) and drawn; kept for the tests."""
+    label = fit(name, symbol, shape)
+    for line, base in zip(label.lines, label.baselines, strict=True):
+        p.text(cx, cy + base, line, size=label.size, color=colour, bold=True)
+    p.labels.append(PlacedLabel(title or name, name, label, shape, cx, cy))
+
+
+def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, flip: bool, title: str) -> None:
     """A shogi-style pentagon pointing the way its owner faces; dots for its steps."""
     up = (token.facing == 0) != flip
-    h, w = size * 0.46, size * 0.40
+    h, w = size * 0.45, size * 0.42
     sign = -1 if up else 1
     points = (
         (cx, cy + sign * h),
@@ -283,72 +372,45 @@ def _draw_piece(p: Painter, token: Token, cx: float, cy: float, size: float, fli
         (cx - w, cy + sign * h * 0.55),
     )
     # a promoted piece wears a thick vermillion rim (its name says it too)
-    p.polygon(
-        points,
-        fill=owner_colour(token.owner),
-        stroke=PROMOTED if token.promoted else INK,
-        width=3.5 if token.promoted else 1.5,
-    )
-    _name_lines(p, token.name, cx, cy, w * 1.9, INK, token.symbol)
+    rim = 3.5 if token.promoted else 1.5
+    p.polygon(points, fill=owner_colour(token.owner), stroke=PROMOTED if token.promoted else INK, width=rim)
+    dots = []
+    radius = max(2.0, size * 0.03)
     for dx, dy in token.steps:  # dots along the rim, as on the wooden pieces
         sx, sy = (-dx, dy) if flip else (dx, -dy)
-        p.circle(cx + sx * w * 0.78, cy + sy * h * 0.78, max(2.0, size * 0.03), fill=INK)
+        dots.append((cx + sx * w * (0.88 if sy == 0 else 0.78), cy + sy * h * 0.78))
+    avoid = tuple((round(x - cx, 1), round(y - cy, 1), radius) for x, y in dots)
+    shape = Shape(_rounded(points, cx, cy), pad=rim / 2 + 1, avoid=avoid)
+    _label(p, token.name, token.symbol, shape, cx, cy, INK, title)
+    for x, y in dots:
+        p.circle(x, y, radius, fill=INK)
 
 
-def _name_lines(
-    p: Painter, name: str, cx: float, cy: float, width: float, colour: str, short: str = ""
-) -> None:
-    """A name in up to three lines, as large as fits `width`; never under MIN_TEXT pixels:
-    where the name does not fit even broken up, its short mark stands instead (the tooltip
-    and the screen-reader label name it in full)."""
-    lines, size = _fit(name, width)
-    if size < MIN_TEXT:
-        lines, size = [short or name[:3]], max(MIN_TEXT, min(15.0, width / (0.65 * len(short or "abc"))))
-    start = cy - (len(lines) - 1) * size * 0.55
-    for i, line in enumerate(lines):
-        p.text(cx, start + i * size * 1.1 + size * 0.35, line, size=size, color=colour, bold=True)
-
-
-def _fit(name: str, width: float) -> tuple[list[str], float]:
-    """The first way of breaking `name` whose text is comfortably large, else the largest."""
-
-    def size_of(lines: list[str]) -> float:
-        return min(13.0, width / (0.62 * max(len(line) for line in lines)))  # bold sans-serif
-
-    words = name.split()
-    ways = [[name]]
-    if name in NAME_BREAKS:
-        ways.append(list(NAME_BREAKS[name]))
-    if len(words) > 1:
-        ways += [[words[0], " ".join(words[1:])], words[:3]]
-    longest = max(words, key=len) if words else name
-    if len(longest) > 5:  # hyphenate the longest word in the middle
-        half = (len(longest) + 1) // 2
-        at = words.index(longest) if words else 0
-        broken = words[:at] + [longest[:half] + "-", longest[half:]] + words[at + 1 :]
-        if len(broken) <= 3:
-            ways.append(broken)
-    for lines in ways:
-        if size_of(lines) >= 12:
-            return lines, size_of(lines)
-    best = max(ways, key=size_of)
-    return best, size_of(best)
-
-
-def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
+def _draw_card(p: Painter, token: Token, cx: float, cy: float, size: float, title: str) -> None:
     w, h = size * 0.8, size * 0.9
+    top = cy - h / 2
     if token.face_down:
-        p.rect(cx - w / 2, cy - h / 2, w, h, fill=CARD_BACK, stroke=INK, width=1)
-        p.rect(cx - w / 2 + 4, cy - h / 2 + 4, w - 8, h - 8, stroke="#CBB994", width=1)
+        p.rect(cx - w / 2, top, w, h, fill=CARD_BACK, stroke=INK, width=1)
+        p.rect(cx - w / 2 + 4, top + 4, w - 8, h - 8, stroke="#CBB994", width=1)
         if token.name and token.name != "?":  # what the viewer remembers of it
-            _name_lines(p, token.name, cx, cy, w * 0.95, "#FFFFFF", token.symbol)
-        _draw_flags(p, token, cx - w / 2, cy - h / 2)
+            room = top + 1 + (8 if token.flags else 0)  # over the back's thin frame if need be
+            _card_label(p, token, cx, room, cy + h / 2 - 1, w - 2, "#FFFFFF", title)
+        _draw_flags(p, token, cx - w / 2, top)
         return
-    p.rect(cx - w / 2, cy - h / 2, w, h, fill="#FFFFFF", stroke=INK, width=1)
+    p.rect(cx - w / 2, top, w, h, fill="#FFFFFF", stroke=INK, width=1)
     if token.color:
-        p.rect(cx - w / 2, cy - h / 2, w, h * 0.22, fill=NAMED_COLOURS.get(token.color, token.color))
-    _name_lines(p, token.name, cx, cy + 4, w, INK, token.symbol)
-    _draw_flags(p, token, cx - w / 2, cy - h / 2)
+        p.rect(cx - w / 2, top, w, h * 0.22, fill=NAMED_COLOURS.get(token.color, token.color))
+    room = top + max(h * 0.22 if token.color else 0, 8 if token.flags else 0)
+    _card_label(p, token, cx, room, cy + h / 2, w, INK, title)
+    _draw_flags(p, token, cx - w / 2, top)
+
+
+def _card_label(
+    p: Painter, token: Token, cx: float, top: float, bottom: float, w: float, colour: str, title: str
+) -> None:
+    """The name in the part of the card under its colour band and badges."""
+    shape = rect_shape(round(w, 1), round(bottom - top, 1), pad=1.5)
+    _label(p, token.name, token.symbol, shape, cx, (top + bottom) / 2, colour, title)
 
 
 def _draw_flags(p: Painter, token: Token, x: float, y: float) -> None:
@@ -359,22 +421,35 @@ def _draw_flags(p: Painter, token: Token, x: float, y: float) -> None:
         p.text(fx + 6, y + 4, flag[:1].upper(), size=MIN_TEXT, color="#FFFFFF", bold=True)
 
 
-def _draw_coin(p: Painter, token: Token, cx: float, cy: float, size: float) -> None:
-    r = size * 0.34
+def _draw_coin(p: Painter, token: Token, cx: float, cy: float, r: float, title: str, avoid: tuple) -> None:
+    """A coin filling most of its hex; a stack's height in a badge on its rim, which the name
+    keeps clear of (as of a control flag lying on it)."""
     p.circle(cx, cy, r, fill=owner_colour(token.owner), stroke=INK, width=2)
-    p.circle(cx, cy, r * 0.8, stroke=INK, width=1)
-    _name_lines(p, token.name, cx, cy, r * 1.8, INK, token.symbol)
+    p.circle(cx, cy, r * 0.92, stroke=INK, width=1)
+    badge = (round(r * 0.74, 1), round(-r * 0.74, 1), 9)
+    keep = avoid + ((badge,) if token.height > 1 else ())
+    shape = Shape((round(r * 0.92 - 0.5, 1),), pad=1.5, avoid=keep)
+    _label(p, token.name, token.symbol, shape, cx, cy, INK, title)
     if token.height > 1:
-        p.circle(cx + r * 0.8, cy - r * 0.8, 9, fill="#FFFFFF", stroke=INK)
-        p.text(cx + r * 0.8, cy - r * 0.8 + 4, str(token.height), size=11, bold=True)
+        bx, by = cx + badge[0], cy + badge[1]
+        p.circle(bx, by, 9, fill="#FFFFFF", stroke=INK)
+        p.text(bx, by + 4, str(token.height), size=11, bold=True)
 
 
-def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float) -> None:
+def _draw_item(p: Painter, item: ZoneItem, x: float, y: float, size: float, title: str = "") -> None:
+    if item.count == 0:  # an empty pile: an empty place, not a face-down coin
+        p.rect(x, y, size, size, fill="#FFFFFF", stroke=BOARD_LINE)
+        # plain DejaVu Sans is about 0.9 of its bold width
+        word = "empty" if text_width("empty", MIN_TEXT) * 0.9 <= size - 2 else "0"
+        p.text(x + size / 2, y + size / 2 + 4, word, size=MIN_TEXT, color="#666666")
+        return
     p.rect(x, y, size, size, fill=_tint(owner_colour(item.owner)), stroke=BOARD_LINE)
     if item.face_down:
         p.rect(x + 5, y + 5, size - 10, size - 10, fill=CARD_BACK)
     else:
-        _name_lines(p, item.name, x + size / 2, y + size / 2, size * 0.92, INK, item.symbol)
+        badge = ((round(size / 2 - 3, 1), round(-size / 2 + 3, 1), 9),) if item.count > 1 else ()
+        shape = rect_shape(round(size, 1), round(size, 1), pad=1, avoid=badge)
+        _label(p, item.name, item.symbol, shape, x + size / 2, y + size / 2, INK, title)
     if item.count > 1:
         p.circle(x + size - 3, y + 3, 9, fill="#FFFFFF", stroke=INK)
         p.text(x + size - 3, y + 7, str(item.count), size=MIN_TEXT, bold=True)
@@ -388,16 +463,15 @@ def draw_highlights(
     targets: tuple[str, ...] = (),
     marks: dict[str, tuple[str, str]] | None = None,
 ) -> list[Op]:
-    """The highlight layer: last move (a filled yellow tint), chosen cells (blue ring),
+    """The highlight layer: last move (a yellow outline; its tint is in the scene layer, under
+    the tokens), chosen cells (blue ring),
     targets (green); `marks` gives a target its own colour and label (perfect play:
     "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour."""
     p = Painter()
     for cell in last:
         box = layout.cells.get(cell)
         if box is not None:
-            inset = _inset(box.polygon, box.cx, box.cy, 3)
-            p.polygon(inset, fill=LAST, alpha=0.22)
-            p.polygon(inset, stroke=LAST, width=4)
+            p.polygon(_inset(box.polygon, box.cx, box.cy, 3), stroke=LAST, width=4)
     for cell in selected:
         centre = layout.center_of(cell)
         if centre:

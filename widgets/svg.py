@@ -25,6 +25,7 @@ from widgets.draw import (
     cell_names,
     draw_highlights,
     draw_scene,
+    item_words,
 )
 from widgets.layout import Layout, layout_scene
 
@@ -123,7 +124,7 @@ def hit_layer(scene: Scene, layout: Layout) -> str:
         for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
             shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
             count = f" ×{item.count}" if item.count > 1 else ""
-            what = "face-down coin" if item.face_down else item.name
+            what = item_words(item)
             parts.append(_hit("rect", shape, item.cell, f"{zone_box.zone.title}: {what}{count}"))
     return "\n".join(parts)
 
