@@ -19,6 +19,7 @@ HEX_ITEM = 48  # the viewer's zone items beside a hex map
 COMPACT_ITEM = 38  # other players' zone items there, one strip a player
 ITEM_GAP = 6
 STATUS = 26
+NARROW_TALL = 1.4  # on a narrow screen a square board may be this much taller than wide
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,9 @@ def layout_scene(
     if room is not None:
         max_board = max(200.0, min(max_board, room - 2 * MARGIN))
     cells, board_w, board_h, labels = (
-        _hex_cells(scene, max_board) if hexes else _square_cells(scene, max_board, flip)
+        _hex_cells(scene, max_board)
+        if hexes
+        else _square_cells(scene, max_board, flip, tall=1.0 if room is None else NARROW_TALL)
     )
     if hexes and room is None:
         return _beside(scene, cells, board_w, board_h)
@@ -180,10 +183,12 @@ def _shift(box: CellBox, dx: float, dy: float) -> CellBox:
     )
 
 
-def _square_cells(scene: Scene, max_board: float, flip: bool):
+def _square_cells(scene: Scene, max_board: float, flip: bool, tall: float = 1.0):
+    """`tall`: how much taller than wide the board may be (a phone scrolls down, not across:
+    its squares are as wide as the width allows, so the names on the pieces fit)."""
     files = max(c.x for c in scene.cells) + 1
     ranks = max(c.y for c in scene.cells) + 1
-    size = max(44.0, min(84.0, max_board / files, max_board / ranks))
+    size = max(44.0, min(84.0, max_board / files, max_board * tall / ranks))
     cells = {}
     for c in scene.cells:
         col = files - 1 - c.x if flip else c.x
