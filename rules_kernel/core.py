@@ -373,6 +373,13 @@ class State:
     #: before the hand-over. None: nothing to look at (every game without such a moment).
     hand_over_from: int | None = None
 
+    @property
+    def chance_for(self) -> int | None:
+        """The player a pending chance event happens to (the one who draws), when its words do
+        not say so; None for a chance event of nobody's (a deal). A move list puts that
+        player's name beside it."""
+        return None
+
     # --- hooks every game implements -------------------------------------------------
     @property
     def current_player(self) -> int:

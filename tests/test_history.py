@@ -247,3 +247,45 @@ def test_the_perfect_play_switch_follows_the_tables_availability(monkeypatch, av
     assert ex.perfect.disabled == (availability == "preparing")
     assert ("being prepared" in ex.perfect.description) == (availability == "preparing")
     assert ("perfect" in [v for _, v in ex.agent_kind.options]) == (availability == "ready")
+
+
+def test_the_board_turns_round_on_request():
+    ex = widgets.Explorer("yokai-3x4")
+    below = ex.board.layout.center_of("a1")[1]
+    ex.turn_board.value = True
+    assert ex.board.layout.center_of("a1")[1] < below  # the first player's rank now on top
+    ex.perspective.value = 1  # the second player's view starts from its own side: turned ...
+    ex.turn_board.value = False
+    assert ex.board.layout.center_of("a1")[1] < below
+    ex.game_select.value = "war-chest"
+    ex.new_button.click()
+    assert ex.turn_board.layout.display == "none"  # a hex map has no sides
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("yokai-3x4", {}), ("yokai-5x6", {}), ("war-stories", {}), ("to-war", {}), ("war-chest", {})],
+)
+def test_a_wide_page_shows_the_board_large_with_its_zones_beside_it(game, options):
+    """Issue #22 item 5: at 1280x800 the 3x4 board is at least 420 px tall, the drawing fits
+    beside the controls (880 px) and under the page's header (600 px), zones in view."""
+    from widgets.explorer import ROOM_HEIGHT, ROOM_WIDTH
+
+    ex = played(game, **options)
+    for _ in range(6):  # a few actions: hands and piles fill
+        if ex.state.is_terminal():
+            break
+        if ex.state.legal_moves():
+            ex.play(ex.state.legal_moves()[0])
+        if ex.curtain_for is not None:
+            ex.curtain_button.click()
+    layout, zoom = ex.board.layout, ex.board.widget.zoom
+    assert layout.width * zoom <= ROOM_WIDTH + 1
+    board_height = (layout.board_bottom - layout.board_top) * zoom
+    if game == "yokai-3x4":
+        assert board_height >= 420
+    if layout.hexes:
+        return
+    right_of_board = max(box.cx + box.size / 2 for box in layout.cells.values())
+    assert all(zone.x >= right_of_board for zone in layout.zones)  # beside, not above or below
+    assert layout.height * zoom <= ROOM_HEIGHT + 1 or zoom == 1.0

@@ -614,7 +614,10 @@ def test_the_move_list_shows_the_words_as_they_are():
         actions.append(action)
         state = state.apply(action)
     lines = [str(line) for line in move_lines(states, actions, None)]
-    assert lines[:2] == ["1. Chance: draws Beduine", "2. Südliche Armee: places Beduine on b2"]
+    assert lines[:2] == [
+        "1. Chance for Südliche Armee: draws Beduine",
+        "2. Südliche Armee: places Beduine on b2",
+    ]
     assert lines[25:] == [
         "26. Südliche Armee: places Saqāliba on b1, displacing Sarbaz",
         "27. Südliche Armee: pushes Sarbaz from b1 to b2, displacing Beduine",

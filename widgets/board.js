@@ -81,7 +81,7 @@ function render({ model, el }) {
     const w = model.get("view_width");
     const h = model.get("view_height");
     svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    svg.style.maxWidth = `${w}px`;
+    svg.style.maxWidth = `${w * model.get("zoom")}px`;
     svg.style.aspectRatio = `${w} / ${h}`;
   }
 
@@ -165,6 +165,7 @@ function render({ model, el }) {
   model.on("change:highlight_svg", drawHighlight);
   model.on("change:view_width", sizeSvg);
   model.on("change:view_height", sizeSvg);
+  model.on("change:zoom", sizeSvg);
   model.on("change:label", () => root.setAttribute("aria-label", model.get("label")));
   drawScene();
 }

@@ -47,6 +47,8 @@ class BoardView(anywidget.AnyWidget):
     hit_svg = traitlets.Unicode("").tag(sync=True)
     view_width = traitlets.Float(420).tag(sync=True)
     view_height = traitlets.Float(420).tag(sync=True)
+    #: how much larger than its drawing units the board may be shown (a page with room for it)
+    zoom = traitlets.Float(1.0).tag(sync=True)
     label = traitlets.Unicode("Game board").tag(sync=True)
     cursor_start = traitlets.Unicode("").tag(sync=True)
     #: the width the board has on the page, reported by the browser (0: not known yet)
@@ -68,9 +70,12 @@ class Board:
         self.widget.on_msg(self._on_message)
         self.widget.observe(lambda _: self._relayout(), names="client_width")
         self.flip: bool | None = None
+        #: a square board's zones beside it (a wide page) rather than above and below
+        self.zones_beside = False
         self.cursor = ""
-        #: the width the drawing takes when nothing constrains it (a page lays out for it)
+        #: the size the drawing takes when nothing constrains it (a page lays out for it)
         self.natural_width = 420.0
+        self.natural_height = 420.0
 
     def on_click(self, handler: Callable[[str], None]) -> None:
         self._click_handlers.append(handler)
@@ -85,8 +90,8 @@ class Board:
 
     def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "", **highlight) -> None:
         self.scene, self.highlight, self.flip, self.cursor = scene, highlight, flip, cursor
-        natural = layout_scene(scene, flip=flip)
-        self.natural_width = natural.width
+        natural = layout_scene(scene, flip=flip, beside=self.zones_beside)
+        self.natural_width, self.natural_height = natural.width, natural.height
         room = self.widget.client_width
         narrow = 0 < room < natural.width * 0.9  # shrunk by more than a tenth: lay out for it
         self.layout = layout_scene(scene, flip=flip, room=room) if narrow else natural

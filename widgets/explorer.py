@@ -93,6 +93,7 @@ class Explorer(w.VBox):
         self.compact = compact
         self.start_position = position
         self.board = Board()
+        self.board.zones_beside = not compact  # the explorer's page is wide: hands beside the board
         self.controller: ClickController | None = None
         self.curtain_for: int | None = None
         self.session: Session | None = None
@@ -143,6 +144,12 @@ class Explorer(w.VBox):
         self.looking_back.children = (self.looking_back_text, self.back_to_game)
         self.looking_back.add_class("re-looking-back")
         self.lines_here = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.turn_board = w.ToggleButton(
+            value=False,
+            description="Turn the board",
+            tooltip="See the board from the other side (a seat's view starts from its own side)",
+            layout=w.Layout(width="auto"),
+        )
         self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
         self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
         self.reset_button = w.Button(
@@ -212,7 +219,7 @@ class Explorer(w.VBox):
     def _layout(self) -> list[w.Widget]:
         self.board_column = w.VBox(
             [self.players, self.done_box, self.curtain, self.board.widget, self.focus],
-            layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="420px", margin="0 16px 8px 0"),
+            layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="600px", margin="0 16px 8px 0"),
         )
         board_column = self.board_column
         side = [
@@ -225,7 +232,8 @@ class Explorer(w.VBox):
             self.looking_back,
             self.lines_here,
             w.HBox(
-                [self.undo_button, self.redo_button, self.reset_button], layout=w.Layout(flex_flow="row wrap")
+                [self.undo_button, self.redo_button, self.reset_button, self.turn_board],
+                layout=w.Layout(flex_flow="row wrap"),
             ),
         ]
         if not self.compact:
@@ -265,6 +273,7 @@ class Explorer(w.VBox):
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
         self.perspective.observe(on(lambda _: self._view_changed()), names="value")
+        self.turn_board.observe(on(lambda _: self.refresh()), names="value")
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
@@ -343,6 +352,7 @@ class Explorer(w.VBox):
         self._shown_viewer = None
         self._looking_viewer = None
         self._handing_over = None
+        self._zoom: float | None = None
         self._redraw()
 
     def _agents(self) -> dict[int, str]:
@@ -636,8 +646,18 @@ class Explorer(w.VBox):
         if not curtain:
             self._shown_viewer = view.viewer
             first = self.controller.first_cells()
-            self.board.show(view.scene, cursor=first[0] if first else "", **self._highlight_cells(view))
-            width = f"{self.board.natural_width:.0f}px"  # the board column fits its drawing
+            self.board.show(
+                view.scene,
+                cursor=first[0] if first else "",
+                flip=self._flip(view.scene),
+                **self._highlight_cells(view),
+            )
+            if self._zoom is None:  # set once per game from its start: the board never jumps in size
+                self._zoom = (
+                    1.0 if self.compact else board_zoom(self.board.natural_width, self.board.natural_height)
+                )
+            zoom = self.board.widget.zoom = self._zoom
+            width = f"{self.board.natural_width * zoom:.0f}px"  # the board column fits its drawing
             self.board_column.layout.max_width = width
             self.board_column.layout.flex = f"1 1 {width}"
         self._show_history(view, curtain)
@@ -703,6 +723,16 @@ class Explorer(w.VBox):
             )
             if was == "none":
                 self.focus.move_to("re-done-button")
+
+    def _flip(self, scene) -> bool | None:
+        """The board from its own side for a seat's view (the layout's default), turned round
+        when the reader asks; only square boards turn (a hex map has no sides)."""
+        if scene.layout != "square":
+            self.turn_board.layout.display = "none"
+            return None
+        self.turn_board.layout.display = None
+        own_side = scene.perspective == 1
+        return (not own_side) if self.turn_board.value else own_side
 
     def _show_curtain(self, curtain: bool) -> None:
         self.board.widget.layout.display = "none" if curtain else None
@@ -869,6 +899,18 @@ class Explorer(w.VBox):
             n=len(self.actions),
         )
         return line
+
+
+#: a board is shown larger than its drawing units while it stays within this box (a 1280x800
+#: screen beside the controls, under the page's header) and at most ZOOM_MOST times as large
+ROOM_WIDTH, ROOM_HEIGHT, ZOOM_MOST = 880.0, 550.0, 1.4
+
+
+def board_zoom(width: float, height: float) -> float:
+    """How much larger than its drawing a board is shown on a wide page, from the drawing at the
+    game's start, its zones beside it: the 3x4 board grows 1.4 times (its squares about 118
+    px, the board 470 px tall), a hex map as wide as fits beside the controls."""
+    return max(1.0, min(ZOOM_MOST, ROOM_WIDTH / width, ROOM_HEIGHT / height))
 
 
 def _sentence(text: str) -> str:

@@ -106,11 +106,19 @@ class Layout:
 
 
 def layout_scene(
-    scene: Scene, *, flip: bool | None = None, max_board: float = 460, room: float | None = None
+    scene: Scene,
+    *,
+    flip: bool | None = None,
+    max_board: float = 460,
+    room: float | None = None,
+    beside: bool = False,
 ) -> Layout:
     """Where everything goes. `room`: the width the drawing will have on screen, when it is
     narrower than the drawing would like (a phone): then the board shrinks to fit and a hex
-    map's zones go under it, so the text keeps its size instead of shrinking with the page."""
+    map's zones go under it, so the text keeps its size instead of shrinking with the page.
+    `beside`: a square board's zones in a column to its right (a wide page: the board can be
+    shown large and the hands stay in view), the far side's beside its top rank, the near
+    side's beside its bottom rank, like a shogi board's piece stands."""
     if flip is None:
         flip = scene.layout == "square" and scene.perspective == 1
     hexes = scene.layout == "hex"
@@ -123,6 +131,8 @@ def layout_scene(
     )
     if hexes and room is None:
         return _beside(scene, cells, board_w, board_h)
+    if beside and room is None and not hexes and scene.zones:
+        return _square_beside(scene, cells, board_w, board_h, labels, flip)
     width = max(board_w + 2 * MARGIN, 420 if room is None else min(420, room))
     if hexes:
         return _under(scene, cells, board_w, board_h, width)
@@ -139,6 +149,33 @@ def layout_scene(
     y = board_top + board_h + MARGIN
     y = _place_zones(bottom_zones, zones, y, MARGIN, width - MARGIN)
     return Layout(width, y + 8, cells, zones, board_top, board_top + board_h, flip, hexes, labels)
+
+
+#: the column of zones beside a square board: five items a row, room for a zone's title
+SIDE_COLUMN = 5 * (ITEM + ITEM_GAP) + 24
+
+
+def _square_beside(
+    scene: Scene, cells: dict, board_w: float, board_h: float, labels: list, flip: bool
+) -> Layout:
+    """A square board with its zones in a column to the right: the far side's zones from the
+    top rank down, the near side's ending level with the bottom rank (or below it, if long)."""
+    bottom_owner = 1 if flip else 0
+    top_zones = [z for z in scene.zones if z.owner is not None and z.owner % 2 != bottom_owner]
+    bottom_zones = [z for z in scene.zones if z not in top_zones]
+    board_top = STATUS + 4
+    cells = {cid: _shift(box, MARGIN, board_top) for cid, box in cells.items()}
+    labels = [(text, x + MARGIN, y + board_top) for text, x, y in labels]
+    left = MARGIN + board_w + MARGIN / 2
+    right = left + SIDE_COLUMN
+    zones: list[ZoneBox] = []
+    top_end = _place_zones(top_zones, zones, board_top, left, right)
+    trial: list[ZoneBox] = []
+    needed = _place_zones(bottom_zones, trial, 0, left, right)  # its height, to end at the bottom rank
+    start = max(top_end + 8, board_top + board_h - needed)
+    end = _place_zones(bottom_zones, zones, start, left, right)
+    height = max(board_top + board_h + MARGIN, end + 8)
+    return Layout(right + 8, height, cells, zones, board_top, board_top + board_h, flip, False, labels)
 
 
 def _own_and_others(scene: Scene) -> tuple[list[Zone], list[Zone]]:

@@ -30,7 +30,7 @@ CSS = """
 .re-movelist:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .re-movelist .re-turn { padding: 1px 0 1px 2em; text-indent: -2em; }
 .re-movelist .re-chance { color: #555; font-style: italic; }
-.re-movelist .re-turn-no { display: inline-block; min-width: 2em; color: #555; }
+.re-movelist .re-turn-no { display: inline-block; min-width: 2em; text-indent: 0; color: #555; }
 .re-movelist .re-side-name { font-weight: 600; margin-right: 6px; }
 .re-movelist .re-side-name::after { content: ":"; }
 .re-movelist .re-swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #222;

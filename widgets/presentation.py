@@ -119,10 +119,16 @@ class _Shown:
         player = before.current_player
         text = before.action_text(node.action, viewer)
         if player == rk.CHANCE:
-            return MoveLine(node.ply, None, "Chance", text)
+            return MoveLine(node.ply, None, _chance_side(before), text)
         if getattr(node.action, "cells", ()):  # a piece moved: name it as the viewer saw it
             text = _piece_named(self.scene(node.parent, viewer), node.action, text)
         return MoveLine(node.ply, player, before.game.player_names[player], text)
+
+
+def _chance_side(before: State) -> str:
+    """'Chance', or 'Chance for <player>' where the event is one player's (a draw)."""
+    drawer = before.chance_for
+    return "Chance" if drawer is None else f"Chance for {before.game.player_names[drawer]}"
 
 
 #: each session's `_Shown`, kept as long as the session lives (a new game lets the old one go)
@@ -142,7 +148,7 @@ def move_lines(states: Sequence[State], actions: Sequence[Action], viewer: int |
     lines = []
     for number, (before, action) in enumerate(zip(states, actions, strict=False), start=1):
         player, text = _seen(before, action, viewer)
-        side = "Chance" if player is None else names[player]
+        side = names[player] if player is not None else _chance_side(before)
         lines.append(MoveLine(number, player, side, text))
     return lines
 

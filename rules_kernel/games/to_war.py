@@ -452,6 +452,11 @@ class ToWarState(State):
     def current_player(self) -> int:
         return CHANCE if self._needs_draw() else self.side
 
+    @property
+    def chance_for(self) -> int | None:
+        """A draw is the drawing player's: the move list names them beside "draws Mamluk"."""
+        return self.side if self.current_player == CHANCE else None
+
     def _needs_draw(self) -> bool:
         if self.breakthrough is not None or self.active is not None:
             return False
