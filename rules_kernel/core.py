@@ -253,6 +253,25 @@ class Heatmap:
     when_table: bool = False
 
 
+@dataclass(frozen=True)
+class ReferenceEntry:
+    """One entry of a game's reference panel (`Game.reference()`): a piece, a unit, a card or
+    an action, with what it does in one line, in the rulebook's terms.
+
+    `moves`: for a piece, the squares it reaches as (dx, dy) steps from where it stands, seen
+    from its owner's side (dy > 0: forward), as `scene.Token.steps`; the panel draws them as a
+    dot diagram. `slides`: the moves are directions it goes along any number of free squares
+    (a rook's), not single steps. `short`: the mark drawn for it where the name does not fit
+    (the board's symbol). `group`: the heading it stands under ("Pieces", "Cards")."""
+
+    name: str
+    line: str
+    moves: tuple[tuple[int, int], ...] = ()
+    slides: bool = False
+    short: str = ""
+    group: str = ""
+
+
 class Game:
     """A game with its options. Subclasses set `id`, `title`, `OPTIONS` and the hooks."""
 
@@ -287,6 +306,13 @@ class Game:
         """The agents' estimate of a position that is not over, for `player`, within about
         [-1, 1] (agents clip it): material, control, ... Without one a game scores 0."""
         return 0.0
+
+    def reference(self) -> list[ReferenceEntry]:
+        """A player's reference for this game with its options: its pieces or units, what a
+        card's numbers mean, its actions, one line each (the explorer's reference panel,
+        `widgets.reference`). Built from the game's own tables where it has them. The default:
+        none."""
+        return []
 
     @classmethod
     def data_options(cls, setting: int) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules_kernel.core import Game, Heatmap, Option, OptionError, State
+from rules_kernel.core import Game, Heatmap, Option, OptionError, ReferenceEntry, State
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -15,6 +15,7 @@ from rules_kernel.games.war_chest.box import (
     Map,
     distance,
 )
+from rules_kernel.games.war_chest.reference import entries as reference_entries
 from rules_kernel.games.war_chest.rules import armed
 from rules_kernel.games.war_chest.state import WarChestState
 from rules_kernel.games.war_chest.text import check_position, parse_fields
@@ -173,6 +174,11 @@ class WarChest(Game):
             near = min((distance(h, loc) for loc in targets), default=0)
             score += sign * (height / 180 + (6 - min(near, 6)) / 120)  # closer beats bolstering
         return score
+
+    def reference(self) -> list[ReferenceEntry]:
+        """Every unit of the box in one line (its coins, tactic and properties: `reference.py`,
+        from `units.TACTICS`), then the coin actions."""
+        return reference_entries(self)
 
     @classmethod
     def seat_holdings(cls, record: Any) -> dict[str, list[Any]]:
