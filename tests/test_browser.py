@@ -354,3 +354,36 @@ def test_the_curtain_takes_the_focus_and_gives_it_to_the_board(browser, server):
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.activeElement.classList.contains('re-board')", timeout=10_000)
     page.close()
+
+
+def test_tab_reaches_the_options_and_the_position_error_stands_under_the_box(browser, server):
+    """Issue #22 items 8 and 9: Options is a Tab stop that opens with Enter; a position of
+    another game is explained right under the box, with a button that switches and loads it."""
+    page = open_explorer(browser, server)
+    for _ in range(15):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('re-options-toggle')"):
+            break
+    else:
+        pytest.fail("Tab never reached the Options button")
+    page.keyboard.press("Enter")
+    page.get_by_text("repetitions", exact=False).first.wait_for(timeout=10_000)
+    pick_game(page, "Yōkai no Mori 5x6")
+    box = page.locator("input[placeholder='paste a position text here']")
+    box.fill("gle/1c1/1C1/ELG[] w - - 0 1")
+    page.get_by_role("button", name="Load position").click()
+    alert = page.locator(".re-side [role=alert]").first
+    alert.wait_for(timeout=10_000)
+    text = alert.inner_text()
+    assert text.startswith("This is not a Yōkai no Mori 5x6 position") and "…" not in text
+    below = alert.bounding_box()["y"] - box.bounding_box()["y"]
+    assert 0 < below < 120, f"the error stands {below:.0f} px from the box"
+    page.screenshot(path=str(ARTIFACTS / "position-error-1280x800.png"))
+    page.get_by_role("button", name="Switch to Yōkai no Mori 3x4 and load it").click()
+    page.wait_for_function(
+        "() => document.querySelector(\"input[placeholder='paste a position text here']\").value"
+        " === 'gle/1c1/1C1/ELG[] w - - 0 1'",
+        timeout=15_000,
+    )
+    assert page.locator(".re-board [data-cell]").count() >= 12
+    page.close()

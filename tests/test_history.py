@@ -289,3 +289,30 @@ def test_a_wide_page_shows_the_board_large_with_its_zones_beside_it(game, option
     right_of_board = max(box.cx + box.size / 2 for box in layout.cells.values())
     assert all(zone.x >= right_of_board for zone in layout.zones)  # beside, not above or below
     assert layout.height * zoom <= ROOM_HEIGHT + 1 or zoom == 1.0
+
+
+def test_a_screen_reader_hears_the_selection_and_the_last_action():
+    """Issue #22 item 8: the live region says what is selected, how many places it may go, and
+    the last action in words."""
+    ex = widgets.Explorer("yokai-3x4")
+    ex.click("b1")
+    assert "Koropokkuru on b1 selected: 2 places to go." in ex.announcer.value
+    assert 'aria-live="polite"' in ex.announcer.value
+    ex.clear_selection()
+    assert "Selection cleared." in ex.announcer.value
+    ex.click("b1")
+    ex.click("c2")
+    assert "First player: Koropokkuru b1–c2." in ex.announcer.value
+
+
+def test_options_open_from_a_button_and_the_reference_is_the_games():
+    ex = widgets.Explorer("war-chest")
+    assert ex.options_form_box.layout.display == "none"
+    assert ex.options_toggle.description == "Options of War Chest ▸"
+    ex.options_toggle.value = True
+    assert ex.options_form_box.layout.display is None and ex.options_toggle.description.endswith("▾")
+    assert ex.reference_box.children[0].get_title(0) == "Reference: War Chest"
+    ex.game_select.value = "to-war"
+    ex.new_button.click()
+    assert ex.reference_box.children[0].get_title(0) == "Reference: To War!"
+    assert ex.options_toggle.description == "Options of To War! ▾"

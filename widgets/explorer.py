@@ -32,6 +32,7 @@ from widgets.focus import FocusMover
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
 from widgets.presentation import Presentation, line_of, line_of_node, present
+from widgets.reference import reference_panel
 from widgets.safe import error_line, guarded, html, message_html
 
 ALL_SEEING = "all"
@@ -124,7 +125,16 @@ class Explorer(w.VBox):
             description="Game",
             layout=w.Layout(max_width="280px"),
         )
-        self.options_box = w.Accordion(children=[w.Box()], titles=("Options",), selected_index=None)
+        # a real button (a Tab stop, Enter or Space opens it), not an accordion's title
+        self.options_toggle = w.ToggleButton(
+            value=False, description="Options ▸", layout=w.Layout(width="auto")
+        )
+        self.options_toggle.add_class("re-options-toggle")
+        self.options_form_box = w.Box(layout=w.Layout(display="none"))
+        self.options_box = w.VBox(
+            [self.options_toggle, self.options_form_box], layout=w.Layout(align_items="flex-start")
+        )
+        self.reference_box = w.Box(layout=w.Layout(width="100%"))  # the game's reference, folded
         self.new_button = w.Button(
             description="New game", button_style="primary", tooltip="Start again with these options"
         )
@@ -195,6 +205,8 @@ class Explorer(w.VBox):
         )
         self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
         self.position_note = w.HTML()
+        #: what a screen reader hears after a click or a move (visually hidden)
+        self.announcer = w.HTML()
         self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.export_area = w.HTML()
         self.export_button = w.Button(
@@ -218,7 +230,7 @@ class Explorer(w.VBox):
 
     def _layout(self) -> list[w.Widget]:
         self.board_column = w.VBox(
-            [self.players, self.done_box, self.curtain, self.board.widget, self.focus],
+            [self.players, self.done_box, self.curtain, self.board.widget, self.focus, self.announcer],
             layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="600px", margin="0 16px 8px 0"),
         )
         board_column = self.board_column
@@ -257,7 +269,7 @@ class Explorer(w.VBox):
         if self.compact:
             return [main]
         header = w.HBox([self.game_select, self.new_button], layout=w.Layout(flex_flow="row wrap"))
-        return [header, self.options_box, main]
+        return [header, self.options_box, main, self.reference_box]
 
     def _wire(self) -> None:
         show = error_line(self.message)
@@ -269,6 +281,7 @@ class Explorer(w.VBox):
         self.back_to_game.on_click(on(lambda _: self.back_to_the_game()))
         self.game_select.observe(on(lambda ch: self._build_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self.new_game()))
+        self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
         self.undo_button.on_click(on(lambda _: self.undo()))
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
@@ -287,8 +300,15 @@ class Explorer(w.VBox):
 
     def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
         self.form = OptionsForm(game_id, values)
-        self.options_box.children = (self.form.widget,)
-        self.options_box.set_title(0, f"Options of {rk.game_class(game_id).title}")
+        self.options_form_box.children = (self.form.widget,)
+        self._show_options()
+
+    def _show_options(self) -> None:
+        opened = self.options_toggle.value
+        title = rk.game_class(self.game_select.value).title
+        self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
+        self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
+        self.options_form_box.layout.display = None if opened else "none"
 
     @property
     def option_widgets(self) -> dict[str, w.Widget]:
@@ -306,6 +326,8 @@ class Explorer(w.VBox):
             self._say(str(exc), error=True)
             return
         self.secrets = has_secrets(self.game)
+        if not self.compact:
+            self.reference_box.children = (reference_panel(self.game),)
         self._quiet = True  # the menus' observers wait until every menu fits the new game
         try:
             self._set_menus()
@@ -610,9 +632,28 @@ class Explorer(w.VBox):
         if result.kind == "choose":
             self.choices.children = tuple(self._choice_button(m) for m in result.choices)
         self._show_highlight()
+        self._announce_selection()
+
+    def _announce_selection(self) -> None:
+        """For a screen reader: what is selected and how many places it may go."""
+        prefix = self.controller.prefix if self.controller else ()
+        if not prefix or self._view is None:
+            self._announce("Selection cleared." if self.controller else "")
+            return
+        scene = self._view.scene
+        where = prefix[-1]
+        name = _thing_at(scene, where) or "the square"
+        targets = len(self.controller.next_cells())
+        choices = len(self.choices.children)
+        then = f"{targets} place{'s' if targets != 1 else ''} to go" if targets else f"{choices} choices"
+        self._announce(f"{name} on {_cell_name(scene, where)} selected: {then}.")
+
+    def _announce(self, text: str) -> None:
+        self.announcer.value = html('<div class="re-sr-only" aria-live="polite">{text}</div>', text=text)
 
     def clear_selection(self) -> None:
         if self.controller is not None:
+            self._announce("Selection cleared.")
             self.controller.prefix = ()
             self.choices.children = ()
             self._show_highlight()
@@ -643,6 +684,8 @@ class Explorer(w.VBox):
         self._show_players(view)
         status = "" if curtain else view.status + self._perfect_status()
         self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
+        last = view.lines[-1] if view.lines and not curtain else None
+        self._announce(f"{last.side}: {last.text}." if last else "")
         if not curtain:
             self._shown_viewer = view.viewer
             first = self.controller.first_cells()
@@ -911,6 +954,26 @@ def board_zoom(width: float, height: float) -> float:
     game's start, its zones beside it: the 3x4 board grows 1.4 times (its squares about 118
     px, the board 470 px tall), a hex map as wide as fits beside the controls."""
     return max(1.0, min(ZOOM_MOST, ROOM_WIDTH / width, ROOM_HEIGHT / height))
+
+
+def _thing_at(scene, cell: str) -> str:
+    """The name of what the viewer sees on `cell` (a board cell or a zone item), or ''."""
+    token = scene.token_at(cell)
+    if token is not None:
+        return "a face-down card" if token.face_down and token.name in ("", "?") else token.name
+    for zone in scene.zones:
+        for item in zone.items:
+            if item.cell == cell:
+                return item.name if not item.face_down else "a face-down item"
+    return ""
+
+
+def _cell_name(scene, cell: str) -> str:
+    """A cell as the board names it (a War Chest hex's label), a zone item as 'the hand'."""
+    for board_cell in scene.cells:
+        if board_cell.id == cell:
+            return board_cell.label or cell
+    return "the side of the board"
 
 
 def _sentence(text: str) -> str:
