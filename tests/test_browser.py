@@ -387,3 +387,41 @@ def test_tab_reaches_the_options_and_the_position_error_stands_under_the_box(bro
     )
     assert page.locator(".re-board [data-cell]").count() >= 12
     page.close()
+
+
+@pytest.mark.parametrize(
+    "title, options",
+    [
+        ("Yōkai no Mori 3x4", {}),
+        ("Yōkai no Mori 5x6", {}),
+        ("War Stories (Sengokuki)", {}),
+        ("To War!", {}),
+        ("War Chest", {}),
+    ],
+)
+def test_the_move_list_in_the_page_is_the_kernels_words(browser, server, title, options):
+    """Issue #22 item 3: a few actions of each game played in the page; the list the browser
+    shows equals, line for line, the kernel's words (State.action_text) for the exported record."""
+    import base64
+
+    from rules_kernel import records
+    from rules_kernel.session import Session
+    from widgets.presentation import line_of
+
+    page = open_explorer(browser, server)
+    pick_game(page, title, **options)
+    view = page.locator(".re-side select").filter(has_text="All-seeing")
+    if view.count():
+        view.select_option(label="All-seeing (analysis)")
+        page.wait_for_timeout(SETTLE_MS)
+    for _ in range(5):
+        play_any_move(page)
+    link = page.locator("a[download]").first
+    link.wait_for(timeout=15_000)
+    data = link.get_attribute("href").split("base64,", 1)[1]
+    record = records.Record.from_json(base64.b64decode(data).decode().strip())
+    expected = [str(line) for line in line_of(Session.from_record(record), None)]
+    assert len(expected) >= 5
+    shown = move_list(page)
+    assert [re.sub(r"^\d+\. ", "", s) for s in shown] == [re.sub(r"^\d+\. ", "", e) for e in expected]
+    page.close()
