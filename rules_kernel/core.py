@@ -207,6 +207,8 @@ class Option:
     #: a data table a visitor may upload (To War!'s units): turns a file's *content* and its
     #: name into the option's value (never opens anything); forms offer a file upload for it
     from_bytes: Callable[[bytes, str], Any] | None = None
+    #: the largest such file `from_bytes` reads: a page refuses a larger one before sending it
+    max_bytes: int | None = None
 
     def validate(self, game_id: str, name: str, value: Any) -> Any:
         where = f"option {name!r} of {game_id}"

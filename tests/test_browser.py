@@ -425,3 +425,20 @@ def test_the_move_list_in_the_page_is_the_kernels_words(browser, server, title, 
     shown = move_list(page)
     assert [re.sub(r"^\d+\. ", "", s) for s in shown] == [re.sub(r"^\d+\. ", "", e) for e in expected]
     page.close()
+
+
+def test_a_too_large_unit_table_is_refused_in_the_browser(browser, server):
+    """Issue #22 item 9: a 600 KB table is refused before it is sent, with its size and the limit."""
+    page = open_explorer(browser, server)
+    pick_game(page, "To War!")
+    page.get_by_text("Options of To War!").click()
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name=re.compile("Units file")).click()
+    chooser.value.set_files(files=[{"name": "huge.csv", "mimeType": "text/csv", "buffer": b"x" * 600_000}])
+    alert = page.locator("[role=alert]").filter(has_text="huge.csv")
+    alert.wait_for(timeout=15_000)
+    assert "huge.csv is 586 KB; the limit is 512 KB. Nothing was sent." in alert.inner_text()
+    assert (
+        "(1)" not in page.get_by_role("button", name=re.compile("Units file")).inner_text()
+    )  # nothing taken
+    page.close()

@@ -316,3 +316,29 @@ def test_options_open_from_a_button_and_the_reference_is_the_games():
     ex.new_button.click()
     assert ex.reference_box.children[0].get_title(0) == "Reference: To War!"
     assert ex.options_toggle.description == "Options of To War! ▾"
+
+
+def test_a_too_large_upload_is_refused_before_it_is_sent():
+    """Issue #22 item 9: the browser sends only a too-large file's name and size; the page says
+    it in one line. A file the browser did send is checked again; other messages change nothing."""
+    ex = widgets.Explorer("to-war")
+    field = ex.form.fields["units"]
+    upload = field.upload
+    assert upload.limit == 512 * 1024
+    for bad in (
+        {"event": "too-large", "name": 3, "size": 10**7},
+        {"event": "too-large", "name": "x", "size": 10},
+    ):
+        upload._on_message(None, bad, [])
+        assert field.note.value == "" and upload.value == ()
+    upload._on_message(None, {"event": "too-large", "name": "<b>big</b>.csv", "size": 3 * 1024 * 1024}, [])
+    assert field.note.value.startswith('<span role="alert"')
+    assert "&lt;b&gt;big&lt;/b&gt;.csv is 3.0 MB; the limit is 512 KB. Nothing was sent." in field.note.value
+    upload._on_message(None, {"event": "file", "name": "liar.csv", "size": 10}, [b"x" * 600_000])
+    assert upload.value == () and "liar.csv is 586 KB" in field.note.value
+    upload._on_message(None, {"event": "file", "name": "t.csv", "size": 7, "last_modified": 0}, [b"/etc/pa"])
+    assert upload.value[0]["name"] == "t.csv" and bytes(upload.value[0]["content"]) == b"/etc/pa"
+    assert upload.chosen == "t.csv" and 'role="alert"' in field.note.value  # read at once: not a table
+    replay = widgets.Replay(upload=True)
+    replay.upload._on_message(None, {"event": "too-large", "name": "game.jsonl", "size": 6 * 1024 * 1024}, [])
+    assert "game.jsonl is 6.0 MB; the limit is 5.0 MB" in replay.info.value

@@ -15,6 +15,8 @@ from typing import Any
 import ipywidgets as w
 
 import rules_kernel as rk
+from widgets.safe import message_html
+from widgets.upload import Upload
 
 ORDINALS = ("First", "Second", "Third", "Fourth")
 HELP_STYLE = "font-size:12px;color:#555;line-height:1.3;max-width:280px"
@@ -141,18 +143,20 @@ class TableField(Field):
     """A data table from an uploaded CSV or JSON file (its content, never a path)."""
 
     def __init__(self, name: str, option: rk.Option, value: Any) -> None:
-        self.upload = w.FileUpload(
+        self.upload = Upload(
+            f"{label_of(name)} file",
             accept=".csv,.json",
-            multiple=False,
-            description=f"{label_of(name)} file",
+            limit=option.max_bytes or 512 * 1024,
             layout=w.Layout(width="auto"),
         )
         self.clear = w.Button(description="Use the default", layout=w.Layout(width="auto"))
         self.clear.on_click(lambda _: setattr(self.upload, "value", ()))
         self.given = value  # a table given from Python (rows or a DataFrame), kept as is
-        #: what the chosen file holds, said as soon as it is chosen (not at New game)
+        #: what the chosen file holds, said as soon as it is chosen (not at New game); a file
+        #: over the limit is refused in the browser and never sent
         self.note = w.HTML()
         self.upload.observe(lambda _: self._check_upload(), names="value")
+        self.upload.on_refused(lambda line: setattr(self.note, "value", message_html(line, error=True)))
         super().__init__(
             name,
             option,
@@ -169,8 +173,6 @@ class TableField(Field):
 
     def _check_upload(self) -> None:
         """Read the chosen file at once: how many rows it holds, or what is wrong, in one line."""
-        from widgets.safe import message_html
-
         if not self.upload.value:
             self.note.value = ""
             return

@@ -35,6 +35,7 @@ from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
 from widgets.presentation import _shown
 from widgets.safe import error_line, guarded, html, message_html
+from widgets.upload import Upload
 
 #: the move list holds the block of plies on show and its neighbours, blocks of this many plies
 LIST_BLOCK = CHECKPOINT_EVERY
@@ -74,7 +75,7 @@ class Replay(w.VBox):
         self.moves = w.Select(options=[], rows=16, layout=w.Layout(width="100%", max_width="330px"))
         self.window_note = w.HTML()
         self.info = w.HTML()
-        self.upload = w.FileUpload(accept=".jsonl,.json,.txt", multiple=False, description="Load record")
+        self.upload = Upload("Load record", accept=".jsonl,.json,.txt", limit=records.MAX_UPLOAD_BYTES)
         self.record_index = w.BoundedIntText(
             value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
         )
@@ -82,6 +83,8 @@ class Replay(w.VBox):
         self.slider.observe(on(lambda ch: self.show(ch["new"])), names="value")
         self.moves.observe(on(self._jump_from_list), names="index")
         self.upload.observe(on(self._uploaded), names="value")
+        # a file over the upload limit is refused in the browser, before it is sent
+        self.upload.on_refused(lambda line: setattr(self.info, "value", message_html(line, error=True)))
         loader = w.HBox([self.upload, self.record_index], layout=w.Layout(flex_flow="row wrap"))
         top = [loader] if upload else []
         side = w.VBox(

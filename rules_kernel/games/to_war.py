@@ -346,6 +346,7 @@ class ToWar(Game):
             "rows, a DataFrame or a CSV/JSON file",
             check=load_units,
             from_bytes=units_from_bytes,
+            max_bytes=MAX_TABLE_BYTES,
         ),
     }
 
