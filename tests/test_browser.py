@@ -247,7 +247,7 @@ def test_phone_every_control_inside_the_viewport(browser, server, title):
     page.wait_for_timeout(SETTLE_MS)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     board = page.locator(".re-board svg").bounding_box()
-    moves = page.locator(".re-side select[size]").bounding_box()
+    moves = page.locator(".re-movelist").bounding_box()
     assert moves["y"] >= board["y"] + board["height"] - 1, "the side panel is stacked under the board"
     controls = page.locator("button, select, input").all()
     assert len(controls) > 10

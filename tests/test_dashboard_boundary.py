@@ -219,7 +219,8 @@ def test_a_bad_position_text_is_one_line_and_keeps_the_game():
     ex = widgets.Explorer("yokai-3x4")
     ex.play("b2b3")
     ex.set_position(HOSTILE)
-    assert "not a Yōkai no Mori 3x4 position" in ex.message.value and "<img" not in ex.message.value
+    note = ex.position_note.value  # under the position box (issue #22 item 9)
+    assert "This is not a Yōkai no Mori 3x4 position" in note and "<img" not in note
     assert [str(a) for a in ex.actions] == ["b2b3"]
 
 

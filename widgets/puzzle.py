@@ -186,7 +186,7 @@ class MovePuzzle(w.Box):
         )
         show = error_line(self.feedback)
         self.answer_button.on_click(guarded(show)(lambda _: self.reveal()))
-        self.board.move_list.observe(guarded(show)(lambda _: self.check()), names="options")
+        self.board.move_list.observe(guarded(show)(lambda _: self.check()), names=["options", "current"])
         side = w.VBox(
             [
                 w.HTML(
