@@ -811,3 +811,39 @@ def test_without_perfect_play_a_kernel_is_offered_no_table(tmp_path):
         code, page, _ = timed_get(site.url + "voila/render/availability.ipynb")
         assert code == 200 and "perfect play: absent" in page
         assert "[publish] perfect play" not in site.log_path.read_text()
+
+
+@pytest.mark.skipif(
+    chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
+)
+def test_the_published_explorer_says_the_table_is_being_prepared(tmp_path, monkeypatch):
+    """Issue #22 item 6, in a visitor's browser: while the server prepares the solved table the
+    explorer's switch reads "being prepared" and cannot be ticked; the page names no server
+    path and no command."""
+    import psutil
+    from playwright.sync_api import sync_playwright
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RULES_EXPLORER_CACHE", str(cache))
+    monkeypatch.delenv(PERFECT_PLAY_ENV, raising=False)
+    files = tablebase.TableFiles.of()
+    preparing = []
+    with files.locked():  # the preparation waits for this lock: nothing is built
+        with published("--pool-size", "0", perfect_play=True) as site, sync_playwright() as p:
+            preparing = [
+                c for c in psutil.Process(site.proc.pid).children(recursive=True) if "--reuse" in c.cmdline()
+            ]
+            browser = launch(p)
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(site.url + "voila/render/explorer.ipynb", timeout=120_000)
+            page.wait_for_selector(".re-board [data-cell]", timeout=120_000)
+            switch = page.locator(".widget-checkbox").filter(has_text="Perfect play")
+            assert "being prepared" in switch.inner_text()
+            assert switch.locator("input").is_disabled()
+            text = page.evaluate("() => document.body.outerHTML + document.body.innerText")
+            assert str(cache) not in text and "rules-explorer solve" not in text and ".cache" not in text
+            page.screenshot(path=str(ARTIFACTS / "perfect-play-being-prepared.png"))
+            browser.close()
+        gone, alive = psutil.wait_procs(preparing, timeout=20)
+        for child in alive:
+            child.kill()

@@ -182,6 +182,7 @@ class Explorer(w.VBox):
             indent=False,
             description="Perfect play (solved table)",
             tooltip="Colour each target by its value: win, draw or loss, in plies",
+            layout=w.Layout(width="auto"),
         )
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
         self.manual_chance = w.Checkbox(
@@ -862,7 +863,9 @@ class Explorer(w.VBox):
         availability = self.game.solved_table_availability() if self.game.SOLVED_TABLE else "absent"
         self.perfect.layout.display = None if availability != "absent" else "none"
         preparing = availability == "preparing"
-        self.perfect.description = "Perfect play (solved table)" + (" — being prepared" if preparing else "")
+        self.perfect.description = (
+            "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
+        )
         self.perfect.disabled = preparing
         if availability != "ready":
             self.perfect.value = False
