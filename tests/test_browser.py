@@ -442,3 +442,27 @@ def test_a_too_large_unit_table_is_refused_in_the_browser(browser, server):
         "(1)" not in page.get_by_role("button", name=re.compile("Units file")).inner_text()
     )  # nothing taken
     page.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+def test_the_board_uses_the_screen(browser, server, viewport):
+    """Issue #22 item 5: at 1280x800 the 3x4 board is at least 420 px tall with both hands in
+    view; on a phone it takes the width it has and nothing sticks out sideways."""
+    page = open_explorer(browser, server, viewport=viewport)
+    page.wait_for_timeout(SETTLE_MS)
+    squares = [page.locator(f'.re-board [data-cell="{f}{r}"]').bounding_box() for f in "abc" for r in "1234"]
+    top = min(b["y"] for b in squares)
+    bottom = max(b["y"] + b["height"] for b in squares)
+    left = min(b["x"] for b in squares)
+    right = max(b["x"] + b["width"] for b in squares)
+    if viewport is DESKTOP:
+        assert bottom - top >= 420, f"the board is {bottom - top:.0f} px tall"
+        zones = page.evaluate(
+            "() => [...document.querySelectorAll('.re-board text')]"
+            ".filter(t => t.textContent.includes('hand')).map(t => t.getBoundingClientRect().bottom)"
+        )
+        assert len(zones) == 2 and max(zones) <= viewport["height"], f"a hand's title is out of view: {zones}"
+    else:
+        assert right - left >= 0.6 * viewport["width"] and right <= viewport["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.close()
