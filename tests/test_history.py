@@ -342,3 +342,25 @@ def test_a_too_large_upload_is_refused_before_it_is_sent():
     replay = widgets.Replay(upload=True)
     replay.upload._on_message(None, {"event": "too-large", "name": "game.jsonl", "size": 6 * 1024 * 1024}, [])
     assert "game.jsonl is 6.0 MB; the limit is 5.0 MB" in replay.info.value
+
+
+def test_hex_names_can_be_written_over_the_coins():
+    """Issue #22 item 3: the move list names hexes as the map does ('e1'); 'Hex names' writes
+    every name on the map, over the coins; a square board has its coordinates already."""
+    ex = widgets.Explorer("war-chest", seed=2)
+    ex.perspective.value = ALL_SEEING
+    while not any(str(m).startswith("deploy") for m in ex.state.legal_moves()):
+        ex.play(ex.state.legal_moves()[0])
+    deploy = next(m for m in ex.state.legal_moves() if str(m).startswith("deploy"))
+    ex.play(deploy)
+    assert ex.hex_names.layout.display is None and ex.board.highlight["names"] == {}
+    ex.hex_names.value = True
+    names = ex.board.highlight["names"]
+    scene = ex.board.scene
+    occupied = {c.id: c.label for c in scene.cells if scene.token_at(c.id) is not None}
+    assert names == occupied and len(names) == 1  # the deployed coin's hex, by the map's name
+    (label,) = names.values()
+    assert f">{label}</text>" in ex.board.widget.highlight_svg and label in ex.move_list.options[-1]
+    ex.hex_names.value = False
+    assert f">{label}</text>" not in ex.board.widget.highlight_svg
+    assert widgets.Explorer("yokai-3x4").hex_names.layout.display == "none"

@@ -462,11 +462,13 @@ def draw_highlights(
     selected: tuple[str, ...] = (),
     targets: tuple[str, ...] = (),
     marks: dict[str, tuple[str, str]] | None = None,
+    names: dict[str, str] | None = None,
 ) -> list[Op]:
     """The highlight layer: last move (a yellow outline; its tint is in the scene layer, under
     the tokens), chosen cells (blue ring),
     targets (green); `marks` gives a target its own colour and label (perfect play:
-    "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour."""
+    "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour; `names`: a
+    name written on every cell, over its tokens (a hex map's names, on request)."""
     p = Painter()
     for cell in last:
         box = layout.cells.get(cell)
@@ -489,6 +491,22 @@ def draw_highlights(
             p.text(x, y + 5, label, size=13, color=INK, bold=True)
         else:
             p.circle(*centre, radius * 0.3, fill=colour, alpha=0.85)
+    for cell, name in (names or {}).items():  # every cell's name, over what stands on it
+        box = layout.cells.get(cell)
+        if box is None or not name:
+            continue
+        y = box.cy - box.size * 0.42
+        width = text_width(name, MIN_TEXT) + 6
+        p.rect(
+            box.cx - width / 2,
+            y - MIN_TEXT + 1,
+            width,
+            MIN_TEXT + 3,
+            fill="#FFFFFF",
+            stroke="#555555",
+            width=1,
+        )
+        p.text(box.cx, y + 2, name, size=MIN_TEXT, color=INK)
     return p
 
 

@@ -160,6 +160,12 @@ class Explorer(w.VBox):
             tooltip="See the board from the other side (a seat's view starts from its own side)",
             layout=w.Layout(width="auto"),
         )
+        self.hex_names = w.ToggleButton(
+            value=False,
+            description="Hex names",
+            tooltip="Write every hex's name on the map, over the coins (the move list names hexes so)",
+            layout=w.Layout(width="auto"),
+        )
         self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
         self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
         self.reset_button = w.Button(
@@ -245,7 +251,7 @@ class Explorer(w.VBox):
             self.looking_back,
             self.lines_here,
             w.HBox(
-                [self.undo_button, self.redo_button, self.reset_button, self.turn_board],
+                [self.undo_button, self.redo_button, self.reset_button, self.turn_board, self.hex_names],
                 layout=w.Layout(flex_flow="row wrap"),
             ),
         ]
@@ -288,6 +294,7 @@ class Explorer(w.VBox):
         self.reset_button.on_click(on(lambda _: self.reset()))
         self.perspective.observe(on(lambda _: self._view_changed()), names="value")
         self.turn_board.observe(on(lambda _: self.refresh()), names="value")
+        self.hex_names.observe(on(lambda _: self.refresh()), names="value")
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
@@ -845,7 +852,19 @@ class Explorer(w.VBox):
             "selected": prefix,
             "targets": targets,
             "marks": self._value_marks(),
+            "names": self._cell_names(view.scene),
         }
+
+    def _cell_names(self, scene) -> dict[str, str]:
+        """A hex map's names written over the coins, while 'Hex names' is on."""
+        if scene.layout != "hex":
+            self.hex_names.layout.display = "none"
+            return {}
+        self.hex_names.layout.display = None
+        if not self.hex_names.value:
+            return {}
+        # an empty hex shows its name already (at its foot): only those under a coin need it
+        return {c.id: c.label for c in scene.cells if c.label and scene.token_at(c.id) is not None}
 
     def _show_highlight(self) -> None:
         prefix = self.controller.prefix
@@ -854,6 +873,7 @@ class Explorer(w.VBox):
             selected=prefix,
             targets=self.controller.next_cells() if prefix else (),
             marks=self._value_marks(),
+            names=self.board.highlight.get("names", {}),
         )
 
     # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
