@@ -5,6 +5,7 @@
     rules-explorer play yokai-5x6 --seed 7 -o game.jsonl   a random game to a record
     rules-explorer replay games.jsonl             validate a record file, print a summary
     rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
+    rules-explorer analyse games.jsonl -o report.parquet   every ply's value and loss, a table
 
 Bad input ends with one line on stderr (`rules-explorer: error: ...`) and exit status 2; a
 run that fails or is interrupted ends with one line too (status 1, or 130 for Ctrl-C).
@@ -178,7 +179,36 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--quiet", action="store_true", help="print only the summary and the errors")
     replay.set_defaults(run=_replay)
     _add_solve(sub)
+    _add_analyse(sub)
     return parser
+
+
+def _add_analyse(sub) -> None:
+    analyse = sub.add_parser(
+        "analyse",
+        help="analyse recorded games into a report table (one row per ply)",
+        description="Every game of FILE analysed ply by ply (rules_kernel.analysis.report): "
+        "the mover's value before and after, the loss and its classification. The rows of all "
+        "games go to OUTPUT (.parquet or .csv) with the columns game (its line in FILE) and "
+        "game_id first; a table per player is printed. Bad records are reported and skipped "
+        "(status 2 at the end).",
+    )
+    analyse.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
+    analyse.add_argument("-o", "--output", required=True, help="the report: a .parquet or .csv file")
+    analyse.add_argument("--engine", help="table, fsf or ismcts (default: the best the game has)")
+    analyse.add_argument(
+        "--seconds", type=float, default=0.25, help="time per position analysed (default 0.25)"
+    )
+    analyse.add_argument(
+        "--playouts", type=POSITIVE, help="tree search: this many playouts per position instead of a time"
+    )
+    analyse.add_argument("--games", type=POSITIVE, help="analyse only the first GAMES games")
+    analyse.add_argument(
+        "--all-seeing",
+        action="store_true",
+        help="analyse every ply with all cards known (default: as its mover knew it)",
+    )
+    analyse.set_defaults(run=_analyse)
 
 
 def _option_args(parser: argparse.ArgumentParser) -> None:
@@ -351,6 +381,52 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"{games} game(s), {plies} actions, {verdict}")
     for text, count in results.most_common():
         print(f"  {count:>6}  {text}")
+    return 2 if bad else 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """Every game of the file analysed into one table; a progress bar over the games."""
+    import pandas as pd
+    from tqdm import tqdm
+
+    from rules_kernel import analysis
+    from rules_kernel.analysis import Limit
+
+    if not args.output.endswith((".parquet", ".csv")):
+        return _fail(f"--output {args.output!r}: give a .parquet or .csv file", 2)
+    if args.seconds <= 0:
+        return _fail(f"--seconds must be more than 0, not {args.seconds}", 2)
+    limit = Limit(seconds=None, playouts=args.playouts) if args.playouts else Limit(seconds=args.seconds)
+    items = list(_scan(args.file))
+    bad = [item for item in items if isinstance(item, records.RecordError)]
+    games = [item for item in items if not isinstance(item, records.RecordError)][: args.games]
+    for error in bad:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+    frames = []
+    try:
+        for record in tqdm(games, desc="games analysed", unit="game", disable=len(games) < 2):
+            frame = analysis.report(
+                record,
+                engine=args.engine,
+                limit=limit,
+                viewer=None if args.all_seeing else "mover",
+                progress=False,
+            )
+            frame.insert(0, "game_id", record.game)
+            frame.insert(0, "game", record.line or 1)
+            frames.append(frame)
+    finally:
+        analysis.close_engines()
+    if not frames:
+        return _fail("no game to analyse" + (" (every record was bad)" if bad else ""), 2)
+    table = pd.concat(frames, ignore_index=True)
+    if args.output.endswith(".csv"):
+        table.to_csv(args.output, index=False)
+    else:
+        table.to_parquet(args.output, index=False)
+    print(f"{len(frames)} game(s), {len(table)} plies analysed into {args.output}")
+    by_player = analysis.summary(table).reset_index()
+    print(by_player.to_string(index=False))
     return 2 if bad else 0
 
 

@@ -331,3 +331,39 @@ def test_a_dead_worker_ends_the_command_in_one_line(tmp_path, capsys, monkeypatc
         r"holds the \d games before it \(resume goes on\)",
         last,
     ), err
+
+
+def test_analyse_writes_one_row_per_ply_and_reports_bad_records(tmp_path, capsys):
+    """Issue #23 item 3: `rules-explorer analyse games.jsonl -o report.parquet`: every ply of
+    every good game in one table (the game's line and id first), a table per player printed,
+    a bad record reported and skipped with status 2."""
+    import pandas as pd
+
+    path = tmp_path / "games.jsonl"
+    for seed in (1, 2):
+        assert main(["play", "to-war", "--seed", str(seed), "--max-plies", "10", "-o", str(path)]) == 0
+    with path.open("a") as file:
+        file.write('{"format": "rules-explorer/1", "game": "chess", "options": {}, "actions": []}\n')
+    capsys.readouterr()
+    out = tmp_path / "report.parquet"
+    assert main(["analyse", str(path), "-o", str(out), "--playouts", "4"]) == 2
+    said = capsys.readouterr()
+    assert "line 3" in said.err and "unknown game 'chess'" in said.err
+    assert "2 game(s), 20 plies analysed" in said.out and "Südliche Armee" in said.out
+    table = pd.read_parquet(out)
+    assert list(table.columns[:4]) == ["game", "game_id", "ply", "mover"]
+    assert table.groupby("game")["ply"].apply(list).tolist() == [list(range(1, 11))] * 2
+    played = table[table["mover"].notna()]
+    assert played["classification"].notna().all() and (played["engine"] == "ismcts").all()
+    assert (played["playouts"] == 4).all()
+
+
+def test_analyse_refuses_what_it_cannot_do(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    assert main(["play", "to-war", "--seed", "1", "--max-plies", "4", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", str(path), "-o", str(tmp_path / "r.txt")]) == 2
+    assert "give a .parquet or .csv file" in capsys.readouterr().err
+    assert main(["analyse", str(path), "-o", str(tmp_path / "r.csv"), "--engine", "table"]) == 2
+    assert "to-war declares no solved table" in capsys.readouterr().err
+    assert not (tmp_path / "r.csv").exists()
