@@ -6,6 +6,17 @@ import random
 
 import rules_kernel as rk
 
+#: every game setting the tests go through: each game, To War! strategic, War Chest 4p
+SETTINGS = [
+    ("yokai-3x4", {}),
+    ("yokai-5x6", {}),
+    ("war-stories", {}),
+    ("to-war", {}),
+    ("to-war", {"strategic": True}),
+    ("war-chest", {}),
+    ("war-chest", {"players": 4}),
+]
+
 
 def random_game(game: str | rk.Game, seed: int, cap: int | None = None):
     """States and actions of a uniformly random game (chance by its own probabilities),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, launch, voila
+from browser_support import ARTIFACTS, chromium_path, voila
 
 import rules_kernel as rk
 from widgets.layout import layout_scene
@@ -36,16 +36,6 @@ PAGE_DUMP = """() => {
 def server():
     with voila("explorer.ipynb") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
 
 
 def open_explorer(browser, server, viewport=DESKTOP):

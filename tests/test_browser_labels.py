@@ -10,7 +10,7 @@ The same rule is checked headless on the drawing list by tests/test_labels.py.
 from __future__ import annotations
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, launch, voila
+from browser_support import ARTIFACTS, chromium_path, voila
 from playing import random_game
 
 import rules_kernel as rk
@@ -70,16 +70,6 @@ MEASURE = """() => {
 def server():
     with voila("explorer.ipynb") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
 
 
 def position_in_play(game_id: str) -> str:

@@ -13,22 +13,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from playing import random_game
+from playing import SETTINGS, random_game
 
 import rules_kernel as rk
 from widgets import draw, labels
 from widgets.layout import layout_scene
 from widgets.svg import highlight_body, hit_layer, scene_body
 
-GAMES = [
-    ("yokai-3x4", {}),
-    ("yokai-5x6", {}),
-    ("war-stories", {}),
-    ("to-war", {}),
-    ("to-war", {"strategic": True}),
-    ("war-chest", {}),
-    ("war-chest", {"players": 4}),
-]
+GAMES = SETTINGS
 PHONE = 390
 
 

@@ -15,18 +15,11 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playing import SETTINGS
 
 import rules_kernel as rk
 
-GAMES = [
-    ("yokai-3x4", {}),
-    ("yokai-5x6", {}),
-    ("war-stories", {}),
-    ("to-war", {}),
-    ("to-war", {"strategic": True}),
-    ("war-chest", {}),
-    ("war-chest", {"players": 4}),
-]
+GAMES = SETTINGS
 PLIES = 160  # long enough for every phase: set-up, play, draws and reshuffles of War Chest bags
 
 

@@ -448,9 +448,11 @@ class Explorer(w.VBox):
     def _note_position(self, text: str, *, error: bool = False) -> None:
         """A note right under the position box: the whole sentence, wrapped, never cut."""
         colour = "#B00020" if error else "#333"
-        role = 'role="alert" ' if error else ""
-        box = '<div {role}style="color:{colour};line-height:1.4;max-width:32em">{text}</div>'
-        self.position_note.value = html(box.replace("{role}", role), colour=colour, text=text) if text else ""
+        box = (
+            '<div role="alert" style="{style}">{text}</div>' if error else '<div style="{style}">{text}</div>'
+        )
+        style = f"color:{colour};line-height:1.4;max-width:32em"
+        self.position_note.value = html(box, style=style, text=text) if text else ""
 
     def _position_refused(self, text: str, error: rk.RulesError) -> None:
         example = self.game.initial_state().to_text()
