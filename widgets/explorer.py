@@ -31,7 +31,7 @@ from widgets.draw import OWNER_COLOURS, owner_colour
 from widgets.focus import FocusMover
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
-from widgets.presentation import Presentation, line_of, line_of_node, present
+from widgets.presentation import Presentation, line_of, line_of_node, name_at, present
 from widgets.reference import reference_panel
 from widgets.safe import error_line, guarded, html, message_html
 
@@ -652,7 +652,7 @@ class Explorer(w.VBox):
             return
         scene = self._view.scene
         where = prefix[-1]
-        name = _thing_at(scene, where) or "the square"
+        name = name_at(scene, where) or "a face-down item"
         targets = len(self.controller.next_cells())
         choices = len(self.choices.children)
         then = f"{targets} place{'s' if targets != 1 else ''} to go" if targets else f"{choices} choices"
@@ -979,18 +979,6 @@ def board_zoom(width: float, height: float) -> float:
     game's start, its zones beside it: the 3x4 board grows 1.4 times (its squares about 118
     px, the board 470 px tall), a hex map as wide as fits beside the controls."""
     return max(1.0, min(ZOOM_MOST, ROOM_WIDTH / width, ROOM_HEIGHT / height))
-
-
-def _thing_at(scene, cell: str) -> str:
-    """The name of what the viewer sees on `cell` (a board cell or a zone item), or ''."""
-    token = scene.token_at(cell)
-    if token is not None:
-        return "a face-down card" if token.face_down and token.name in ("", "?") else token.name
-    for zone in scene.zones:
-        for item in zone.items:
-            if item.cell == cell:
-                return item.name if not item.face_down else "a face-down item"
-    return ""
 
 
 def _cell_name(scene, cell: str) -> str:

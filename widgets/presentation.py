@@ -177,13 +177,15 @@ def _piece_named(scene: Scene, action: Action, text: str) -> str:
     cells = getattr(action, "cells", ())
     if not cells or text != str(action):
         return text
-    name = _name_at(scene, cells[0])
+    name = name_at(scene, cells[0])
     if not name or name in ("?", "") or name.lower() in text.lower().replace("-", " "):
         return text
     return f"{name} {text}"
 
 
-def _name_at(scene: Scene, cell: str) -> str:
+def name_at(scene: Scene, cell: str) -> str:
+    """What the scene's viewer sees on `cell` (a board cell or a zone item), named; '' where it
+    is face down or nothing stands."""
     token = scene.token_at(cell)
     if token is not None:
         return "" if token.face_down and token.name in ("", "?") else token.name
