@@ -6,6 +6,7 @@
     rules-explorer replay games.jsonl             validate a record file, print a summary
     rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
     rules-explorer analyse games.jsonl -o report.parquet   every ply's value and loss, a table
+    rules-explorer analyse games.jsonl -o report.parquet --dask --workers 4   one task a game
 
 Bad input ends with one line on stderr (`rules-explorer: error: ...`) and exit status 2; a
 run that fails or is interrupted ends with one line too (status 1, or 130 for Ctrl-C).
@@ -25,7 +26,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -208,6 +209,19 @@ def _add_analyse(sub) -> None:
         action="store_true",
         help="analyse every ply with all cards known (default: as its mover knew it)",
     )
+    analyse.add_argument(
+        "--dask",
+        action="store_true",
+        help="one task a game on a Dask cluster of this machine's processes (see --workers)",
+    )
+    analyse.add_argument(
+        "--workers", type=POSITIVE, help="--dask: worker processes (default: the machine's cores)"
+    )
+    analyse.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="one task a game on a running Dask cluster (tcp://host:8786) instead of this machine's",
+    )
     analyse.set_defaults(run=_analyse)
 
 
@@ -385,36 +399,31 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    """Every game of the file analysed into one table; a progress bar over the games."""
+    """Every game of the file analysed into one table; a progress bar over the games. With
+    --dask or --scheduler each game is one task on a Dask cluster; the table is the same."""
     import pandas as pd
-    from tqdm import tqdm
 
     from rules_kernel import analysis
-    from rules_kernel.analysis import Limit
 
     if not args.output.endswith((".parquet", ".csv")):
         return _fail(f"--output {args.output!r}: give a .parquet or .csv file", 2)
     if args.seconds <= 0:
         return _fail(f"--seconds must be more than 0, not {args.seconds}", 2)
-    limit = Limit(seconds=None, playouts=args.playouts) if args.playouts else Limit(seconds=args.seconds)
+    if args.workers and not args.dask:
+        return _fail("--workers is for --dask (a cluster of this machine's processes)", 2)
+    settings = _ReportSettings(
+        args.engine, None if args.playouts else args.seconds, args.playouts, args.all_seeing
+    )
     items = list(_scan(args.file))
     bad = [item for item in items if isinstance(item, records.RecordError)]
     games = [item for item in items if not isinstance(item, records.RecordError)][: args.games]
     for error in bad:
         print(f"{PROG}: error: {error}", file=sys.stderr)
-    frames = []
     try:
-        for record in tqdm(games, desc="games analysed", unit="game", disable=len(games) < 2):
-            frame = analysis.report(
-                record,
-                engine=args.engine,
-                limit=limit,
-                viewer=None if args.all_seeing else "mover",
-                progress=False,
-            )
-            frame.insert(0, "game_id", record.game)
-            frame.insert(0, "game", record.line or 1)
-            frames.append(frame)
+        if args.dask or args.scheduler:
+            frames = _analyse_on_dask(games, settings, args)
+        else:
+            frames = [_report_of(record, settings) for record in _bar(games)]
     finally:
         analysis.close_engines()
     if not frames:
@@ -428,6 +437,86 @@ def _analyse(args: argparse.Namespace) -> int:
     by_player = analysis.summary(table).reset_index()
     print(by_player.to_string(index=False))
     return 2 if bad else 0
+
+
+class _ReportSettings(NamedTuple):
+    """What `analyse` asks of every game: plain values, the same on every Dask worker."""
+
+    engine: str | None
+    seconds: float | None
+    playouts: int | None
+    all_seeing: bool
+
+
+def _report_of(record: records.Record, settings: _ReportSettings):
+    """One game's report rows, its line in the file and its game id first. The tree search is
+    seeded per position (rules_kernel/analysis/ismcts.py), so with --playouts the rows are the
+    same wherever and in whatever order the games run; only the wall times differ."""
+    from rules_kernel import analysis
+    from rules_kernel.analysis import Limit
+
+    frame = analysis.report(
+        record,
+        engine=settings.engine,
+        limit=Limit(seconds=settings.seconds, playouts=settings.playouts),
+        viewer=None if settings.all_seeing else "mover",
+        progress=False,
+    )
+    frame.insert(0, "game_id", record.game)
+    frame.insert(0, "game", record.line or 1)
+    return frame
+
+
+def _report_task(task: tuple[str, int, _ReportSettings]):
+    """A Dask task: a game sent as its record line (text, checked again here), its report
+    back; a rules error comes back as its message (an exception class of ours need not
+    survive the trip between processes), and the command reports it as the local run does."""
+    text, line, settings = task
+    try:
+        return _report_of(records.Record.from_json(text, line=line), settings)
+    except rk.RulesError as exc:
+        return f"{getattr(exc, 'detail', None) or exc}"
+
+
+def _analyse_on_dask(games: list[records.Record], settings: _ReportSettings, args: argparse.Namespace):
+    """The games' reports in file order, one Dask task a game: on the cluster at --scheduler,
+    or on a local cluster of --workers processes (one thread each: the engines are Python)."""
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    if args.scheduler:
+        client, cluster = Client(args.scheduler, timeout=10), None
+    else:
+        workers = args.workers or os.cpu_count() or 1
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        tasks = [(record.to_json(), record.line or 1, settings) for record in games]
+        futures = client.map(_report_task, tasks, pure=False)
+        found = {}
+        try:
+            for future in _bar(as_completed(futures), total=len(futures)):
+                found[future.key] = future.result()
+        finally:
+            client.cancel(futures)
+        frames = [found[future.key] for future in futures]
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    for frame in frames:
+        if isinstance(frame, str):
+            raise rk.RulesError(frame)
+    return frames
+
+
+def _bar(items, total: int | None = None):
+    """A progress bar over the games (none for one game)."""
+    from tqdm import tqdm
+
+    total = len(items) if total is None else total
+    return tqdm(items, total=total, desc="games analysed", unit="game", disable=total < 2)
 
 
 def _scan(path: str):
