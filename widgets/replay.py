@@ -33,6 +33,7 @@ from rules_kernel import records
 from rules_kernel.core import RulesError, State
 from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
+from widgets.evalgraph import ReportPanel
 from widgets.presentation import _shown
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
@@ -91,8 +92,11 @@ class Replay(w.VBox):
             [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
+        #: Analyse, then the evaluation graph and the table per player, under the board
+        self.report = ReportPanel(go=self.show)
+        self.graph = self.report.graph
         board = self.board_column = w.VBox(
-            [self.board.widget],
+            [self.board.widget, self.report],
             layout=w.Layout(flex="1 1 480px", min_width="280px", max_width="820px", margin="0 16px 8px 0"),
         )
         super().__init__(
@@ -144,10 +148,28 @@ class Replay(w.VBox):
             n=len(record.actions),
             result=result,
         )
+        self.report.set_game(
+            record, nodes[0].state.game, self._report_viewer(), _has_secrets(nodes[-1].state)
+        )
         if session.ply == 0:
             self._draw()
         else:
             session.go_to(0)  # the session tells this view, which draws ply 0
+
+    def _report_viewer(self) -> int | str:
+        """Whose view the report analyses each ply in. A replay that shows everything
+        (perspective None) may show any player's knowledge: each ply is judged as its mover knew
+        it ("mover"), the fair measure of a move and the command line's default. A replay in
+        player p's view analyses every ply in p's view: analysed in the mover's view, an
+        opponent's values and best moves would come from the cards in its hand, and the graph
+        would show p what p cannot see. (The replay has no view selector: the perspective is
+        fixed when it is made.)"""
+        return "mover" if self.perspective is None else self.perspective
+
+    def analyse(self, *, engine=None, limit=None, wait: bool = False):
+        """What the Analyse button does: the game's report (`rules_kernel.analysis.report`),
+        in a thread unless `wait`; then the graph under the board. Returns the thread."""
+        return self.report.analyse(engine=engine, limit=limit, wait=wait)
 
     @staticmethod
     def _read(source, index: int) -> records.Record:
@@ -193,6 +215,7 @@ class Replay(w.VBox):
             self.slider.value = ply
         if self.player.value != ply:  # jslink copies Play -> slider when a browser connects
             self.player.value = ply
+        self.graph.current = ply
 
     def _list_moves_around(self, ply: int) -> None:
         """Fill the move list with the plies of the block on show and its two neighbours
@@ -252,6 +275,11 @@ class Replay(w.VBox):
                 f"(games are numbered from 0)"
             )
         self._show_record(found[index], kept[0])
+
+
+def _has_secrets(state: State) -> bool:
+    """Whether a player's view of the position hides something (the cards of a hand, a bag)."""
+    return any(state.view(seat).to_text() != state.to_text() for seat in range(state.game.num_players))
 
 
 class _ByPly(Sequence):
