@@ -456,3 +456,38 @@ def test_the_board_uses_the_screen(browser, server, viewport):
         assert right - left >= 0.6 * viewport["width"] and right <= viewport["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     page.close()
+
+
+@pytest.mark.parametrize(
+    ("title", "viewport"),
+    [
+        ("Yōkai no Mori 3x4", DESKTOP),
+        ("War Stories (Sengokuki)", DESKTOP),
+        ("War Stories (Sengokuki)", PHONE),
+    ],
+    ids=["yokai-3x4", "war-stories", "war-stories-390x844"],
+)
+def test_analysis_shows_a_bar_and_the_best_line(browser, server, title, viewport):
+    """Issue #23 item 2: the Analysis switch shows the viewer's evaluation bar, the best line
+    as numbered arrows on the board and in words, and the search's figures; Stop ends it. In
+    War Stories (the player's view) the line is the player's own move only."""
+    page = open_explorer(browser, server, viewport=viewport)
+    pick_game(page, title)
+    page.get_by_role("button", name="Analysis").click()
+    bar = page.locator(".re-eval[role=meter]")
+    bar.wait_for(timeout=30_000)
+    arrow = page.locator(".re-board title").filter(has_text="Analysis: move 1 of the best line")
+    arrow.first.wait_for(state="attached", timeout=30_000)
+    line = page.locator(".re-analysis-line li")
+    assert line.count() >= 1
+    assert 0 <= float(bar.get_attribute("aria-valuenow")) <= 100
+    if title.startswith("War Stories"):
+        assert line.count() == 1 and re.fullmatch(r"White: turns over [a-f][1-7]", line.first.inner_text())
+    page.get_by_role("button", name="Stop").click()
+    page.locator(".re-analysis").filter(has_text=re.compile("stopped|done")).wait_for(timeout=15_000)
+    slug = title.split()[0].lower() + ("-390x844" if viewport is PHONE else "")
+    page.screenshot(path=str(ARTIFACTS / f"analysis-{slug}.png"))
+    page.locator(".re-analysis").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"analysis-{slug}-panel.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.close()

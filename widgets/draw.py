@@ -111,6 +111,15 @@ class EndGroup(NamedTuple):
 Op = Union[Rect, Polygon, Circle, Line, Text, Group, EndGroup]  # noqa: UP007 (a runtime alias)
 
 
+class Arrow(NamedTuple):
+    """A move drawn over the board (analysis: the best line): from its first cell to its last,
+    or a ring on its one cell; `label` (the move's number in the line) at its head."""
+
+    cells: tuple[str, ...]
+    colour: str
+    label: str = ""
+
+
 class PlacedLabel(NamedTuple):
     """A token's or zone item's label where `draw_scene` put it: centred on (cx, cy), fitted
     into `shape` (relative to that centre); `title` names the thing in full."""
@@ -463,12 +472,14 @@ def draw_highlights(
     targets: tuple[str, ...] = (),
     marks: dict[str, tuple[str, str]] | None = None,
     names: dict[str, str] | None = None,
+    arrows: tuple[Arrow, ...] = (),
 ) -> list[Op]:
     """The highlight layer: last move (a yellow outline; its tint is in the scene layer, under
     the tokens), chosen cells (blue ring),
     targets (green); `marks` gives a target its own colour and label (perfect play:
     "W 5" in green, "D" in blue, "L 12" in vermillion), words beside the colour; `names`: a
-    name written on every cell, over its tokens (a hex map's names, on request)."""
+    name written on every cell, over its tokens (a hex map's names, on request); `arrows`:
+    moves drawn over everything (the analysis's best line, first move boldest)."""
     p = Painter()
     for cell in last:
         box = layout.cells.get(cell)
@@ -507,7 +518,44 @@ def draw_highlights(
             width=1,
         )
         p.text(box.cx, y + 2, name, size=MIN_TEXT, color=INK)
+    for rank, arrow in enumerate(arrows):
+        p.group(f"Analysis: move {arrow.label or rank + 1} of the best line")
+        _draw_arrow(p, layout, arrow, alpha=max(0.45, 0.85 - 0.2 * rank))
+        p.end_group()
     return p
+
+
+def _draw_arrow(p: Painter, layout: Layout, arrow: Arrow, *, alpha: float) -> None:
+    """A thick arrow from the move's first cell to its last, its number in a disc at the head;
+    a move on one cell (a flip, a drop from a hand off the board) is a ring with its number."""
+    points = [c for c in (layout.center_of(cell) for cell in arrow.cells) if c is not None]
+    if not points:
+        return
+    (x1, y1), (x2, y2) = points[0], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1)
+    radius = _radius(layout, arrow.cells[-1]) if arrow.cells[-1] in layout.cells else 14
+    if length < 1:
+        p.circle(x2, y2, radius * 0.8, stroke=arrow.colour, width=6, alpha=alpha)
+        number_at = (x2 + radius * 0.55, y2 - radius * 0.55)  # on the ring, off the piece's name
+    else:
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        start = min(radius * 0.55, length / 3)  # from the piece's edge, not over its name
+        head = min(22.0, length / 2)
+        bx, by = x2 - ux * head, y2 - uy * head  # where the head's base meets the shaft
+        p.line(x1 + ux * start, y1 + uy * start, bx, by, stroke=arrow.colour, width=8, alpha=alpha)
+        wing = head * 0.6
+        p.polygon(
+            ((x2, y2), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)),
+            fill=arrow.colour,
+            stroke=INK,
+            width=1,
+            alpha=alpha,
+        )
+        number_at = ((x1 + bx) / 2 + uy * 12, (y1 + by) / 2 - ux * 12)  # beside the shaft's middle
+    if arrow.label:
+        x, y = number_at
+        p.circle(x, y, 9, fill="#FFFFFF", stroke=arrow.colour, width=2)
+        p.text(x, y + 4, arrow.label, size=MIN_TEXT, color=INK, bold=True)
 
 
 def _inset(points, cx: float, cy: float, by: float):

@@ -25,6 +25,7 @@ import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.core import Action, Move, State
 from rules_kernel.session import Change, Session, SessionError
+from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
@@ -53,6 +54,9 @@ PAGE_CSS = """<style>
 .re-side > * { max-width: 100%; }
 .re-players span.re-swatch { display:inline-block; width:14px; height:14px; border:1px solid #222;
   border-radius:3px; vertical-align:-2px; margin-right:4px; }
+.re-analysis .widget-html-content { line-height: 1.35; }
+.re-analysis .re-swatch { display:inline-block; width:12px; height:12px; border:1px solid #222;
+  border-radius:3px; vertical-align:-1px; margin-right:4px; }
 .re-curtain { border: 2px dashed #8A7A5A; border-radius: 8px; padding: 24px; text-align: center;
   background: #F4EBD0; }
 </style>"""
@@ -84,6 +88,7 @@ class Explorer(w.VBox):
         position: str | None = None,
         seed: int | None = None,
         compact: bool = False,
+        analysis_seconds: float = 15.0,
         **options: Any,
     ) -> None:
         if game is None:
@@ -92,6 +97,7 @@ class Explorer(w.VBox):
         rk.game_class(game_id)  # an unknown game raises the kernel's clear OptionError here
         self.seed = seed
         self.compact = compact
+        self.analysis_seconds = analysis_seconds
         self.start_position = position
         self.board = Board()
         self.board.zones_beside = not compact  # the explorer's page is wide: hands beside the board
@@ -191,6 +197,8 @@ class Explorer(w.VBox):
             layout=w.Layout(width="auto"),
         )
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
+        #: the Analysis switch: bar, best line, targets' values, searched in a thread
+        self.analysis = AnalysisPanel(self._analysis_updated, seconds=self.analysis_seconds)
         self.manual_chance = w.Checkbox(
             value=False, indent=False, description="Resolve chance by hand (teaching)"
         )
@@ -246,6 +254,7 @@ class Explorer(w.VBox):
             self.message,
             self.choices,
             self.perfect,
+            *(() if self.compact else (self.analysis.box,)),
             self.moves_heading,
             self.move_list,
             self.looking_back,
@@ -298,6 +307,7 @@ class Explorer(w.VBox):
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
+        self.analysis.switch.observe(on(lambda _: self._analysis_switched()), names="value")
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.play_button.on_click(on(lambda _: self._play_selected()))
@@ -696,6 +706,7 @@ class Explorer(w.VBox):
         self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
         last = view.lines[-1] if view.lines and not curtain else None
         self._announce(f"{last.side}: {last.text}." if last else "")
+        self._show_analysis(view, curtain)
         if not curtain:
             self._shown_viewer = view.viewer
             first = self.controller.first_cells()
@@ -855,6 +866,7 @@ class Explorer(w.VBox):
             "targets": targets,
             "marks": self._value_marks(),
             "names": self._cell_names(view.scene),
+            "arrows": self.analysis.arrows(),
         }
 
     def _cell_names(self, scene) -> dict[str, str]:
@@ -876,6 +888,7 @@ class Explorer(w.VBox):
             targets=self.controller.next_cells() if prefix else (),
             marks=self._value_marks(),
             names=self.board.highlight.get("names", {}),
+            arrows=self.analysis.arrows(),
         )
 
     # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
@@ -921,9 +934,12 @@ class Explorer(w.VBox):
         return f" — perfect play: {winner} wins in {value.plies} plies"
 
     def _value_marks(self) -> dict[str, tuple[str, str]]:
-        """Each target of the selected piece labelled with its move's value, for the mover."""
-        if not self._perfect_on() or not self.controller or not self.controller.prefix:
+        """Each target of the selected piece labelled with its move's value, for the mover:
+        by the solved table where perfect play is on, else by the analysis."""
+        if not self.controller or not self.controller.prefix:
             return {}
+        if not self._perfect_on():
+            return self.analysis.marks(self.controller.candidates(), len(self.controller.prefix))
         n = len(self.controller.prefix)
         values = {str(mv.move): mv.value for mv in self.tablebase.best_moves(self.state)}
         marks = {}
@@ -933,6 +949,35 @@ class Explorer(w.VBox):
                 colour, letter = VALUE_MARKS.get(value.result, VALUE_MARKS["unknown"])
                 marks[move.cells[n]] = (colour, letter if value.plies is None else f"{letter} {value.plies}")
         return marks
+
+    # --- analysis (every game: the best engine this machine has for it) -----------------------
+    def _analysis_switched(self) -> None:
+        if not self._quiet and self.session is not None:
+            self.refresh()
+
+    def _show_analysis(self, view: Presentation, curtain: bool) -> None:
+        """Analyse the position shown, as the page's viewer knows it: the engine is given the
+        viewer's view, never the true state (all-seeing: the true state)."""
+        if self.compact:
+            return
+        state = self.session.node.state
+        if curtain:
+            self.analysis.analyse(None, "Hidden until the next player sits down.")
+        elif state.current_player == rk.CHANCE and not state.is_terminal():
+            self.analysis.analyse(None, "Chance is due: draw it, then the analysis goes on.")
+        elif state.is_terminal():
+            self.analysis.analyse(None, "The game is over.")
+        else:
+            seen = state if view.viewer is None else state.view(view.viewer)
+            self.analysis.analyse(Subject(seen, view.viewer, has_secrets(self.game)))
+
+    def _analysis_updated(self) -> None:
+        """The search found more (called from its thread): redraw the arrows and the values."""
+        if self.board.layout is None or self.curtain_for is not None or self.controller is None:
+            return
+        self.board.set_highlight(
+            **{**self.board.highlight, "arrows": self.analysis.arrows(), "marks": self._value_marks()}
+        )
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = message_html(text, error=error)

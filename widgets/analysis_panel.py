@@ -1,0 +1,371 @@
+"""The explorer's Analysis switch: an evaluation bar, the best line in words and as arrows,
+each target's value, searched in the background.
+
+The panel analyses what the page shows and nothing more: in a player's view its input is
+`state.view(viewer)` (the engine never receives the true state), and the line it draws is
+walked on that same view. In a game with hidden cards a player's view shows only the best
+move for the player itself: the moves after it are played in worlds the search imagined
+(other cards, other hands), so writing them down as "the best line" would show guesses as
+facts.
+
+One search runs at a time per kernel (an engine may be one subprocess shared by every
+page); a new position stops the running search and starts the next once it has ended. The
+search runs in a thread: the page keeps answering clicks, the result is shown as it deepens
+(at most four times a second), and Stop ends it with what it has.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ipywidgets as w
+
+import rules_kernel as rk
+from rules_kernel.analysis import Analysis, Estimate, Limit, analyse, get_engine
+from rules_kernel.core import Move, State
+from widgets.draw import Arrow, owner_colour
+from widgets.safe import html, one_line
+
+#: the engines an analysis asks for, in order: the first the game has and the machine can open
+ENGINE_TITLES = {
+    "table": "solved table (exact)",
+    "fairy-stockfish": "Fairy-Stockfish",
+    "ismcts": "tree search (ISMCTS)",
+}
+#: how many moves of the best line are drawn as arrows, and written in words
+ARROWS, WORDS = 3, 8
+REFRESH_SECONDS = 0.25  # the page is redrawn at most this often while the search deepens
+RESULT_COLOURS = {"win": "#009E73", "draw": "#0072B2", "loss": "#D55E00"}
+RESULT_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
+_ONE_SEARCH = threading.Lock()  # an engine (a Fairy-Stockfish process) answers one search at a time
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What is analysed: the position as the viewer sees it (the true state when all-seeing),
+    with the names and the secrecy the page needs to show the answer."""
+
+    state: State
+    viewer: int | None
+    secrets: bool  # does the game hide anything from a player (cards, hands, bags)?
+
+    @property
+    def key(self) -> tuple[str, str, int | None]:
+        return (self.state.game.id, self.state.to_text(), self.viewer)
+
+
+class AnalysisPanel:
+    """The switch, the Stop button, the bar, the line and the search's figures.
+
+    `on_result()` is called (from the search's thread, under the panel's lock) after every
+    shown update, so the page can redraw the arrows and the targets' values."""
+
+    def __init__(self, on_result: Callable[[], None] = lambda: None, *, seconds: float = 15.0) -> None:
+        self.on_result = on_result
+        self.seconds = seconds
+        self.switch = w.ToggleButton(
+            value=False,
+            description="Analysis",
+            tooltip="Evaluate the position shown and draw the best line (searches in the background)",
+            layout=w.Layout(width="auto"),
+        )
+        self.switch.add_class("re-analysis-switch")
+        self.stop_button = w.Button(description="Stop", disabled=True, layout=w.Layout(width="auto"))
+        self.bar = w.HTML()
+        self.words = w.HTML()
+        self.info = w.HTML()
+        self.body = w.VBox([self.bar, self.words, self.info], layout=w.Layout(display="none"))
+        self.box = w.VBox([w.HBox([self.switch, self.stop_button]), self.body])
+        self.box.add_class("re-analysis")
+        self.result: Analysis | None = None
+        self.subject: Subject | None = None
+        self.engine = ""
+        self._lock = threading.RLock()
+        self._generation = 0
+        self._stop: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._shown_at = 0.0
+        self.stop_button.on_click(lambda _: self.stop())
+
+    # --- what the page asks ---------------------------------------------------------------
+    @property
+    def on(self) -> bool:
+        return bool(self.switch.value)
+
+    def analyse(self, subject: Subject | None, note: str = "") -> None:
+        """Analyse `subject` (None: nothing to analyse now, `note` says why). The same
+        position and viewer as the one shown keeps its search; anything else starts anew."""
+        with self._lock:
+            if not self.on:
+                self._forget()
+                self.body.layout.display = "none"
+                return
+            self.body.layout.display = None
+            if subject is not None and self.subject is not None and subject.key == self.subject.key:
+                return
+            self._forget()
+            self.subject = subject
+            if subject is None or subject.state.is_terminal():
+                self.bar.value = ""
+                self.words.value = html("<i>{note}</i>", note=note) if note else ""
+                return
+            self._start(subject)
+
+    def stop(self) -> None:
+        """End the running search; what it found stays shown."""
+        if self._stop is not None:
+            self._stop.set()
+        self.stop_button.disabled = True
+
+    def close(self) -> None:
+        with self._lock:
+            self._forget()
+
+    def arrows(self) -> tuple[Arrow, ...]:
+        """The best line's first moves as arrows, numbered; empty while nothing is known."""
+        with self._lock:
+            return tuple(arrow for arrow, _ in self._line_steps()[:ARROWS])
+
+    def marks(self, candidates: list[Move], chosen: int) -> dict[str, tuple[str, str]]:
+        """Each target of the selected piece (`chosen` cells clicked so far) labelled with the
+        value of its move for the mover: "W 5", "D", "L 12", or an expected score "62%"."""
+        with self._lock:
+            result = self.result
+            if result is None:
+                return {}
+            marks = {}
+            for move in candidates:
+                line = result.move(str(move))
+                if line is not None and len(move.cells) == chosen + 1:
+                    marks[move.cells[chosen]] = mark_of(line.value)
+            return marks
+
+    # --- the search ----------------------------------------------------------------------
+    def _forget(self) -> None:
+        """Stop the running search and forget its position (its last updates are dropped)."""
+        self._generation += 1
+        self.stop()
+        self.result, self.subject = None, None
+        self.bar.value = self.words.value = self.info.value = ""
+
+    def _start(self, subject: Subject) -> None:
+        generation, stop, previous = self._generation, threading.Event(), self._thread
+        self._stop = stop
+        self.stop_button.disabled = False
+        self.info.value = html("<small>{text}</small>", text="Analysing…")
+        self._thread = threading.Thread(
+            target=self._search,
+            args=(generation, subject, stop, previous),
+            name="rules-explorer-analysis",
+            daemon=True,
+        )
+        self._thread.start()
+
+    def _search(self, generation: int, subject: Subject, stop: threading.Event, previous) -> None:
+        if previous is not None:
+            previous.join()  # its stop flag is set: it ends within one progress interval
+        if stop.is_set():
+            return
+        try:
+            with _ONE_SEARCH:
+                engine = self._engine_for(subject.state.game)
+                result = analyse(
+                    subject.state,
+                    viewer=subject.viewer,
+                    limit=Limit(seconds=self.seconds),
+                    engine=engine,
+                    progress=lambda found: self._post(generation, found, final=False),
+                    stop=stop,
+                )
+            self._post(generation, result, final=True)
+        except Exception as exc:  # shown as one line; the page never sees a traceback
+            self._post_error(generation, exc)
+
+    def _engine_for(self, game: rk.Game):
+        """The game's best engine this machine has: its solved table when built and ready,
+        Fairy-Stockfish where the game declares a variant and the engine is installed, else
+        the tree search (what the game declares decides; nothing here names a game)."""
+        names = []
+        if type(game).SOLVED_TABLE is not None and game.solved_table_availability() == "ready":
+            names.append("table")
+        if type(game).FAIRY_STOCKFISH_VARIANT is not None:
+            names.append("fairy-stockfish")
+        for name in names:
+            try:
+                engine = get_engine(game, name)
+            except rk.RulesError:
+                continue
+            self.engine = name
+            return engine
+        self.engine = "ismcts"
+        return get_engine(game, "ismcts")
+
+    def _post(self, generation: int, result: Analysis, *, final: bool) -> None:
+        now = time.monotonic()
+        if not final and now - self._shown_at < REFRESH_SECONDS:
+            return
+        with self._lock:
+            if generation != self._generation:
+                return  # a search for a position no longer shown
+            self._shown_at = now
+            self.result = result
+            try:
+                self._show(result, final)
+                self.on_result()
+            except Exception as exc:
+                self._show_error(exc)
+
+    def _post_error(self, generation: int, exc: Exception) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self._show_error(exc)
+
+    def _show_error(self, exc: Exception) -> None:
+        reason = str(exc) if isinstance(exc, rk.RulesError) else "the engine failed"
+        self.info.value = html(
+            '<span role="alert" style="color:#B00020">Analysis stopped: {why}</span>', why=one_line(reason)
+        )
+        self.stop_button.disabled = True
+
+    # --- showing -------------------------------------------------------------------------
+    def _show(self, result: Analysis, final: bool) -> None:
+        subject = self.subject
+        game = subject.state.game
+        seat = subject.viewer if subject.viewer is not None else result.player
+        self.bar.value = bar_html(result, seat, game.player_names)
+        self.words.value = self._words_html(subject, result)
+        self.info.value = html("<small>{text}</small>", text=search_words(result, self.engine, final))
+        self.stop_button.disabled = final
+
+    def _words_html(self, subject: Subject, result: Analysis) -> str:
+        names = subject.state.game.player_names
+        steps = self._line_steps()
+        if not steps:
+            if subject.secrets and subject.viewer not in (None, subject.state.current_player):
+                return html("<small>{text}</small>", text="The best line is shown on your own turn.")
+            return ""
+        items = "".join(
+            html(
+                '<li><span class="re-swatch" style="background:{colour}"></span>{side}: {text}</li>',
+                colour=owner_colour(mover),
+                side=names[mover],
+                text=text,
+            )
+            for (_, (mover, text)) in steps[:WORDS]
+        )
+        return (
+            '<div class="re-analysis-line"><b>Best line</b><ol style="margin:2px 0 2px 1.4em;padding:0">'
+            + items
+            + "</ol>"
+            + html("<small>Best moves: {best}</small></div>", best=self._best_moves(subject, result))
+        )
+
+    def _best_moves(self, subject: Subject, result: Analysis) -> str:
+        """The first three ranked moves in words with their values for the mover."""
+        legal = {str(move): move for move in subject.state.legal_moves()}
+        shown = []
+        for line in result.moves[:3]:
+            move = legal.get(line.move)
+            if move is not None:
+                words = subject.state.action_text(move, subject.viewer)
+                shown.append(f"{words} ({mark_of(line.value)[1]})")
+        return "; ".join(shown)
+
+    def _line_steps(self) -> list[tuple[Arrow, tuple[int, str]]]:
+        """The principal line walked on the analysed position: each move that is legal where
+        it is played, with its arrow and its words, up to the first chance event; in a player's
+        view of a game with secrets only the player's own next move (what follows it happens
+        in imagined worlds)."""
+        result, subject = self.result, self.subject
+        if result is None or subject is None:
+            return []
+        state, steps = subject.state, []
+        # the ranked first move's own line: the principal line, and the move the list puts first
+        line = result.line
+        if result.best is not None:
+            best = result.best
+            line = best.line if best.line[:1] == (best.move,) else (best.move,)
+        for number, notation in enumerate(line[:WORDS], start=1):
+            if state.is_terminal() or state.current_player == rk.CHANCE:
+                break
+            if subject.secrets and subject.viewer is not None and state.current_player != subject.viewer:
+                break
+            move = next((m for m in state.legal_moves() if str(m) == notation), None)
+            if move is None:
+                break
+            mover = state.current_player
+            arrow = Arrow(tuple(move.cells), owner_colour(mover), str(number))
+            steps.append((arrow, (mover, state.action_text(move, subject.viewer))))
+            if subject.secrets and subject.viewer is not None:
+                break  # what follows is played in the worlds the search imagined
+            state = state.apply(move)
+        return steps
+
+
+def mark_of(value: Estimate) -> tuple[str, str]:
+    """A target's colour and label: an exact result ("W 5", "D", "L 12") or a share ("62%")."""
+    if value.result is not None:
+        letter = RESULT_LETTERS.get(value.result, "?")
+        label = letter if value.plies is None or value.result == "draw" else f"{letter} {value.plies}"
+        return RESULT_COLOURS.get(value.result, "#777777"), label
+    p = value.win_probability
+    colour = RESULT_COLOURS["win"] if p >= 0.6 else RESULT_COLOURS["loss"] if p <= 0.4 else "#0072B2"
+    return colour, f"{p:.0%}"
+
+
+def seat_value(result: Analysis, seat: int, names: tuple[str, ...]) -> str:
+    """The position's value for `seat` in words: its result where the engine claims one, else
+    its expected score (with the margin the engine gives)."""
+    value = result.value
+    if seat == result.player:
+        return str(value)
+    if value.result is not None and len(names) == 2:
+        other = {"win": "loss", "loss": "win"}.get(value.result, value.result)
+        claim = other if value.plies is None or other == "draw" else f"{other} in {value.plies}"
+        return claim if value.exact else f"{claim} (engine)"
+    share = result.values[seat] if seat < len(result.values) else 1.0 - value.win_probability
+    margin = f" ± {value.margin:.1%}" if value.margin else ""
+    return f"{share:.1%}{margin}"
+
+
+def bar_html(result: Analysis, seat: int, names: tuple[str, ...]) -> str:
+    """The evaluation bar: `seat`'s expected score as a filled share in its colour, and the
+    value in words beside every other side's score."""
+    share = result.values[seat] if seat < len(result.values) else result.value.win_probability
+    share = min(1.0, max(0.0, share))
+    others = " · ".join(f"{names[s]} {result.values[s]:.0%}" for s in range(len(result.values)) if s != seat)
+    return html(
+        '<div class="re-eval" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{now}" '
+        'aria-label="Expected score of {name}">'
+        '<div style="display:flex;height:16px;max-width:320px;border:1px solid #555;border-radius:3px;'
+        'overflow:hidden"><div class="re-eval-fill" style="width:{width};background:{colour}"></div>'
+        '<div style="flex:1;background:#E4E4E4"></div></div>'
+        "<div><b>{name}</b>: {value} <small>(expected score: a win 1, a draw ½)</small>"
+        "<br><small>{others}</small></div></div>",
+        now=f"{share * 100:.0f}",
+        width=f"{share * 100:.1f}%",
+        colour=owner_colour(seat),
+        name=names[seat],
+        value=seat_value(result, seat, names),
+        others=others,
+    )
+
+
+def search_words(result: Analysis, engine: str, final: bool) -> str:
+    """What was searched: the engine, its count, the time, and whether it is still going."""
+    search = result.search
+    parts = [ENGINE_TITLES.get(engine or search.engine, search.engine)]
+    if search.playouts:
+        parts.append(f"{search.playouts:,} playouts")
+    elif search.nodes:
+        parts.append(f"{search.nodes:,} positions")
+    if search.depth and not search.playouts:
+        parts.append(f"depth {search.depth}")
+    parts.append(f"{search.seconds:.1f} s")
+    state = "stopped" if search.stopped else "done" if final else "searching…"
+    if search.exact:
+        state += ", exact"
+    return " · ".join(parts) + f" — {state}"
