@@ -40,8 +40,8 @@ log = logging.getLogger("widgets")
 
 LINE, FILL = "#0072B2", "#0072B233"
 #: how a mark is drawn: (colour, radius); Okabe-Ito colours, told apart by size as well
-MARKS = {"mistake": ("#E69F00", 4.0), "blunder": ("#D55E00", 5.5)}
-HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 150, 34, 12, 8, 24
+MARKS = {"mistake": ("#E69F00", 3.5), "blunder": ("#D55E00", 4.5)}
+HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 164, 34, 14, 8, 38
 MIN_WIDTH, MAX_WIDTH = 280, 1000
 
 CSS = """
@@ -150,7 +150,7 @@ def graph_svg(curve: Curve, width: float = 640) -> str:
     for tick in _ticks(0, span, max(2, min(8, int((right - LEFT) // 70)))):
         if tick == int(tick):
             parts.append(_label(x(tick), bottom + 15, f"{int(tick)}", "middle"))
-    parts.append(_label(right, HEIGHT - 1, "ply", "end"))
+    parts.append(_label((LEFT + right) / 2, HEIGHT - 4, "ply", "middle"))
     line = " ".join(f"{x(p):.1f},{y(v):.1f}" for p, v in enumerate(curve.points))
     area = f"{x(0):.1f},{y(0.5):.1f} {line} {x(curve.plies):.1f},{y(0.5):.1f}"
     parts.append(f'<polygon points="{area}" fill="{FILL}" stroke="none"/>')
@@ -296,8 +296,9 @@ class ReportPanel(w.VBox):
         self.seconds = w.Dropdown(
             options=[(f"{s:g} s", s) for s in SECONDS_CHOICES],
             value=DEFAULT_SECONDS,
-            description="a position",
-            layout=w.Layout(width="170px"),
+            description="Time a position",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="190px"),
         )
         self.stop_button = w.Button(description="Stop", icon="stop", layout=w.Layout(display="none"))
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(display="none", width="160px"))
@@ -314,7 +315,8 @@ class ReportPanel(w.VBox):
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         super().__init__(
-            [controls, self.note, self.caption, self.graph, self.table], layout=w.Layout(width="100%")
+            [controls, self.note, self.caption, self.graph, self.table],
+            layout=w.Layout(width="100%", max_width="900px"),
         )
         self.record = None
         self.game: Game | None = None
@@ -443,8 +445,8 @@ class ReportPanel(w.VBox):
         curve = curve_of(df, self.game)
         engines = ", ".join(sorted({str(e) for e in df["engine"].dropna()})) or "no engine"
         self.caption.value = html(
-            '<div style="font-size:13px">Expected score of <b>{side}</b> (0 to 1; 0.5: even), '
-            'by {engines}; <span style="color:{m}">●</span> mistake, '
+            '<div style="font-size:13px;line-height:1.4">Expected score of <b>{side}</b> '
+            '(0 to 1; 0.5: even), by {engines}; <span style="color:{m}">●</span> mistake, '
             '<span style="color:{b}">●</span> blunder. Click the graph to go to a ply.</div>',
             side=curve.side,
             engines=engines,
@@ -470,30 +472,34 @@ def _duration(seconds: float) -> str:
 
 
 def summary_html(table: pd.DataFrame) -> str:
-    """The per-player table of `summary` as a small HTML table, every cell escaped."""
+    """The per-player table of `summary` as a small HTML table, every cell escaped (narrow
+    enough for a phone; the headings' tooltips say what they count)."""
     columns = [
-        ("player", "Player"),
-        ("moves", "Moves"),
-        ("mean_loss", "Mean loss"),
-        ("inaccuracy", "Inaccuracies"),
-        ("mistake", "Mistakes"),
-        ("blunder", "Blunders"),
+        ("player", "Player", "the seat"),
+        ("moves", "Moves", "moves made"),
+        ("mean_loss", "Mean loss", "the mean loss of expected score a move"),
+        ("inaccuracy", "Inacc.", "inaccuracies: a loss of 0.05 to 0.10"),
+        ("mistake", "Mistakes", "a loss of 0.10 to 0.15"),
+        ("blunder", "Blunders", "a loss of 0.15 or more, or a result thrown away"),
     ]
     if "results_changed" in table and table["results_changed"].sum():
-        columns.append(("results_changed", "Results thrown"))
-    cell = 'style="padding:2px 8px;text-align:{align};border-bottom:1px solid #ddd"'
+        columns.append(("results_changed", "Results thrown", "a win or a draw made worse (exact engines)"))
+    cell = 'style="padding:2px 5px;text-align:{align};border-bottom:1px solid #ddd"'
     head = "".join(
-        html(f"<th {cell}>{{label}}</th>", align="left" if i == 0 else "right", label=label)
-        for i, (_, label) in enumerate(columns)
+        html(
+            f'<th {cell} title="{{tip}}">{{label}}</th>', align="right" if i else "left", label=label, tip=tip
+        )
+        for i, (_, label, tip) in enumerate(columns)
     )
     rows = []
     for _, row in table.iterrows():
         cells = []
-        for i, (key, _) in enumerate(columns):
+        for i, (key, _, _) in enumerate(columns):
             value = f"{row[key]:.3f}" if key == "mean_loss" else row[key]
-            cells.append(html(f"<td {cell}>{{value}}</td>", align="left" if i == 0 else "right", value=value))
+            cells.append(html(f"<td {cell}>{{value}}</td>", align="right" if i else "left", value=value))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return (
-        '<div style="overflow-x:auto;max-width:100%"><table style="border-collapse:collapse;font-size:13px;'
-        f'margin-top:4px"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+        '<div style="overflow-x:auto;max-width:100%"><table style="border-collapse:collapse;font-size:12px;'
+        f'line-height:1.35;margin-top:4px"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        "</table></div>"
     )

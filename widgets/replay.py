@@ -92,11 +92,11 @@ class Replay(w.VBox):
             [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
-        #: Analyse, then the evaluation graph and the table per player, under the board
+        #: Analyse, then the evaluation graph and the table per player, under the board and the list
         self.report = ReportPanel(go=self.show)
         self.graph = self.report.graph
         board = self.board_column = w.VBox(
-            [self.board.widget, self.report],
+            [self.board.widget],
             layout=w.Layout(flex="1 1 480px", min_width="280px", max_width="820px", margin="0 16px 8px 0"),
         )
         super().__init__(
@@ -104,6 +104,7 @@ class Replay(w.VBox):
             + [
                 w.HBox([self.player, self.slider], layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([board, side], layout=w.Layout(flex_flow="row wrap", width="100%")),
+                self.report,  # under the board and the move list: the graph as wide as both
             ]
         )
         #: the game on show as a session; None before a game
