@@ -29,6 +29,7 @@ from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
+from widgets.export_menu import PictureExport
 from widgets.focus import FocusMover
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
@@ -229,6 +230,8 @@ class Explorer(w.VBox):
             layout=w.Layout(width="auto"),
             tooltip="Rebuilt on every change; this re-renders the link",
         )
+        #: the position shown or the game so far as a picture, in the page's view
+        self.pictures = PictureExport(self._picture_source)
         self.curtain = w.VBox(layout=w.Layout(display="none"))
         self.curtain.add_class("re-curtain")
         self.curtain_text = w.HTML()
@@ -278,6 +281,7 @@ class Explorer(w.VBox):
                 self.position_switch,
                 self.export_button,
                 self.export_area,
+                self.pictures.box,
             ]
         side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
         side_column.add_class("re-side")
@@ -1012,6 +1016,13 @@ class Explorer(w.VBox):
             n=len(self.actions),
         )
         return line
+
+    def _picture_source(self) -> tuple[list[State], int | None, str] | str:
+        """The line up to the position shown and the page's viewer, for a picture."""
+        if self.curtain_for is not None:
+            return "Nothing to draw while the board is hidden for the hand-over."
+        states = [node.state for node in self.session.node.path()]
+        return states, self.viewer, f"{self.game.id}-ply-{self.session.ply}"
 
 
 #: a board is shown larger than its drawing units while it stays within this box (a 1280x800
