@@ -135,3 +135,22 @@ def test_the_default_time_a_position_keeps_a_long_game_within_a_minute():
     assert default_seconds(19) == 0.1
     assert default_seconds(1200) == 0.05
     assert default_seconds(100_000) == 0.02
+
+
+def test_a_failing_engine_is_one_line_on_the_page(monkeypatch):
+    """An engine that fails in the thread: one red line under Analyse, the buttons back."""
+
+    class Broken:
+        name = "broken"
+
+        def analyse(self, *args, **kwargs):
+            raise ZeroDivisionError("inside the engine")
+
+        def close(self) -> None:
+            pass
+
+    rp = widgets.Replay(DATA / "yokai-3x4-random.jsonl", index=0)
+    rp.analyse(engine=Broken()).join(10)
+    assert 'role="alert"' in rp.report.note.value and "ZeroDivisionError" in rp.report.note.value
+    assert "inside the engine" not in rp.report.note.value and not rp.report.button.disabled
+    assert rp.graph.svg == ""

@@ -400,25 +400,29 @@ class ReportPanel(w.VBox):
         self.note.value = html("<small>Analysing… (Stop ends it)</small>")
 
     def _run(self, token: int, flag: threading.Event, engine, limit) -> None:
-        """The thread's work: the report, then the graph; any failure is one line in the note."""
-        started = time.monotonic()
+        """The thread's work: the report, then the graph; any failure is one line in the note.
+        A report of a game no longer on show (`token` is old) is dropped."""
+        started, df, message = time.monotonic(), None, ""
         try:
             df = self._report(flag, engine, limit)
-            if token == self._token:
-                self._show(df, time.monotonic() - started)
         except Stopped:
-            if token == self._token:
-                self.note.value = html("<small>Stopped; Analyse starts again.</small>")
+            message = html("<small>Stopped; Analyse starts again.</small>")
         except RulesError as exc:
-            self.note.value = message_html(str(exc), error=True)
+            message = message_html(str(exc), error=True)
         except Exception as exc:  # noqa: BLE001 - a thread's failure must reach the page as a line
             log.exception("the replay's report failed")
-            self.note.value = message_html(
+            message = message_html(
                 f"the analysis failed ({type(exc).__name__}); the page is still usable", error=True
             )
         finally:
             self.button.disabled = self.seconds.disabled = False
             self.stop_button.layout.display = self.progress.layout.display = "none"
+        if token != self._token:
+            return
+        if df is None:
+            self.note.value = message
+        else:
+            guarded(error_line(self.note))(self._show)(df, time.monotonic() - started)
 
     def _report(self, flag: threading.Event, engine, limit) -> pd.DataFrame:
         from rules_kernel.analysis import get_engine, report
