@@ -154,3 +154,14 @@ def test_a_failing_engine_is_one_line_on_the_page(monkeypatch):
     assert 'role="alert"' in rp.report.note.value and "ZeroDivisionError" in rp.report.note.value
     assert "inside the engine" not in rp.report.note.value and not rp.report.button.disabled
     assert rp.graph.svg == ""
+
+
+def test_an_analysis_longer_than_the_bound_is_not_offered(monkeypatch):
+    monkeypatch.setattr("widgets.evalgraph.MAX_SECONDS", 5)
+    rp = widgets.Replay(DATA / "yokai-3x4-random.jsonl", index=0)  # 19 positions
+    assert not rp.report.button.disabled  # 0.1 s each: 2 s
+    rp.report.seconds.value = 1.0
+    assert rp.report.button.disabled and "too long here" in rp.report.note.value
+    assert rp.analyse(engine="ismcts") is None and rp.graph.svg == ""
+    rp.report.seconds.value = 0.25
+    assert not rp.report.button.disabled

@@ -257,6 +257,9 @@ SECONDS_CHOICES = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
 DEFAULT_SECONDS, MINUTE_BUDGET = 0.1, 60
 #: a game longer than this is not analysed here (the command line does it: `rules-explorer analyse`)
 MAX_PLIES = 3000
+#: nor at a time a position that makes it longer than this (seconds): a published page's
+#: visitor may not hold a core for an hour
+MAX_SECONDS = 600
 #: the progress bar is updated at most this often (a table engine answers in microseconds)
 PROGRESS_EVERY = 0.25
 
@@ -359,11 +362,13 @@ class ReportPanel(w.VBox):
             )
             self.button.disabled = True
             return
-        self.button.disabled = False
+        seconds = self.positions(self.seconds.value)
+        self.button.disabled = seconds > MAX_SECONDS
         self.note.value = html(
-            "<small>Every position with the game's engine, up to {s} s each: about {t}.</small>",
+            "<small>Every position with the game's engine, up to {s} s each: about {t}{more}.</small>",
             s=f"{self.seconds.value:g}",
-            t=_duration(self.positions(self.seconds.value)),
+            t=_duration(seconds),
+            more="; too long here: choose a shorter time a position" if self.button.disabled else "",
         )
 
     @property
@@ -373,8 +378,8 @@ class ReportPanel(w.VBox):
     def analyse(self, *, engine=None, limit=None, wait: bool = False) -> threading.Thread | None:
         """Analyse the game on show (`rules_kernel.analysis.report`) in a thread, or here with
         `wait=True`; `engine`/`limit` as report's (default: the game's engine, the time chosen)."""
-        if self.record is None or self.running or len(self.record.actions) > MAX_PLIES:
-            return None
+        if self.record is None or self.running or self.button.disabled:
+            return None  # nothing to analyse, already analysing, or too long (the note says so)
         from rules_kernel.analysis import Limit
 
         limit = Limit(seconds=self.seconds.value) if limit is None else limit
