@@ -398,6 +398,19 @@ class YokaiNoMori3x4(YokaiGame):
     PROMOTION_OPTIONAL = False
     DROP_RESTRICTIONS = False
     MATERIAL = {KODAMA: 2, KITSUNE: 2, TANUKI: 2, KOROPOKKURU: 2}
+    # Players' formats (rules_kernel/formats/, docs/records.md "Other formats"): the variant
+    # pychess-variants writes in PGN, the SAN letter of a piece whose FEN letter is not one
+    # (the hen), KIF's 手合割 and the piece names Japanese programs (lishogi) write
+    PGN_VARIANT = "dobutsu"
+    PGN_LETTERS = {KODAMA_SAMURAI: "H"}
+    KIF_HANDICAP = "どうぶつしょうぎ"
+    KIF_PIECES = {
+        KODAMA: "ひよこ",
+        KITSUNE: "ぞう",
+        TANUKI: "きりん",
+        KOROPOKKURU: "ライオン",
+        KODAMA_SAMURAI: "にわとり",
+    }
 
 
 class YokaiNoMori5x6(YokaiGame):
@@ -417,6 +430,14 @@ class YokaiNoMori5x6(YokaiGame):
     PROMOTION_OPTIONAL = True
     DROP_RESTRICTIONS = True
     MATERIAL = {KODAMA: 6, KIRIN: 4, ONI: 4, KOROPOKKURU: 2}
+    # pychess-variants has no plain gorogoro: its 5x6 game is Gorogoro+ (Fairy-Stockfish's
+    # gorogoro with a lance and a knight in each hand at the start), which is this game when
+    # the FEN holds neither; Fairy-Stockfish's own name is read too
+    PGN_VARIANT = "gorogoroplus"
+    PGN_ALIASES = ("gorogoro",)
+    PGN_LETTERS = {KODAMA_SAMURAI: "G", SUPER_ONI: "G"}  # promoted pieces move as golds
+    KIF_HANDICAP = "ゴロゴロ将棋"  # 81Dojo's name of the 5x6 game
+    KIF_PIECES = {KODAMA: "歩", ONI: "銀", KIRIN: "金", KOROPOKKURU: "玉", KODAMA_SAMURAI: "と", SUPER_ONI: "成銀"}
 
 
 GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
@@ -507,18 +528,12 @@ def _code_of_letter(game: YokaiGame, token: str, field: str) -> int:
 
 
 def _check_position(game: YokaiGame, board, hands, side: int) -> None:
-    """Refuse what the box or the rules make impossible (rules/NOTES.md, the rulebook)."""
+    """Refuse what the box or the rules cannot hold (rules/NOTES.md, the rulebook): more
+    pieces than the box, two Koropokkuru of one side, a Koropokkuru in hand while the game
+    goes on. Less than the box, a side without its Koropokkuru, a Koropokkuru left attacked:
+    a study position, accepted and described by `status()`."""
     _check_material(game, board, hands)
     _check_koropokkuru(game, board, hands, side)
-    if game.ROYAL and _in_check(game, board, 1 - side):
-        who = game.player_names[1 - side]
-        raise FieldError(
-            "side to move",
-            f"{who} is not to move but its Koropokkuru is attacked: "
-            "no legal move leaves the own Koropokkuru attacked",
-        )
-    if game.DROP_RESTRICTIONS:
-        _check_kodama(game, board)
 
 
 def _check_material(game: YokaiGame, board, hands) -> None:
@@ -539,49 +554,71 @@ def _check_material(game: YokaiGame, board, hands) -> None:
 
 
 def _check_koropokkuru(game: YokaiGame, board, hands, side: int) -> None:
-    """One Koropokkuru each on the board; in 3x4 a captured one lies in the captor's hand,
-    and then the game ended with that capture (the loser is to move)."""
+    """At most one Koropokkuru each on the board. A captured one lies in the captor's hand,
+    and then the game ended with that capture (the loser is to move): a Koropokkuru is never
+    dropped. (In 5x6 only a study position that leaves one attacked lets it be taken.)"""
     names = game.player_names
     for player in (0, 1):
         on_board = board.count(piece(KOROPOKKURU, player))
         if on_board > 1:
             raise FieldError("board", f"{names[player]} has {on_board} Koropokkuru")
     for player in (0, 1):
-        on_board = board.count(piece(KOROPOKKURU, player))
-        held = hands[player][KOROPOKKURU]
-        if held and game.ROYAL:
-            raise FieldError("hand", "a Koropokkuru is never captured in the 5x6 game")
-        if held and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
+        if hands[player][KOROPOKKURU] and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
             raise FieldError(
                 "hand",
                 f"{names[player]} holds a captured Koropokkuru, so the game "
                 f"ended with that capture: {names[1 - player]} has none on the board and "
                 "is to move",
             )
-        if not on_board and not hands[1 - player][KOROPOKKURU]:
-            raise FieldError("board", f"{names[player]} has no Koropokkuru")
 
 
-def _check_kodama(game: YokaiGame, board) -> None:
-    """5x6: a Kodama reaching the last rank must promote and may not be dropped there; two
-    own unpromoted Kodama never share a file (no drop makes it, a Kodama never changes file)."""
+def _status(game: YokaiGame, board, hands, side: int) -> list[str]:
+    """What no game from the start reaches, in words (`YokaiState.status`)."""
+    remarks = []
+    names = game.player_names
+    counts = dict.fromkeys(game.MATERIAL, 0)
+    for code in board:
+        if code != EMPTY:
+            counts[UNPROMOTED.get(kind_of(code), kind_of(code))] += 1
+    for hand in hands:
+        for kind in counts:
+            counts[kind] += hand[kind]
+    out = [(game.MATERIAL[kind] - n, KIND_NAMES[kind]) for kind, n in counts.items() if n < game.MATERIAL[kind]]
+    if out:
+        total = sum(n for n, _ in out)
+        listed = ", ".join(f"{n} {name}" for n, name in out)
+        remarks.append(f"{total} piece{'s' if total > 1 else ''} out of the game ({listed})")
+    for player in (0, 1):
+        if piece(KOROPOKKURU, player) not in board and not hands[1 - player][KOROPOKKURU]:
+            remarks.append(f"no Koropokkuru for the {names[player]}")
+    # A royal Koropokkuru is never left attacked by its own side's move; the side to move may
+    # take it (and wins: the rulebook's "capture").
+    if game.ROYAL and _in_check(game, board, 1 - side):
+        remarks.append(f"the Koropokkuru of the side not to move ({names[1 - side]}) can be taken")
+    if game.DROP_RESTRICTIONS:
+        remarks.extend(_kodama_remarks(game, board))
+    return remarks
+
+
+def _kodama_remarks(game: YokaiGame, board) -> list[str]:
+    """5x6 "Spezifische Regeln": a Kodama reaching the last rank must promote and may not be
+    dropped there; two own unpromoted Kodama never share a file (no drop makes it, a Kodama
+    never changes file). A study position may break both; the Kodama then stays put."""
     t = game.tables
+    remarks = []
     for player in (0, 1):
         files = [sq % t.files for sq, code in enumerate(board) if code == piece(KODAMA, player)]
-        dead = [t.names[sq] for sq in t.far_rank[player] if board[sq] == piece(KODAMA, player)]
-        if dead:
-            raise FieldError(
-                "board",
-                f"an unpromoted Kodama of the {game.player_names[player]} on "
-                f"{dead[0]}, its last rank (it must promote there and cannot be dropped there)",
+        remarks.extend(
+            f"an unpromoted Kodama of the {game.player_names[player]} on {t.names[sq]}, its last rank "
+            "(it never moves)"
+            for sq in t.far_rank[player]
+            if board[sq] == piece(KODAMA, player)
+        )
+        for file in sorted({f for f in files if files.count(f) > 1}):
+            remarks.append(
+                f"two unpromoted Kodama of the {game.player_names[player]} in file {chr(ord('a') + file)}"
             )
-        if len(set(files)) != len(files):
-            file = next(f for f in files if files.count(f) > 1)
-            raise FieldError(
-                "board",
-                f"two unpromoted Kodama of the {game.player_names[player]} in "
-                f"file {chr(ord('a') + file)} (the rulebook forbids it)",
-            )
+    return remarks
 
 
 def _fen(state: YokaiState) -> str:
@@ -698,7 +735,7 @@ class YokaiState(State):
 
     def _compute_outcome(self) -> Outcome | None:
         game = self.game
-        result = _decided(game, self.board, self.side)
+        result = _decided(game, self.board, self.hands, self.side)
         if result is not None:
             return result
         if self.repetition_count() >= game.options["repetitions"]:
@@ -711,6 +748,13 @@ class YokaiState(State):
             )
             return Outcome.win(1 - self.side, reason)
         return None
+
+    def status(self) -> list[str]:
+        """What makes this position unusual (`core.State.status`): pieces out of the game, a
+        side without its Koropokkuru, and in 5x6 a Koropokkuru the side to move can take, an
+        unpromoted Kodama on its last rank or two in one file. Empty for every position play
+        reaches."""
+        return _status(self.game, self.board, self.hands, self.side)
 
     def repetition_count(self) -> int:
         """How many times this position (board, hands, side to move) has occurred in the
@@ -857,9 +901,13 @@ def _in_check(game: YokaiGame, board, side: int) -> bool:
     return king in board and _attacked(game, board, board.index(king), 1 - side)
 
 
-def _decided(game: YokaiGame, board, side: int) -> Outcome | None:
-    """Capture and try (3x4 only; the royal 5x6 ends by having no legal move)."""
+def _decided(game: YokaiGame, board, hands, side: int) -> Outcome | None:
+    """Capture and try (the try in 3x4 only; the royal 5x6 ends by having no legal move, or
+    by taking a Koropokkuru that a study position left attacked)."""
     if game.ROYAL:
+        for player in (0, 1):
+            if hands[player][KOROPOKKURU]:
+                return Outcome.win(player, "the Koropokkuru was captured")
         return None
     for player in (1 - side, side):
         if piece(KOROPOKKURU, 1 - player) not in board:
@@ -880,7 +928,7 @@ def _safe_on_far_rank(game: YokaiGame, board, player: int) -> bool:
 
 
 def _perft(game: YokaiGame, board, hands, side, depth: int) -> int:
-    if _decided(game, board, side) is not None:
+    if _decided(game, board, hands, side) is not None:
         return 0
     moves = _legal_moves(game, board, hands, side)
     if depth == 1:
@@ -915,7 +963,7 @@ def _action_text(state: YokaiState, move: YokaiMove) -> str:
     after = state.apply(move)
     outcome = after.outcome()
     if outcome is not None and kind_of(captured) != KOROPOKKURU:  # "takes Koropokkuru" says it all
-        if outcome.is_draw and _decided(game, after.board, after.side) is None:  # repetition
+        if outcome.is_draw and _decided(game, after.board, after.hands, after.side) is None:  # repetition
             n = game.options["repetitions"]
             clauses.append(
                 f"repeats the position {_ORDINALS[n - 1]} time"

@@ -1,0 +1,134 @@
+"""Players' formats for the Yōkai games, read and written beside our JSON Lines
+(docs/records.md, "Other formats"):
+
+- `formats.pgn`: PGN as pychess-variants writes Dōbutsu shōgi (`[Variant "Dobutsu"]`) and its
+  5x6 game (`[Variant "Gorogoroplus"]`), moves in Fairy-Stockfish's SAN;
+- `formats.kif`: KIF as Japanese shogi programs write Dōbutsu shōgi (手合割：どうぶつしょうぎ).
+
+A game says which of these it is through class attributes in its own module (`PGN_VARIANT`,
+`PGN_ALIASES`, `PGN_LETTERS`, `KIF_HANDICAP`, `KIF_PIECES`): nothing here names a game.
+`records.read(source)` detects the format by content; the readers here take text already
+split into bounded lines (`records` does the splitting, the size limits and the decoding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import rules_kernel as rk
+from rules_kernel.core import Game, State
+from rules_kernel.records import Record, RecordedAction, RecordError, one_line
+
+#: what a claimed result is: the winner's seat, DRAW, or None (not known: `*`, 中断)
+DRAW = "draw"
+Claim = int | str | None
+
+
+def games_with(attribute: str) -> Iterator[type[Game]]:
+    """The game classes that declare `attribute` (a format they can be written in)."""
+    for game_id in rk.list_games():
+        cls = rk.game_class(game_id)
+        if getattr(cls, attribute, None):
+            yield cls
+
+
+def known(attribute: str) -> str:
+    """'dobutsu (yokai-3x4), ...' for messages: what a format's readers accept."""
+    return ", ".join(f"{getattr(cls, attribute)} ({cls.id})" for cls in games_with(attribute))
+
+
+def claim_of(record: Record) -> Claim:
+    """The result a record states (for a writer): a seat, DRAW, or None."""
+    result = record.result
+    if result is None or not result.get("finished", True):
+        return None
+    return DRAW if result.get("winner") is None else result["winner"]
+
+
+def settle(final: State, claim: Claim, error: Any) -> dict[str, Any] | None:
+    """The record's result: the replay's outcome, which a claimed result must not contradict
+    (`error(reason)` makes the RecordError). A claim on a game our rules have not ended (a
+    resignation, a lost clock) leaves the result out; the reader keeps the claim in `meta`."""
+    outcome = final.outcome()
+    if outcome is None:
+        return None
+    replayed: Claim = DRAW if outcome.winner is None else outcome.winner
+    if claim is not None and claim != replayed:
+        raise error(
+            f"the game's result says {claim_words(claim)}, but the replay ends with "
+            f"{claim_words(replayed)} ({outcome.reason})"
+        )
+    return outcome.to_dict()
+
+
+def claim_words(claim: Claim) -> str:
+    return {
+        None: "no result",
+        DRAW: "a draw",
+        0: "a win of the first player",
+        1: "a win of the second player",
+    }[claim]
+
+
+def build(
+    game: Game,
+    start: State,
+    actions: list[str],
+    final: State,
+    *,
+    players: Iterable[dict[str, Any]] = (),
+    result: dict[str, Any] | None,
+    meta: dict[str, Any],
+    source: str,
+    line: int | None,
+) -> Record:
+    """A record of a game read from a player's format (already replayed and checked)."""
+    return Record(
+        game.id,
+        dict(game.options),
+        tuple(RecordedAction(a) for a in actions),
+        tuple(players),
+        result,
+        {key: value for key, value in meta.items() if value},
+        source=source,
+        line=line,
+        start=None if start == game.initial_state() else start.to_text(),
+    )
+
+
+def start_of(record: Record) -> State:
+    """The state a record starts from, for a writer (a bad record: RecordError)."""
+    return record.start_state()
+
+
+def replay(record: Record) -> Iterator[tuple[State, str]]:
+    """(state before, action notation) for every action of a record, checked."""
+    states = record.replay()
+    for state, action in zip(states, record.actions, strict=False):
+        yield state, action.notation
+
+
+def comments_of(record: Record) -> dict[int, list[str]]:
+    """The comments a record carries in `meta["comments"]` ([ply, text] pairs: after `ply`
+    actions), by ply; anything else there is ignored."""
+    found: dict[int, list[str]] = {}
+    for item in record.meta.get("comments", ()) if isinstance(record.meta, dict) else ():
+        if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[1], str):
+            ply = item[0]
+            if isinstance(ply, int) and not isinstance(ply, bool):
+                found.setdefault(ply, []).append(item[1])
+    return found
+
+
+def fail(source: str, line: int | None = None, ply: int | None = None):
+    """A maker of RecordErrors placed at one spot."""
+
+    def error(reason: str) -> RecordError:
+        return RecordError(reason, source=source, line=line, ply=ply)
+
+    return error
+
+
+def echo(text: str) -> str:
+    return one_line(repr(text), limit=60)

@@ -1,0 +1,495 @@
+"""PGN for the Yōkai games, as pychess-variants writes it (server/utils.py `pgn`, game.py):
+
+    [Event "PyChess casual game"]
+    [Site "https://www.pychess.org/abcdefgh"]
+    [Date "2026.11.24"]
+    [Round "-"]
+    [White "Ann"]
+    [Black "Bo"]
+    [Result "1-0"]
+    [TimeControl "300+0"]
+    [WhiteElo "1500"]
+    [BlackElo "1500"]
+    [Variant "Dobutsu"]
+    [FEN "gle/1c1/1C1/ELG[-] w 0 1"]
+    [SetUp "1"]
+
+    1. Cxb3 Exb3 2. Lc2 ... 1-0
+
+Moves are Fairy-Stockfish's SAN (pyffish `get_san_moves(..., NOTATION_SAN)`, which pychess
+calls): the piece's letter always (`C` for the chick too), a file, rank or square only when
+another piece of the same letter could go there with the same kind of move, `x` for a
+capture, `=H` / `=G` for a promotion (the letter of what it becomes), drops as `C@b2`, and
+`+` / `#` for check and mate in the 5x6 game, whose Koropokkuru is royal. A promoted piece
+moves under its new letter: the hen is `H`; on 5x6 a promoted Kodama or Oni moves as a gold,
+`G`. Our own notation (`b2b3`, `C@a2`) is read too.
+
+The reader takes any PGN: many games in a file, comments (`{...}`, `;`) kept in
+`meta["comments"]` as [ply, text], NAGs and variations `(...)` skipped, move numbers ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import rules_kernel as rk
+from rules_kernel.core import Game, State
+from rules_kernel.formats import (
+    DRAW,
+    Claim,
+    build,
+    claim_of,
+    comments_of,
+    echo,
+    fail,
+    games_with,
+    known,
+    settle,
+)
+from rules_kernel.games.yokai import PROMOTES_TO, YokaiMove, _in_check, _legal_moves, kind_of
+from rules_kernel.records import Record, RecordError, check_start
+
+#: pychess-variants writes these tags first, in this order (then Variant, FEN, SetUp)
+PYCHESS_TAGS = (
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "TimeControl",
+    "WhiteElo",
+    "BlackElo",
+)
+#: what a PGN tag holds when it says nothing ("?" unknown, "-" none); not kept in `meta`
+UNKNOWN = frozenset({"", "?", "-", "????.??.??"})
+#: tags that map to a record's own fields; the others travel in `meta["pgn"]`
+MAPPED = frozenset({"Variant", "FEN", "SetUp", "White", "Black", "Result"})
+RESULTS: dict[str, Claim] = {"1-0": 0, "0-1": 1, "1/2-1/2": DRAW, "*": None}
+#: the PGN export format's line length for movetext
+WIDTH = 80
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TOKEN = re.compile(
+    r"""(?P<space>\s+)
+      |(?P<comment>\{[^}]*\})
+      |(?P<open>\{)
+      |(?P<line_comment>;[^\n]*)
+      |(?P<nag>\$\d+)
+      |(?P<rav>[()])
+      |(?P<result>1-0|0-1|1/2-1/2|\*)(?![^\s{}();])
+      |(?P<number>\d+\.+)
+      |(?P<move>[^\s{}();$]+)""",
+    re.X,
+)
+_DEST = re.compile(r"([a-z][0-9]+)(=[A-Z])?$")
+_OURS = re.compile(r"[a-z][0-9]+[a-z][0-9]+\+?|[A-Z]@[a-z][0-9]+")
+
+
+# --- SAN ------------------------------------------------------------------------------------
+
+
+def letter(game: Game, kind: int) -> str:
+    """A piece's SAN letter: its FEN letter, or the one Fairy-Stockfish gives what it became."""
+    return game.PGN_LETTERS.get(kind) or game.LETTERS[kind]
+
+
+def san(state: State, move: YokaiMove, legal: list[YokaiMove] | None = None) -> str:
+    """The move in Fairy-Stockfish's SAN, check and mate marks included."""
+    return _san_core(state, move, state.legal_moves() if legal is None else legal) + _check_mark(state, move)
+
+
+def _san_core(state: State, move: YokaiMove, legal: list[YokaiMove]) -> str:
+    game, names = state.game, state.tables.names
+    if move.drop is not None:
+        return f"{letter(game, move.drop)}@{names[move.to]}"
+    kind = kind_of(state.board[move.frm])
+    mine = letter(game, kind)
+    text = mine + _disambiguation(state, move, legal, mine)
+    if state.board[move.to]:
+        text += "x"
+    text += names[move.to]
+    if move.promote:
+        text += "=" + letter(game, PROMOTES_TO[kind])
+    return text
+
+
+def _disambiguation(state: State, move: YokaiMove, legal: list[YokaiMove], mine: str) -> str:
+    """Fairy-Stockfish's rule: other pieces of the same letter with the same kind of move to
+    the same square; the file if it tells them apart, else the rank, else the square."""
+    files = state.tables.files
+    others = [
+        m.frm
+        for m in legal
+        if m.drop is None
+        and m.to == move.to
+        and m.frm != move.frm
+        and m.promote == move.promote
+        and letter(state.game, kind_of(state.board[m.frm])) == mine
+    ]
+    if not others:
+        return ""
+    name = state.tables.names[move.frm]
+    if all(sq % files != move.frm % files for sq in others):
+        return name[0]
+    if all(sq // files != move.frm // files for sq in others):
+        return name[1:]
+    return name
+
+
+def _check_mark(state: State, move: YokaiMove) -> str:
+    """'+' for check, '#' for mate: only where the Koropokkuru is royal (Fairy-Stockfish's
+    dobutsu king is not, so it never marks a check there)."""
+    game = state.game
+    if not game.ROYAL:
+        return ""
+    after = state.apply(move)
+    if not _in_check(game, after.board, after.side):
+        return ""
+    return "+" if _legal_moves(game, after.board, after.hands, after.side) else "#"
+
+
+def parse_san(state: State, token: str) -> YokaiMove | None:
+    """The legal move a SAN token (or our own notation) names, or None."""
+    core = token.rstrip("+#!?")
+    legal = state.legal_moves()
+    found = _DEST.search(core)
+    if found:
+        for move in legal:
+            if state.tables.names[move.to] == found.group(1) and _san_core(state, move, legal) == core:
+                return move
+    if _OURS.fullmatch(token):
+        return next((m for m in legal if str(m) == token), None)
+    return None
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+class _Game:
+    """One game's lines as the splitter found them: tags, movetext, a malformed tag line."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, tuple[str, int]] = {}
+        self.text: list[tuple[int, str]] = []
+        self.error: RecordError | None = None
+        self.line: int | None = None
+
+
+def _split(lines: Iterable[tuple[int, str]], source: str) -> Iterator[_Game]:
+    """The games of a PGN file: a tag section, then movetext; a tag line after movetext
+    starts the next game (a '[' inside a {comment} does not)."""
+    game, in_comment = _Game(), False
+    for number, text in lines:
+        stripped = text.strip()
+        if not stripped or (stripped.startswith("%") and not in_comment):
+            continue
+        if stripped.startswith("[") and not in_comment:
+            if game.text:
+                yield game
+                game = _Game()
+            game.line = game.line or number
+            _take_tag(game, stripped, number, source)
+            continue
+        game.line = game.line or number
+        game.text.append((number, text))
+        in_comment = _still_open(text, in_comment)
+    if game.tags or game.text or game.error:
+        yield game
+
+
+def _take_tag(game: _Game, text: str, number: int, source: str) -> None:
+    if game.error:
+        return
+    found = _TAG.fullmatch(text)
+    if not found:
+        game.error = RecordError(
+            f'malformed PGN tag {echo(text)}: a tag is [Name "value"]', source=source, line=number
+        )
+        return
+    name, value = found.group(1), re.sub(r"\\(.)", r"\1", found.group(2))
+    if name in game.tags:
+        game.error = RecordError(f"the tag [{name}] is given twice", source=source, line=number)
+        return
+    game.tags[name] = (value, number)
+
+
+def _still_open(text: str, in_comment: bool) -> bool:
+    """Whether a {comment} is still open at the end of this movetext line."""
+    for ch in text:
+        if in_comment:
+            in_comment = ch != "}"
+        elif ch == "{":
+            in_comment = True
+        elif ch == ";":
+            break
+    return in_comment
+
+
+def read_lines(
+    lines: Iterable[tuple[int, str]], source: str, *, max_actions: int | None = None
+) -> Iterator[Record | RecordError]:
+    """Every game of a PGN text (its lines, numbered) as a Record, or the RecordError of that
+    game (naming the line, and the ply for a move): one bad game does not stop the others."""
+    budget = [max_actions]
+    for game in _split(lines, source):
+        try:
+            yield _read_game(game, source, budget)
+        except RecordError as exc:
+            yield exc
+            if budget[0] is not None and budget[0] < 0:
+                return
+
+
+def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
+    if found.error:
+        raise found.error
+    game = _game_of(found, source)
+    start = _start(game, found, source)
+    actions, comments, token_result, final = _moves(game, start, found, source, budget)
+    claim = _claim(found, token_result, source)
+    result = settle(final, claim, fail(source, found.tags.get("Result", ("", found.line))[1]))
+    tags = {
+        name: value for name, (value, _) in found.tags.items() if name not in MAPPED and value not in UNKNOWN
+    }
+    if result is None and claim is not None:
+        tags["Result"] = found.tags["Result"][0] if "Result" in found.tags else token_result
+    white, black = (found.tags.get(side, ("?", 0))[0] for side in ("White", "Black"))
+    players = () if {white, black} <= UNKNOWN else ({"name": white}, {"name": black})
+    return build(
+        game,
+        start,
+        actions,
+        final,
+        players=players,
+        result=result,
+        meta={"pgn": tags, "comments": comments},
+        source=source,
+        line=found.line,
+    )
+
+
+def _game_of(found: _Game, source: str) -> Game:
+    """The game the [Variant] tag names (pychess writes it capitalised: "Dobutsu")."""
+    if "Variant" not in found.tags:
+        raise RecordError(
+            f"no [Variant] tag: a PGN game without one is chess; this reader takes {known('PGN_VARIANT')}",
+            source=source,
+            line=found.line,
+        )
+    value, number = found.tags["Variant"]
+    wanted = value.strip().lower()
+    for cls in games_with("PGN_VARIANT"):
+        if wanted in (cls.PGN_VARIANT, *getattr(cls, "PGN_ALIASES", ())):
+            return rk.load_game(cls.id)
+    raise RecordError(
+        f"[Variant {echo(value)}] is another game: this reader takes {known('PGN_VARIANT')}",
+        source=source,
+        line=number,
+    )
+
+
+def _start(game: Game, found: _Game, source: str) -> State:
+    if "FEN" not in found.tags:
+        return game.initial_state()
+    text, number = found.tags["FEN"]
+    try:
+        return check_start(game, text)
+    except RecordError as exc:
+        reason = exc.reason.replace("field 'start'", f"[FEN {echo(text)}]", 1)
+        raise RecordError(reason, source=source, line=number) from exc
+
+
+def _claim(found: _Game, token_result: str | None, source: str) -> Claim:
+    """The result the game states: its [Result] tag, else the movetext's last token."""
+    if "Result" in found.tags:
+        value, number = found.tags["Result"]
+        if value.strip() not in RESULTS:
+            raise RecordError(
+                f"[Result {echo(value)}]: a result is 1-0, 0-1, 1/2-1/2 or *", source=source, line=number
+            )
+        return RESULTS[value.strip()]
+    return RESULTS.get(token_result or "*")
+
+
+def _moves(
+    game: Game, start: State, found: _Game, source: str, budget: list[int | None]
+) -> tuple[list[str], list[list[Any]], str | None, State]:
+    """Replay the movetext: (our notations, comments as [ply, text], the result token, the
+    final state). A move that is no legal move names its line and ply."""
+    text = "\n".join(line for _, line in found.text)
+    starts = _line_starts(found.text)
+    state, actions, comments, result, depth = start, [], [], None, 0
+    for token in _TOKEN.finditer(text):
+        kind, value = token.lastgroup, token.group()
+        line = _line_at(starts, found.text, token.start())
+        if kind == "open":
+            raise RecordError("a {comment} is not closed", source=source, line=line)
+        if kind == "rav":
+            depth += 1 if value == "(" else -1
+            if depth < 0:
+                raise RecordError("a ')' closes no variation", source=source, line=line)
+            continue
+        if depth or kind in ("space", "nag", "number"):
+            continue
+        if kind in ("comment", "line_comment"):
+            comments.append([len(actions), value.strip("{}; \t\n").strip()])
+            continue
+        if result is not None:
+            raise RecordError(f"{echo(value)} after the result {result}", source=source, line=line)
+        if kind == "result":
+            result = value
+            continue
+        state = _play(state, value, len(actions), source, line, budget)
+        actions.append(str(state.last_move))
+    if depth:
+        raise RecordError("a variation '(' is not closed", source=source, line=found.text[-1][0])
+    return actions, [c for c in comments if c[1]], result, state
+
+
+def _play(state: State, token: str, ply: int, source: str, line: int, budget: list[int | None]) -> State:
+    if budget[0] is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise RecordError(
+                "the file holds more actions than an upload may; replay fewer games", source=source, line=line
+            )
+    where = fail(source, line, ply)
+    if state.is_terminal():
+        raise where(f"the game ended ({state.outcome().reason}) but the PGN goes on with {echo(token)}")
+    move = parse_san(state, token)
+    if move is None:
+        mover = state.game.player_names[state.side]
+        raise where(f"{echo(token)} is not a legal move of the {mover.lower()} here")
+    return state.apply(move)
+
+
+def _line_starts(text: list[tuple[int, str]]) -> list[int]:
+    starts, at = [], 0
+    for _, line in text:
+        starts.append(at)
+        at += len(line) + 1
+    return starts
+
+
+def _line_at(starts: list[int], text: list[tuple[int, str]], offset: int) -> int:
+    from bisect import bisect_right
+
+    return text[bisect_right(starts, offset) - 1][0]
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def dumps(record: Record) -> str:
+    """One game as PGN, with pychess-variants' tags (unknown ones as "?" or "-") and Fairy-
+    Stockfish's SAN. The record is replayed (RecordError if it is bad)."""
+    game = record.load_game()
+    if not getattr(game, "PGN_VARIANT", None):
+        raise RecordError(f"{game.id} has no PGN form; PGN is written for {known('PGN_VARIANT')}")
+    states = record.replay()
+    return _tags(record, game, states[0]) + "\n" + _movetext(record, states) + "\n"
+
+
+def _tags(record: Record, game: Game, start: State) -> str:
+    extra = _extra_tags(record)
+    names = [p.get("name") if isinstance(p.get("name"), str) else None for p in record.players]
+    names += [None] * (2 - len(names))
+    values = {
+        "Event": "?",
+        "Site": "?",
+        "Date": "????.??.??",
+        "Round": "-",
+        "White": names[0] or "?",
+        "Black": names[1] or "?",
+        "Result": _result_text(record),
+        "TimeControl": "-",
+        "WhiteElo": "?",
+        "BlackElo": "?",
+    }
+    values.update({name: value for name, value in extra.items() if name not in MAPPED})
+    values["Variant"] = game.PGN_VARIANT.capitalize()
+    values["FEN"] = game.START if record.start is None else start.to_text()
+    values["SetUp"] = "1"
+    order = [*PYCHESS_TAGS, "Variant", "FEN", "SetUp"]
+    order += [name for name in values if name not in order]
+    return "".join(f'[{name} "{_escaped(values[name])}"]\n' for name in order)
+
+
+def _extra_tags(record: Record) -> dict[str, str]:
+    """The tags a record read from PGN kept in `meta["pgn"]` (well-formed names only)."""
+    extra = record.meta.get("pgn") if isinstance(record.meta, dict) else None
+    if not isinstance(extra, dict):
+        return {}
+    return {
+        name: str(value)
+        for name, value in extra.items()
+        if isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_]+", name)
+    }
+
+
+def _result_text(record: Record) -> str:
+    """1-0, 0-1, 1/2-1/2 or *: the record's result, or the claim a PGN game made that our
+    rules did not end (a resignation: kept in meta["pgn"]["Result"])."""
+    claim = claim_of(record)
+    if record.result is None:
+        claim = RESULTS.get(_extra_tags(record).get("Result", "*"))
+    return next(text for text, value in RESULTS.items() if value == claim)
+
+
+def _escaped(value: str) -> str:
+    value = re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", value)
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _movetext(record: Record, states: list[State]) -> str:
+    comments = comments_of(record)
+    tokens = [_comment(text) for text in comments.get(0, ())]
+    for ply, action in enumerate(record.actions):
+        state = states[ply]
+        move = state.parse_move(action.notation)
+        if state.side == 0 or ply == 0:
+            tokens.append(f"{state.ply // 2 + 1}{'.' if state.side == 0 else '...'}")
+        tokens.append(san(state, move))
+        tokens += [_comment(text) for text in comments.get(ply + 1, ())]
+    tokens.append(_result_text(record))
+    return _wrapped(tokens)
+
+
+def _comment(text: str) -> str:
+    """A comment in braces: PGN has no escape for '}', so it becomes ')'."""
+    return "{" + re.sub(r"\s+", " ", text.replace("}", ")")).strip() + "}"
+
+
+def _wrapped(tokens: list[str]) -> str:
+    lines, line = [], ""
+    for token in tokens:
+        joined = f"{line} {token}" if line else token
+        if len(joined) > WIDTH and line:
+            lines.append(line)
+            joined = token
+        line = joined
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def write(target: str | os.PathLike | IO[str], records: Iterable[Record]) -> int:
+    """Write records as PGN games separated by a blank line; returns how many."""
+    texts = (dumps(record) for record in records)
+    if isinstance(target, (str, os.PathLike)):
+        with Path(target).open("w", encoding="utf-8", newline="\n") as stream:
+            return _write_all(stream, texts)
+    return _write_all(target, texts)
+
+
+def _write_all(stream: IO[str], texts: Iterator[str]) -> int:
+    count = 0
+    for text in texts:
+        stream.write(("\n" if count else "") + text)
+        count += 1
+    return count
