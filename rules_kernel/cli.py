@@ -7,6 +7,8 @@
     rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
     rules-explorer analyse games.jsonl -o report.parquet   every ply's value and loss, a table
     rules-explorer analyse games.jsonl -o report.parquet --dask --workers 4   one task a game
+    rules-explorer draw games.jsonl -o game.gif   a picture (a command of widgets/, found by
+                                                  its entry point: the kernel imports no widget)
 
 Bad input ends with one line on stderr (`rules-explorer: error: ...`) and exit status 2; a
 run that fails or is interrupted ends with one line too (status 1, or 130 for Ctrl-C).
@@ -181,7 +183,21 @@ def _parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_replay)
     _add_solve(sub)
     _add_analyse(sub)
+    _add_plugins(sub)
     return parser
+
+
+def _add_plugins(sub) -> None:
+    """Commands other packages of the distribution declare (entry point group
+    `rules_explorer.commands`: `widgets` adds `draw`), so the kernel's CLI offers them without
+    importing them. A command that fails to load is left out with a warning."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="rules_explorer.commands"):
+        try:
+            point.load()(sub)
+        except Exception as exc:  # a broken extra must not take the kernel's commands down
+            warnings.warn(f"the command {point.name!r} could not be loaded: {exc}", stacklevel=2)
 
 
 def _add_analyse(sub) -> None:

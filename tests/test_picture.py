@@ -122,3 +122,26 @@ def test_the_explorers_picture_is_drawn_in_the_pages_view():
     explorer.play(explorer.state.legal_moves()[0])
     assert explorer.curtain_for is not None
     assert "Nothing to draw while the board is hidden" in explorer.pictures.make()
+
+
+def test_the_draw_command_writes_pictures_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    """`rules-explorer draw` (a command of widgets/ the kernel's CLI finds by its entry point):
+    a game as a GIF with plies + 1 frames, a position after --ply as PNG, errors as one line."""
+    from rules_kernel import cli
+
+    games = tmp_path / "games.jsonl"
+    record = short_game("yokai-3x4", 5)
+    records.write_records(games, [record])
+    assert cli.main(["draw", str(games), "-o", str(tmp_path / "game.gif")]) == 0
+    assert Image.open(tmp_path / "game.gif").n_frames == 6
+    assert cli.main(["draw", str(games), "--ply", "2", "--scale", "2", "-o", str(tmp_path / "p.png")]) == 0
+    assert Image.open(tmp_path / "p.png").format == "PNG"
+    capsys.readouterr()
+    assert cli.main(["draw", str(games), "--ply", "9", "-o", str(tmp_path / "q.png")]) == 2
+    assert cli.main(["draw", str(games), "--view", "x", "-o", str(tmp_path / "q.png")]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert errors == [
+        "rules-explorer: error: --ply 9: the game has plies 0 to 5",
+        "rules-explorer: error: --view 'x': give a seat number (0 to 1) or 'all'",
+    ]
+    assert not (tmp_path / "q.png").exists()
