@@ -7,14 +7,19 @@ Whitehouse (2012). Every agent is seeded and reproducible.
 
     agent = make_agent("mcts:200", seed=1)
     move = agent.choose(state.view(state.current_player))
+
+Agents over the analysis engines (`rules_kernel.analysis`) play the engine's best move on the
+view they are given: `ismcts:<playouts>` (the analysis tree search) and `fsf:<depth>`
+(Fairy-Stockfish, for the games that declare a variant it plays).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from rules_kernel.core import CHANCE, Move, RulesError, State
+from rules_kernel.core import CHANCE, Game, Move, RulesError, State
 
 
 class Agent:
@@ -179,16 +184,124 @@ class PerfectAgent(Agent):
         return self.rng.choice(self.tablebase.optimal_moves(view))
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "perfect": PerfectAgent}
+class AnalysisAgent(Agent):
+    """The best move of an analysis engine (`rules_kernel.analysis.analyse`) on the view it is
+    given, analysed as that view's player knows it. Subclasses say which engine and limit."""
+
+    #: a bound on one analysis in wall time, far above what the budgets take: the budget
+    #: (playouts, depth) decides, so the same seed gives the same moves on any machine
+    SECONDS = 600.0
+
+    def choose(self, view: State) -> Move:
+        from rules_kernel.analysis import analyse  # analysis imports this module (evaluate)
+
+        engine = self.engine(view)  # first: an agent that cannot play this game says so at once
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        found = analyse(view, viewer=view.current_player, engine=engine, limit=self.limit())
+        return view.parse_move(found.best.move)
+
+    def engine(self, view: State) -> Any:
+        raise NotImplementedError
+
+    def limit(self) -> Any:
+        raise NotImplementedError
+
+
+class TreeSearchAgent(AnalysisAgent):
+    """`ismcts:<playouts>`: the analysis tree search (`TreeSearchEngine`, heuristic ordering
+    and cut-off rollouts) with a number of playouts a move; each move is searched with a seed
+    drawn from the agent's own generator, so a game is reproducible from the agent's seed."""
+
+    name = "ismcts"
+
+    def __init__(self, seed=None, playouts: int = 200) -> None:
+        super().__init__(seed)
+        self.playouts = playouts
+
+    def engine(self, view: State) -> Any:
+        from rules_kernel.analysis import TreeSearchEngine
+
+        return TreeSearchEngine(seed=self.rng.getrandbits(64))
+
+    def limit(self) -> Any:
+        from rules_kernel.analysis import Limit
+
+        return Limit(seconds=self.SECONDS, playouts=self.playouts)
+
+
+class FairyStockfishAgent(AnalysisAgent):
+    """`fsf:<depth>`: Fairy-Stockfish searching to a depth, through the analysis wrapper (our
+    rules at the root), for a game that declares its variant (`Game.FAIRY_STOCKFISH_VARIANT`).
+    A RulesError on the first move for any other game, or when the engine is not installed.
+    The engine is deterministic at a fixed depth; the seed only matters where the wrapper
+    falls back to the tree search (a position the engine's rules end while ours go on)."""
+
+    name = "fsf"
+
+    def __init__(self, seed=None, depth: int = 4) -> None:
+        super().__init__(seed)
+        self.depth = depth
+
+    def engine(self, view: State) -> Any:
+        from rules_kernel.analysis import get_engine
+
+        if type(view.game).FAIRY_STOCKFISH_VARIANT is None:
+            raise RulesError(f"agent fsf:{self.depth}: Fairy-Stockfish does not play {view.game.id}")
+        return get_engine(view.game, "fairy-stockfish")  # kept open: one process for a whole run
+
+    def limit(self) -> Any:
+        from rules_kernel.analysis import Limit
+
+        # playouts bound the tree search of the wrapper's fallback; the engine ignores them
+        return Limit(seconds=self.SECONDS, depth=self.depth, playouts=200)
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+    "perfect": PerfectAgent,
+    "ismcts": TreeSearchAgent,
+    "fsf": FairyStockfishAgent,
+}
+#: the agents that take a number, and what it is
+BUDGETS = {"mcts": "iterations", "ismcts": "playouts", "fsf": "depth"}
+EXAMPLES = {"mcts": "mcts:400", "ismcts": "ismcts:50", "fsf": "fsf:4"}
+#: the agents that need one: a bare 'ismcts' would hide its budget in a name
+NEEDS_BUDGET = ("ismcts", "fsf")
+SPECS = "random, greedy, perfect, mcts or mcts:<iterations>, ismcts:<playouts>, fsf:<depth>"
 
 
 def make_agent(spec: str, seed: int | str | None = None) -> Agent:
-    """An agent from its name: 'random', 'greedy', 'mcts' or 'mcts:<iterations>'."""
-    name, _, arg = spec.partition(":")
+    """An agent from its spec: 'random', 'greedy', 'perfect', 'mcts' or 'mcts:<iterations>',
+    'ismcts:<playouts>', 'fsf:<depth>'. RulesError for anything else."""
+    name, colon, arg = spec.partition(":")
     if name not in AGENTS:
-        raise RulesError(f"unknown agent {spec!r}; agents: {', '.join(AGENTS)} (mcts:<iterations>)")
-    if arg:
-        if name != "mcts" or not arg.isdigit() or int(arg) < 1:
-            raise RulesError(f"agent {spec!r}: only mcts takes a number of iterations, like mcts:400")
-        return MCTSAgent(seed, iterations=int(arg))
-    return AGENTS[name](seed)
+        raise RulesError(f"unknown agent {spec!r}; agents: {SPECS}")
+    if not colon and name not in NEEDS_BUDGET:
+        return AGENTS[name](seed)
+    if name not in BUDGETS:
+        raise RulesError(
+            f"agent {spec!r}: {name} takes no number (only mcts takes iterations, ismcts playouts "
+            "and fsf a depth: mcts:400, ismcts:50, fsf:4)"
+        )
+    if not (arg.isascii() and arg.isdigit()) or int(arg) < 1:
+        raise RulesError(
+            f"agent {spec!r}: give {name}:<{BUDGETS[name]}>, a whole number >= 1, like {name}:50"
+        )
+    return AGENTS[name](seed, **{BUDGETS[name]: int(arg)})
+
+
+def check_agent(spec: str, game: Game) -> None:
+    """RulesError unless the agent `spec` can play `game` here: Fairy-Stockfish only for a game
+    that declares its variant, with the engine installed; perfect play only where the game's
+    solved table is ready. Nothing is opened for the others."""
+    agent = make_agent(spec)
+    if isinstance(agent, FairyStockfishAgent):
+        agent.engine(game.initial_state())  # opens (and keeps) the engine, or says why not
+    elif isinstance(agent, PerfectAgent) and type(game).SOLVED_TABLE is None:
+        raise RulesError(f"agent perfect: {game.id} declares no solved table")
+    elif isinstance(agent, PerfectAgent) and game.solved_table_availability() != "ready":
+        raise RulesError(f"agent perfect: the solved table of {game.id} is not ready here")
