@@ -236,3 +236,24 @@ def test_3x4_analysis_by_the_old_engine_keeps_to_our_rules(dobutsu):
     assert {m.move for m in result.moves} <= legal and result.best.move in legal
     ruled = [m for m in result.moves if m.value.exact]
     assert all(str(m.value) in ("loss in 2", "win in 1", "draw") for m in ruled)
+
+
+@needs_engine
+def test_two_threads_sharing_the_engine_each_get_their_own_positions_answer(goro):
+    """The explorer's Analysis and a Replay's report may ask the one engine process at once:
+    each search waits for the other, and each answer is about its own position."""
+    positions = [s for s in random_positions(GORO, 6, seed=11) if not s.is_terminal()][:4]
+    answers: dict[int, object] = {}
+
+    def ask(index: int) -> None:
+        answers[index] = analyse(positions[index], engine=goro, limit=Limit(depth=5))
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(positions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers) == list(range(len(positions)))
+    for index, state in enumerate(positions):
+        assert answers[index].position == state.to_text()
+        assert answers[index].best.move in {str(m) for m in state.legal_moves()}

@@ -389,6 +389,9 @@ class FairyStockfishEngine:
         """`require_same_rules`: refuse an engine whose perft differs from ours even where the
         difference is a known one (KNOWN_OTHER_RULES); an unknown difference is always refused."""
         self.game, self.variant = game, variant
+        # one engine process answers one search at a time: pages and reports in one kernel
+        # (the explorer's Analysis, a Replay's report) share it through get_engine
+        self._one_at_a_time = threading.RLock()
         self.fsf = FairyStockfish(variant, path=path)
         try:
             self.rules_match, self.check, known = self._check_rules()
@@ -428,6 +431,18 @@ class FairyStockfishEngine:
         limit: Limit | None = None,
         progress: Callable[[Analysis], None] | None = None,
         stop: StopFlag | None = None,
+    ) -> Analysis:
+        with self._one_at_a_time:
+            return self._analyse(state, viewer=viewer, limit=limit, progress=progress, stop=stop)
+
+    def _analyse(
+        self,
+        state: State,
+        *,
+        viewer: int | None,
+        limit: Limit | None,
+        progress: Callable[[Analysis], None] | None,
+        stop: StopFlag | None,
     ) -> Analysis:
         limit = limit or Limit()
         if limit.seconds is None and limit.depth is None and limit.nodes is None:
@@ -499,7 +514,9 @@ class FairyStockfishEngine:
         without the '+' ours has (`b3b4` for `b3b4+`, when it has no `b3b4+`). Moves the
         engine lacks are left out; moves only the engine has (a mating Kodama drop in 5x6, a
         Kodama that does not promote in its dobutsu) are never searched (`searchmoves`)."""
-        theirs = self.fsf.legal_moves(state.to_text()) if theirs is None else theirs
+        if theirs is None:
+            with self._one_at_a_time:
+                theirs = self.fsf.legal_moves(state.to_text())
         ours = {str(m) for m in state.legal_moves()}
         mapping = {}
         for text in ours:
