@@ -10,7 +10,7 @@ Each game module subclasses `Game` and `State` and fills in a handful of hooks:
     Game:  initial_state(), from_text(text)
     State: current_player, legal_moves(), _successor(action), _compute_outcome(),
            to_text(), scene(perspective); for chance: chance_outcomes() or sample_chance();
-           for secrets: view(player)
+           for secrets: view(player); for study positions: status()
 
 Everything else (apply with legality checks, parse_move, outcome() computed once and cached,
 is_terminal(), perft, repr) is shared. Position text: `rules_kernel.position_text`.
@@ -476,6 +476,14 @@ class State:
             if str(outcome) == text:
                 return outcome
         raise IllegalMoveError(f"{_cut(text)!r} is not a possible chance outcome here")
+
+    def status(self) -> list[str]:
+        """What makes this position unreachable or unusual in a real game, as short sentences
+        ("3 cards out of the game", "no Daimyo for Black"), like python-chess's
+        `Board.status()`: a study position (a rulebook's diagram, a puzzle) is accepted by
+        `Game.from_text` and played, and this says what is odd about it instead of refusing
+        it. Every position reached by play from the start has none. The default: none."""
+        return []
 
     def why_illegal(self, text: str) -> str:
         """Hook: the reason `text` names no legal move (the default lists the legal ones)."""

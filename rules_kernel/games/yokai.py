@@ -437,7 +437,14 @@ class YokaiNoMori5x6(YokaiGame):
     PGN_ALIASES = ("gorogoro",)
     PGN_LETTERS = {KODAMA_SAMURAI: "G", SUPER_ONI: "G"}  # promoted pieces move as golds
     KIF_HANDICAP = "ゴロゴロ将棋"  # 81Dojo's name of the 5x6 game
-    KIF_PIECES = {KODAMA: "歩", ONI: "銀", KIRIN: "金", KOROPOKKURU: "玉", KODAMA_SAMURAI: "と", SUPER_ONI: "成銀"}
+    KIF_PIECES = {
+        KODAMA: "歩",
+        ONI: "銀",
+        KIRIN: "金",
+        KOROPOKKURU: "玉",
+        KODAMA_SAMURAI: "と",
+        SUPER_ONI: "成銀",
+    }
 
 
 GAMES = [YokaiNoMori3x4, YokaiNoMori5x6]
@@ -583,7 +590,8 @@ def _status(game: YokaiGame, board, hands, side: int) -> list[str]:
     for hand in hands:
         for kind in counts:
             counts[kind] += hand[kind]
-    out = [(game.MATERIAL[kind] - n, KIND_NAMES[kind]) for kind, n in counts.items() if n < game.MATERIAL[kind]]
+    box = game.MATERIAL
+    out = [(box[kind] - n, KIND_NAMES[kind]) for kind, n in counts.items() if n < box[kind]]
     if out:
         total = sum(n for n, _ in out)
         listed = ", ".join(f"{n} {name}" for n, name in out)
