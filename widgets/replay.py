@@ -34,6 +34,7 @@ from rules_kernel.core import RulesError, State
 from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
 from widgets.evalgraph import ReportPanel
+from widgets.export_menu import PictureExport
 from widgets.presentation import _shown
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
@@ -88,8 +89,10 @@ class Replay(w.VBox):
         self.upload.on_refused(lambda line: setattr(self.info, "value", message_html(line, error=True)))
         loader = w.HBox([self.upload, self.record_index], layout=w.Layout(flex_flow="row wrap"))
         top = [loader] if upload else []
+        #: the position shown or the game up to it, as a picture in the replay's perspective
+        self.pictures = PictureExport(self._picture_source)
         side = w.VBox(
-            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note],
+            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note, self.pictures.box],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
         #: Analyse, then the evaluation graph and the table per player, under the board and the list
@@ -197,6 +200,12 @@ class Replay(w.VBox):
 
     def jump(self, ply: int) -> None:
         self.show(ply)
+
+    def _picture_source(self) -> tuple[list[State], int | None, str] | str:
+        if self.session is None:
+            return "Load a game first."
+        ply = self.session.ply
+        return list(self.states[: ply + 1]), self.perspective, f"{self.session.game.id}-ply-{ply}"
 
     def _session_changed(self, change: Change) -> None:
         if change.session is self.session:
