@@ -1245,12 +1245,16 @@ def load(
     replay: bool = False,
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> list[Record] | Collected:
-    """Records from a file: JSON Lines (.jsonl/.json/.ndjson) or the one-game text form (else).
+    """Records from a file: JSON Lines (.jsonl/.json/.ndjson), a PGN or KIF file (told by its
+    content, or by .pgn/.kif/.kifu), or the one-game text form (else).
     errors="raise": a list of records; errors="collect": `Collected(records, errors)`."""
     if Path(source).suffix in _JSON_SUFFIXES:
         found = read_records(source, replay=replay, errors=errors, max_line_bytes=max_line_bytes)
         return found if errors == "collect" else list(found)
     try:
+        kind = _detect_file(Path(source), str(source))
+        if kind in ("pgn", "kif"):
+            return read(source, errors=errors, max_line_bytes=max_line_bytes)
         one = [read_text_game(source, max_line_bytes=max_line_bytes)]
     except RecordError as exc:
         if errors == "collect":
@@ -1262,6 +1266,156 @@ def load(
 def loads(text: str) -> list[Record]:
     """Records from JSON Lines text in memory."""
     return list(read_records(io.StringIO(text)))
+
+
+# --- players' formats: PGN and KIF (rules_kernel/formats/) ----------------------------------
+
+#: a PGN or KIF file is read whole (its games are parsed as text): at most this many bytes
+MAX_FORMAT_BYTES = MAX_LINE_BYTES
+#: how much of a file the format is told from
+_HEAD_BYTES = 64 * 1024
+_FORMAT_SUFFIXES = {".pgn": "pgn", ".kif": "kif", ".kifu": "kif"}
+#: lines only a KIF file has (its header keys, the move list's heading, a board diagram)
+_KIF_MARKS = (
+    "手合割",
+    "手数----",
+    "先手：",
+    "後手：",
+    "下手：",
+    "上手：",
+    "開始日時：",
+    "先手の持駒",
+    "後手の持駒",
+)
+_KIF_MOVE = re.compile(r"\s*1\s+[１２３４５６７８９][一二三四五六七八九]")
+_PGN_START = re.compile(r'\[[A-Za-z0-9_]+\s+"|1\.')
+_TEXT_HEADER = re.compile(r"(game|options|start)\s*:", re.IGNORECASE)
+
+Format = Literal["jsonl", "text", "pgn", "kif"]
+
+
+def detect(head: bytes | str, filename: str = "") -> Format:
+    """The format of a record file from its first bytes: JSON Lines (a line starting with
+    '{'), PGN (a tag '[Name "' or '1.'), KIF (手合割, 先手：, a move line like '1 ２二ひよこ'),
+    else the one-game text form; a .pgn/.kif/.kifu name decides only where the content does
+    not (a PGN of bare moves)."""
+    text = head if isinstance(head, str) else _head_text(head)
+    for line in text.split("\n"):
+        body = line.strip().lstrip("\ufeff")
+        if not body or body[0] in "#%*&":
+            continue
+        if body.startswith("{"):
+            return "jsonl"
+        if _PGN_START.match(body):
+            return "pgn"
+        if _TEXT_HEADER.match(body):
+            return "text"
+        break
+    if any(mark in text for mark in _KIF_MARKS) or any(_KIF_MOVE.match(line) for line in text.split("\n")):
+        return "kif"
+    return _FORMAT_SUFFIXES.get(Path(filename).suffix.lower(), "text")
+
+
+def _head_text(head: bytes) -> str:
+    """The first bytes as text: UTF-8 (a character cut at the end is dropped), else the
+    Shift_JIS that KIF files are often saved in."""
+    try:
+        return head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(head) - 3:
+            return head[: exc.start].decode("utf-8", errors="replace")
+        return head.decode("cp932", errors="replace")
+
+
+def _detect_file(path: Path, label: str) -> Format:
+    with _open_regular_file(path, label) as stream:
+        return detect(stream.read(_HEAD_BYTES), str(path))
+
+
+def read(
+    source: str | os.PathLike | bytes | bytearray | memoryview,
+    *,
+    name: str | None = None,
+    errors: Literal["raise", "collect"] = "raise",
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> list[Record] | Collected:
+    """Records from any record file, its format told by content (`detect`): JSON Lines, the
+    one-game text form, PGN (pychess-variants' Dōbutsu and Gorogoro+) or KIF (どうぶつしょうぎ).
+    `source`: a path; or the file's bytes; or its text (a str holding a line break, or
+    starting with '{' or '[': a one-line str is a path). `name` labels it in errors. Every
+    record is replayed and checked. errors="raise": a list, the first bad record raises
+    RecordError (source, line, ply, reason); errors="collect": `Collected(records, errors)`."""
+    if isinstance(source, str) and ("\n" in source or source.lstrip()[:1] in ("{", "[")):
+        source = source.encode("utf-8", errors="surrogatepass")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        label = name or "<text>"
+        kind = detect(data[:_HEAD_BYTES], label)
+        opener: Callable[[], IO[bytes]] = lambda: io.BytesIO(data)  # noqa: E731
+    else:
+        path = Path(source)
+        label = name or str(source)
+        kind = _detect_file(path, label)
+        opener = lambda: _open_regular_file(path, label)  # noqa: E731
+    try:
+        found = _read_kind(kind, opener, label, max_line_bytes)
+    except RecordError as exc:
+        found = Collected([], [exc])
+    if errors == "collect":
+        return found
+    if found.errors:
+        raise found.errors[0]
+    return found.records
+
+
+def _read_kind(kind: Format, opener: Callable[[], IO[bytes]], label: str, max_line_bytes: int) -> Collected:
+    if kind == "jsonl":
+        with opener() as stream:
+            return _collect(scan_records(stream, replay=True, max_line_bytes=max_line_bytes, name=label))
+    if kind == "text":
+        with opener() as stream:
+            return Collected([read_text_game(stream, max_line_bytes=max_line_bytes, name=label)], [])
+    with opener() as stream:
+        data = stream.read(MAX_FORMAT_BYTES + 1)
+    if len(data) > MAX_FORMAT_BYTES:
+        raise RecordError(
+            f"a {kind.upper()} file of more than {MAX_FORMAT_BYTES:,} bytes; split it", source=label
+        )
+    return _collect(_format_records(kind, data, label, max_line_bytes))
+
+
+def _format_records(
+    kind: Format, data: bytes, label: str, max_line_bytes: int, max_actions: int | None = None
+) -> Iterator[Record | RecordError]:
+    """The games of a PGN or KIF file's bytes, read through the same bounded lines as JSON
+    Lines (line length, control characters, UTF-16 refused); KIF may be Shift_JIS."""
+    from rules_kernel.formats import kif, pgn
+
+    if kind == "kif":
+        data = _as_utf8(data)
+    lines = []
+    for number, text in _lines(io.BytesIO(data), label, max_line_bytes):
+        if isinstance(text, RecordError):
+            raise text
+        lines.append((number, text.rstrip("\r\n")))
+    if not any(text.strip() for _, text in lines):
+        raise RecordError("no records: the file is empty", source=label)
+    reader = pgn.read_lines if kind == "pgn" else kif.read_lines
+    yield from reader(lines, label, max_actions=max_actions)
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """KIF files are often Shift_JIS (cp932): such bytes are re-encoded as UTF-8; bytes that
+    are neither stay as they are (the line reader names the bad line)."""
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp932").encode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 # --- uploads from untrusted visitors ---------------------------------------------------------
@@ -1293,7 +1447,8 @@ def read_upload(
     check: Callable[[int, Record], object] | None = None,
 ) -> list[Record]:
     """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
-    `filename` ends in .jsonl/.json/.ndjson, else the one-game text form. Every record is
+    `filename` ends in .jsonl/.json/.ndjson; else PGN or KIF when the content is (`detect`),
+    else the one-game text form. Every record is
     replayed and checked; a record that names a file (To War!'s `units`) is refused and no
     file is opened. `filename` is only a label in messages, never a path.
 
@@ -1320,6 +1475,15 @@ def read_upload(
     try:
         if label.lower().endswith(_JSON_SUFFIXES):
             found = list(read_records(stream, max_line_bytes=max_line_bytes, name=label))
+            _check_upload_size(found, label)
+            for i, record in enumerate(found):
+                check(i, record)
+            return found
+        kind = detect(bytes(data[:_HEAD_BYTES]), label)
+        if kind in ("pgn", "kif"):  # replayed while read: bounded by actions before that
+            found = list(
+                _raise_first(_format_records(kind, bytes(data), label, max_line_bytes, MAX_UPLOAD_ACTIONS))
+            )
             _check_upload_size(found, label)
             for i, record in enumerate(found):
                 check(i, record)

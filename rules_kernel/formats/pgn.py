@@ -338,7 +338,7 @@ def _moves(
         if depth or kind in ("space", "nag", "number"):
             continue
         if kind in ("comment", "line_comment"):
-            comments.append([len(actions), value.strip("{}; \t\n").strip()])
+            comments.append([len(actions), " ".join(value.strip("{};").split())])
             continue
         if result is not None:
             raise RecordError(f"{echo(value)} after the result {result}", source=source, line=line)

@@ -1,0 +1,540 @@
+"""KIF (Kakinoki's kifu format) for the Yōkai games, as Japanese shogi programs write Dōbutsu
+shōgi (lishogi's KIF writer: 手合割：どうぶつしょうぎ, animal names):
+
+    手合割：どうぶつしょうぎ
+    先手：Ann
+    後手：Bo
+    手数----指手---------消費時間--
+       1 ２二ひよこ(23)
+       2 同　ぞう(11)
+    *a comment on the move before
+       3 ２三ライオン(24)
+    まで3手で中断
+
+Squares are shogi's: the file in full-width digits counted from the first player's right
+(our file a is ３ on 3x4, ５ on 5x6), the rank in kanji from the second player's side (our
+top rank is 一). `(23)` is the square a piece left (ASCII digits), `打` a drop, `成` a
+promotion, `不成` a promotion declined, `同　` the square of the move before. Lines starting
+with `*` are comments, `#` file comments, `&` bookmarks; a `変化：` line starts a variation,
+which is not read. A game from another position than the initial one has a board diagram
+(`後手の持駒：`, `|vきvラvぞ|一`, `先手の持駒：`, `後手番`).
+
+Pieces are read by the animal names, their first characters (diagrams), or the shogi kanji of
+the piece that moves the same way: ライオン 玉/王 (our Koropokkuru), きりん 飛 (Tanuki: one
+step straight), ぞう 角 (Kitsune: one step diagonally), ひよこ 歩 (Kodama), にわとり と (Kodama
+Samurai); on 5x6 金 (Kirin), 銀 (Oni), 成銀/全 (Super-Oni). Files are read as UTF-8 or
+Shift_JIS (cp932), as KIF files often are; written as UTF-8.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import rules_kernel as rk
+from rules_kernel.core import Game, State
+from rules_kernel.formats import (
+    DRAW,
+    Claim,
+    build,
+    claim_of,
+    comments_of,
+    echo,
+    fail,
+    games_with,
+    known,
+    settle,
+)
+from rules_kernel.games.yokai import (
+    KIRIN,
+    KITSUNE,
+    KODAMA,
+    KODAMA_SAMURAI,
+    KOROPOKKURU,
+    ONI,
+    SUPER_ONI,
+    TANUKI,
+    UNPROMOTED,
+    YokaiMove,
+    kind_of,
+    owner_of,
+)
+from rules_kernel.records import Record, RecordError, check_start
+
+DIGITS = "０１２３４５６７８９"
+KANJI = "〇一二三四五六七八九十"
+#: shogi's kanji for the piece that moves the same way (read, never written for 3x4)
+SHOGI_NAMES = {
+    "歩": KODAMA,
+    "と": KODAMA_SAMURAI,
+    "角": KITSUNE,
+    "飛": TANUKI,
+    "玉": KOROPOKKURU,
+    "王": KOROPOKKURU,
+    "金": KIRIN,
+    "銀": ONI,
+    "成銀": SUPER_ONI,
+    "全": SUPER_ONI,
+}
+#: a diagram writes one character a piece: the name's first, but 全 for 成銀 (shogi's custom)
+DIAGRAM_CHAR = {"成銀": "全"}
+HEADER = "手数----指手---------消費時間--"
+#: terminal words of a move line, and who they make win: the mover (+0), the other (+1)
+ENDINGS: dict[str, int | str | None] = {
+    "投了": 1,
+    "詰み": 1,
+    "切れ負け": 1,
+    "反則負け": 1,
+    "反則勝ち": 0,
+    "入玉勝ち": 0,
+    "千日手": DRAW,
+    "持将棋": DRAW,
+    "中断": None,
+}
+
+_MOVE_LINE = re.compile(r"\s*(\d+)\s+(同[ 　]*\S+|\S+)(?:\s+\(\s*[\d:/ ]*\))?\s*\+?\s*")
+_MOVE = re.compile(
+    r"(?:(?P<file>[１-９1-9])(?P<rank>[一二三四五六七八九])|同\s*　?\s*)(?P<piece>.+?)"
+    r"(?P<how>不成|成|打)?(?:\((?P<from>\d\d)\))?"
+)
+_RESULT = re.compile(r"まで(\d+)手で(.*)")
+_ROW = re.compile(r"\|(.*)\|\s*([一二三四五六七八九]+)\s*")
+_HEADER_LINE = re.compile(r"([^：:]+)[：:](.*)")
+
+
+# --- names ----------------------------------------------------------------------------------
+
+
+def names_of(game: Game) -> dict[str, int]:
+    """Every name a KIF may give a piece of `game`: its KIF name, the diagram character, the
+    shogi kanji of the piece that moves the same way."""
+    found = {name: kind for name, kind in SHOGI_NAMES.items() if kind in game.LETTERS}
+    for kind, name in game.KIF_PIECES.items():
+        found[name] = kind
+        found[DIAGRAM_CHAR.get(name, name[0])] = kind
+    return found
+
+
+def _square(state: State, sq: int) -> tuple[int, int]:
+    """(KIF file, KIF rank) of our square: files from the right, ranks from the top."""
+    t = state.tables
+    return t.files - sq % t.files, t.ranks - sq // t.files
+
+
+def _our_square(game: Game, file: int, rank: int) -> int | None:
+    t = game.tables
+    if not (1 <= file <= t.files and 1 <= rank <= t.ranks):
+        return None
+    return (t.ranks - rank) * t.files + (t.files - file)
+
+
+def _number(text: str) -> int:
+    """A kanji count (二, 十, 十二) or digits."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (KANJI.index(tens) if tens else 1) * 10 + (KANJI.index(ones) if ones else 0)
+    return KANJI.index(text)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+class _Kif:
+    """What the lines before and among the moves said."""
+
+    def __init__(self) -> None:
+        self.headers: dict[str, tuple[str, int]] = {}
+        self.rows: list[tuple[str, int]] = []
+        self.second_to_move = False
+        self.moves: list[tuple[int, int, str]] = []  # (line, number, text)
+        self.comments: list[list[Any]] = []
+        self.ending: tuple[str, int] | None = None
+        self.result: tuple[str, str, int] | None = None
+        self.first_line: int | None = None
+
+
+def read_lines(
+    lines: Iterable[tuple[int, str]], source: str, *, max_actions: int | None = None
+) -> Iterator[Record | RecordError]:
+    """The game of a KIF text (its lines, numbered): one Record, or its RecordError."""
+    try:
+        yield _read(_scan(lines, source, max_actions), source)
+    except RecordError as exc:
+        yield exc
+
+
+def _scan(lines: Iterable[tuple[int, str]], source: str, max_actions: int | None) -> _Kif:
+    kif = _Kif()
+    for number, raw in lines:
+        text = raw.rstrip("\r\n").strip(" \t")
+        if not text or text[0] in "#&":
+            continue
+        kif.first_line = kif.first_line or number
+        if text.startswith("変化"):
+            break  # the main line is read whole before the first variation
+        if text.startswith("*"):
+            kif.comments.append([len(kif.moves), text[1:].strip()])
+            continue
+        if _take_move(kif, text, number, source, max_actions):
+            continue
+        _take_other(kif, text, number)
+    return kif
+
+
+def _take_move(kif: _Kif, text: str, number: int, source: str, max_actions: int | None) -> bool:
+    found = _MOVE_LINE.fullmatch(text)
+    if not found:
+        found_result = _RESULT.fullmatch(text)
+        if found_result:
+            kif.result = (found_result.group(1), found_result.group(2), number)
+            return True
+        return False
+    if kif.ending is not None:
+        raise RecordError(f"a move after {kif.ending[0]}", source=source, line=number)
+    move = re.sub(r"同[\s　]+", "同", found.group(2))
+    if move in ENDINGS:
+        kif.ending = (move, number)
+        return True
+    if max_actions is not None and len(kif.moves) >= max_actions:
+        raise RecordError(f"the game has more than {max_actions:,} actions", source=source, line=number)
+    kif.moves.append((number, int(found.group(1)), move))
+    return True
+
+
+def _take_other(kif: _Kif, text: str, number: int) -> None:
+    """Header lines, the diagram and whose turn it is; anything else is not read (KIF
+    writers add lines of their own)."""
+    row = _ROW.fullmatch(text)
+    if row:
+        kif.rows.append((row.group(1), number))
+    elif text in ("後手番", "上手番"):
+        kif.second_to_move = True
+    else:
+        header = _HEADER_LINE.fullmatch(text)
+        if header and not text.startswith(HEADER[:4]):
+            kif.headers.setdefault(header.group(1).strip(), (header.group(2).strip(), number))
+
+
+def _read(kif: _Kif, source: str) -> Record:
+    game = _game_of(kif, source)
+    start = _start(game, kif, source)
+    state, actions, previous = start, [], None
+    for ply, (line, number, text) in enumerate(kif.moves):
+        expected = kif.moves[0][1] + ply
+        if number != expected:
+            raise RecordError(f"move number {number} where {expected} was due", source=source, line=line)
+        move = _move(state, text, previous, fail(source, line, ply))
+        state, previous = state.apply(move), move.to
+        actions.append(str(move))
+    claim = _claim(kif, start, len(actions), source)
+    where = kif.result[2] if kif.result else kif.ending[1] if kif.ending else kif.first_line
+    result = settle(state, claim, fail(source, where))
+    meta = {key: value for key, (value, _) in kif.headers.items() if key not in _MAPPED and value}
+    if result is None and kif.result:
+        meta["result"] = f"まで{kif.result[0]}手で{kif.result[1]}"
+    names = [kif.headers.get(key, ("", 0))[0] for key in ("先手", "後手")]
+    names = [names[0] or kif.headers.get("下手", ("", 0))[0], names[1] or kif.headers.get("上手", ("", 0))[0]]
+    players = ({"name": names[0]}, {"name": names[1]}) if any(names) else ()
+    comments = [c for c in kif.comments if c[1]]
+    return build(
+        game,
+        start,
+        actions,
+        state,
+        players=players,
+        result=result,
+        meta={"kif": meta, "comments": comments},
+        source=source,
+        line=kif.first_line,
+    )
+
+
+_MAPPED = frozenset(
+    {"手合割", "先手", "後手", "下手", "上手", "先手の持駒", "後手の持駒", "上手の持駒", "下手の持駒"}
+)
+
+
+def _game_of(kif: _Kif, source: str) -> Game:
+    """The game 手合割 names, else the one whose board the diagram has."""
+    if "手合割" in kif.headers:
+        value, number = kif.headers["手合割"]
+        wanted = re.sub(r"[(（].*?[)）]", "", value).strip()
+        for cls in games_with("KIF_HANDICAP"):
+            if wanted == cls.KIF_HANDICAP:
+                return rk.load_game(cls.id)
+        raise RecordError(
+            f"手合割 {echo(value)} is another game: this reader takes {known('KIF_HANDICAP')}",
+            source=source,
+            line=number,
+        )
+    if kif.rows:
+        size = (len(_cells(kif.rows[0][0])), len(kif.rows))
+        for cls in games_with("KIF_HANDICAP"):
+            if (cls.FILES, cls.RANKS) == size:
+                return rk.load_game(cls.id)
+    raise RecordError(
+        f"no 手合割 line and no board of a game this reader takes ({known('KIF_HANDICAP')}); "
+        "a KIF without one is standard shogi (平手)",
+        source=source,
+        line=kif.first_line,
+    )
+
+
+def _cells(row: str) -> list[str]:
+    """A diagram row's cells: ' X' (first player), 'vX' (second player), ' ・' (empty)."""
+    return re.findall(r"[ v^]?(?:成.|\S)", row.replace("　", " "))
+
+
+def _start(game: Game, kif: _Kif, source: str) -> State:
+    """The initial position, or the diagram's (read through a FEN, so our position checks
+    apply to it)."""
+    if not kif.rows:
+        return game.initial_state()
+    line = kif.rows[0][1]
+    if len(kif.rows) != game.tables.ranks:
+        raise RecordError(
+            f"the board has {len(kif.rows)} ranks, {game.id} has {game.tables.ranks}",
+            source=source,
+            line=line,
+        )
+    names = names_of(game)
+    ranks = [_fen_rank(game, row, names, number, source) for row, number in kif.rows]
+    hands = "".join(_fen_hand(game, kif, side, names, source) for side in (0, 1))
+    fen = f"{'/'.join(ranks)}[{hands}] {'b' if kif.second_to_move else 'w'} - - 0 1"
+    try:
+        return check_start(game, fen)
+    except RecordError as exc:
+        reason = exc.reason.replace("field 'start'", "the board diagram", 1)
+        raise RecordError(reason, source=source, line=line) from exc
+
+
+def _fen_rank(game: Game, row: str, names: dict[str, int], number: int, source: str) -> str:
+    cells = _cells(row)
+    if len(cells) != game.tables.files:
+        raise RecordError(
+            f"a rank of {len(cells)} squares; {game.id} has {game.tables.files} files",
+            source=source,
+            line=number,
+        )
+    text, empty = "", 0
+    for cell in cells:
+        body = cell.lstrip(" v^")
+        if body == "・":
+            empty += 1
+            continue
+        if body not in names:
+            raise RecordError(f"{echo(body)} is no piece of {game.id}", source=source, line=number)
+        letter = game.LETTERS[names[body]]
+        text += (str(empty) if empty else "") + (letter.lower() if cell.startswith("v") else letter)
+        empty = 0
+    return text + (str(empty) if empty else "")
+
+
+def _fen_hand(game: Game, kif: _Kif, side: int, names: dict[str, int], source: str) -> str:
+    keys = ("先手の持駒", "下手の持駒") if side == 0 else ("後手の持駒", "上手の持駒")
+    value, number = next((kif.headers[key] for key in keys if key in kif.headers), ("なし", 0))
+    if value in ("なし", ""):
+        return ""
+    text = ""
+    for item in re.split(r"[\s　]+", value.strip()):
+        found = re.fullmatch(r"(.+?)([一二三四五六七八九十]+|\d+)?", item)
+        if not found or found.group(1) not in names:
+            raise RecordError(f"{echo(item)} is no piece of {game.id} in hand", source=source, line=number)
+        letter = game.LETTERS[names[found.group(1)]]
+        count = _number(found.group(2)) if found.group(2) else 1
+        text += (letter if side == 0 else letter.lower()) * min(count, 64)
+    return text
+
+
+def _move(state: State, text: str, previous: int | None, error) -> YokaiMove:
+    """The legal move a KIF move text names (its piece checked against the board)."""
+    found = _MOVE.fullmatch(text)
+    if not found:
+        raise error(f"{echo(text)} is not a KIF move (like ２二ひよこ(23), ２三ぞう打, 同　きりん(12))")
+    game = state.game
+    if found.group("file"):
+        file = found.group("file")
+        to = _our_square(
+            game, DIGITS.index(file) if file in DIGITS else int(file), KANJI.index(found.group("rank"))
+        )
+    else:
+        to = previous
+    if to is None:
+        raise error(
+            f"{echo(text)}: no such square on the {game.tables.files}x{game.tables.ranks} board"
+            if found.group("file")
+            else f"{echo(text)}: 同 with no move before"
+        )
+    kind = names_of(game).get(found.group("piece"))
+    if kind is None:
+        raise error(f"{echo(found.group('piece'))} is no piece of {game.title}")
+    candidates = _candidates(state, found, to, kind, error)
+    how = found.group("how")
+    if how == "成":
+        candidates = [m for m in candidates if m.promote]
+    elif how == "不成" or len({m.promote for m in candidates}) > 1:
+        candidates = [m for m in candidates if not m.promote]
+    if len(candidates) != 1:
+        mover = game.player_names[state.side].lower()
+        raise error(f"{echo(text)} is not a legal move of the {mover} here")
+    return candidates[0]
+
+
+def _candidates(state: State, found: re.Match, to: int, kind: int, error) -> list[YokaiMove]:
+    legal = [m for m in state.legal_moves() if m.to == to]
+    if found.group("how") == "打" or not found.group("from"):
+        return [m for m in legal if m.drop == kind]
+    frm = _our_square(state.game, int(found.group("from")[0]), int(found.group("from")[1]))
+    if frm is None:
+        raise error(f"({found.group('from')}) is no square of the board")
+    code = state.board[frm]
+    if code and owner_of(code) == state.side and kind_of(code) != kind:
+        on_it = state.game.KIF_PIECES[kind_of(code)]
+        raise error(f"the piece on ({found.group('from')}) is a {on_it}, not {found.group('piece')}")
+    return [m for m in legal if m.frm == frm]
+
+
+def _claim(kif: _Kif, start: State, plies: int, source: str) -> Claim:
+    """The result the KIF states: its まで line, else its terminal move (投了 ...)."""
+    if kif.result:
+        count, words, number = kif.result
+        if int(count) != plies:
+            raise RecordError(
+                f"the result line counts {count} moves, the game has {plies}", source=source, line=number
+            )
+        if any(w in words for w in ("千日手", "持将棋", "引き分け")):
+            return DRAW
+        if "勝ち" in words or "負け" in words:
+            first = "先手" in words or "下手" in words
+            return (0 if first else 1) if "勝ち" in words else (1 if first else 0)
+        return None
+    if kif.ending:
+        effect = ENDINGS[kif.ending[0]]
+        if effect in (0, 1):
+            mover = (start.side + plies) % 2
+            return (mover + effect) % 2
+        return effect
+    return None
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def dumps(record: Record) -> str:
+    """One game as KIF (the record is replayed: RecordError if it is bad)."""
+    game = record.load_game()
+    if not getattr(game, "KIF_HANDICAP", None):
+        raise RecordError(f"{game.id} has no KIF form; KIF is written for {known('KIF_HANDICAP')}")
+    states = record.replay()
+    lines = [f"手合割：{game.KIF_HANDICAP}"]
+    if record.start is not None:
+        lines += _diagram(states[0])
+    names = [p.get("name") if isinstance(p.get("name"), str) else "" for p in record.players] + ["", ""]
+    lines += [f"先手：{_one_line(names[0])}", f"後手：{_one_line(names[1])}"]
+    extra = record.meta.get("kif") if isinstance(record.meta, dict) else None
+    for key, value in (extra or {}).items():
+        if isinstance(key, str) and key not in _MAPPED and key != "result" and "：" not in key:
+            lines.append(f"{_one_line(key)}：{_one_line(str(value))}")
+    lines.append(HEADER)
+    lines += _moves(record, states)
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
+
+
+def _diagram(state: State) -> list[str]:
+    game, t = state.game, state.tables
+    lines = [f"後手の持駒：{_hand(state, 1)}", "  " + " ".join(DIGITS[n] for n in range(t.files, 0, -1))]
+    lines.append("+" + "-" * (3 * t.files) + "+")
+    for rank in range(t.ranks - 1, -1, -1):
+        cells = ""
+        for file in range(t.files):
+            code = state.board[rank * t.files + file]
+            name = game.KIF_PIECES[kind_of(code)] if code else "・"
+            cells += ("v" if code and owner_of(code) == 1 else " ") + DIAGRAM_CHAR.get(name, name[0])
+        lines.append(f"|{cells}|{KANJI[t.ranks - rank]}")
+    lines += ["+" + "-" * (3 * t.files) + "+", f"先手の持駒：{_hand(state, 0)}"]
+    if state.side == 1:
+        lines.append("後手番")
+    return lines
+
+
+def _hand(state: State, side: int) -> str:
+    items = []
+    for kind, name in state.game.KIF_PIECES.items():
+        count = state.hands[side][kind] if kind not in UNPROMOTED else 0
+        if count:
+            items.append(name + (KANJI[count] if count > 1 else ""))
+    return "　".join(items) or "なし"
+
+
+def _moves(record: Record, states: list[State]) -> list[str]:
+    comments = comments_of(record)
+    lines = [f"*{_one_line(text)}" for text in comments.get(0, ())]
+    previous = None
+    for ply, action in enumerate(record.actions):
+        state = states[ply]
+        move = state.parse_move(action.notation)
+        lines.append(f"{ply + 1:>4} {_move_text(state, move, previous)}")
+        lines += [f"*{_one_line(text)}" for text in comments.get(ply + 1, ())]
+        previous = move.to
+    lines += _ending(record, states[-1], len(record.actions))
+    return lines
+
+
+def _move_text(state: State, move: YokaiMove, previous: int | None) -> str:
+    game = state.game
+    file, rank = _square(state, move.to)
+    where = "同　" if move.to == previous else DIGITS[file] + KANJI[rank]
+    if move.drop is not None:
+        return f"{where}{game.KIF_PIECES[move.drop]}打"
+    kind = kind_of(state.board[move.frm])
+    how = "成" if move.promote else ""
+    if not move.promote and any(
+        m.frm == move.frm and m.to == move.to and m.promote for m in state.legal_moves()
+    ):
+        how = "不成"
+    frm = _square(state, move.frm)
+    return f"{where}{game.KIF_PIECES[kind]}{how}({frm[0]}{frm[1]})"
+
+
+def _ending(record: Record, final: State, plies: int) -> list[str]:
+    """The terminal move line where KIF has a word for it, and the まで line."""
+    claim = claim_of(record)
+    if record.result is None and isinstance(record.meta.get("kif"), dict):
+        kept = record.meta["kif"].get("result")
+        if isinstance(kept, str) and _RESULT.fullmatch(kept):
+            return [kept]
+    outcome = final.outcome()
+    lines = []
+    if (
+        claim == DRAW
+        and outcome is not None
+        and final.repetition_count() >= final.game.options["repetitions"]
+    ):
+        lines.append(f"{plies + 1:>4} 千日手")
+    elif claim is not None and claim != DRAW and final.game.ROYAL:
+        lines.append(f"{plies + 1:>4} 詰み")
+    if claim is None:
+        words = "中断"
+    elif claim == DRAW:
+        words = "千日手" if lines else "引き分け"
+    else:
+        words = f"{'先手' if claim == 0 else '後手'}の勝ち"
+    return [*lines, f"まで{plies}手で{words}"]
+
+
+def write(target: str | os.PathLike | IO[str], record: Record) -> None:
+    """Write one game as a KIF file (UTF-8; a KIF file holds one game)."""
+    text = dumps(record)
+    if isinstance(target, (str, os.PathLike)):
+        Path(target).write_text(text, encoding="utf-8", newline="\n")
+    else:
+        target.write(text)

@@ -1,0 +1,202 @@
+"""Players' formats for the Yōkai games (issue #24 item 4): PGN as pychess-variants writes
+Dōbutsu and Gorogoro+, KIF as Japanese programs write どうぶつしょうぎ; `records.read` tells
+them from JSON Lines and the text form by content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playing import random_game
+
+import rules_kernel as rk
+from rules_kernel import records
+from rules_kernel.formats import kif, pgn
+
+HERE = Path(__file__).parent / "formats"
+GAMES = ("yokai-3x4", "yokai-5x6")
+#: random games are cut at this many plies (a 5x6 game rarely ends sooner; its plies cost more)
+CAP = {"yokai-3x4": 120, "yokai-5x6": 80}
+
+
+def one(source, **kwargs) -> records.Record:
+    found = records.read(source, **kwargs)
+    assert len(found) == 1
+    return found[0]
+
+
+# --- hand-written files -------------------------------------------------------------------
+
+
+def test_a_pychess_dobutsu_pgn_reads_with_its_tags_comments_drops_and_result():
+    record = one(HERE / "dobutsu.pgn")
+    assert record.game == "yokai-3x4" and record.start is None
+    assert len(record.actions) == 18
+    assert "C@a2" in [a.notation for a in record.actions]  # 3... C@a2, a drop
+    assert record.result["winner"] == 1 and record.result["reason"] == "the Koropokkuru was captured"
+    assert record.players == ({"name": "Ann"}, {"name": "Bo"})
+    assert record.meta["pgn"]["Site"] == "https://www.pychess.org/aBcDeFgH"
+    assert record.meta["comments"][1] == [6, "a chick dropped next to the lion"]
+
+
+def test_a_gorogoroplus_pgn_without_lance_or_knight_is_the_5x6_game():
+    record = one(HERE / "gorogoro.pgn")
+    assert record.game == "yokai-5x6" and len(record.actions) == 14
+    assert record.actions[10].notation == "d4d5+"  # 6. Pxd5=G+: a promotion with check
+    assert record.result is None  # "*": the game goes on (the variation (6. Sb3 ...) is skipped)
+
+
+def test_a_dobutsu_kif_reads_with_comments_drops_same_square_and_result():
+    record = one(HERE / "dobutsu.kif")
+    assert record.game == "yokai-3x4" and len(record.actions) == 18
+    notations = [a.notation for a in record.actions]
+    assert notations[4] == "a2a3" and notations[5] == "C@a2"  # 同　ライオン(33), ３三ひよこ打
+    assert record.result["winner"] == 1
+    assert record.meta["comments"] == [
+        [0, "both players know the opening"],
+        [5, "the lion takes the giraffe"],
+    ]
+    assert record.meta["kif"] == {"開始日時": "2026/11/20 10:00:00"}
+
+
+def test_a_shift_jis_kif_with_shogi_kanji_reads_the_same():
+    """KIF files are often Shift_JIS, and some writers name the pieces by shogi's kanji."""
+    text = (HERE / "dobutsu.kif").read_text(encoding="utf-8")
+    for animal, kanji in (("ライオン", "玉"), ("きりん", "飛"), ("ぞう", "角"), ("ひよこ", "歩")):
+        text = text.replace(animal, kanji)
+    record = one(text.encode("cp932"), name="shogi-names.kif")
+    assert record.actions == one(HERE / "dobutsu.kif").actions
+
+
+def test_a_kif_board_diagram_gives_the_start():
+    text = (
+        "手合割：どうぶつしょうぎ\n後手の持駒：ぞう\n  ３ ２ １\n+---------+\n|vき ・vぞ|一\n"
+        "| ・ ひ ・|二\n| ・vラ ひ|三\n| ・ ラ き|四\n+---------+\n先手の持駒：なし\n後手番\n"
+        "手数----指手---------消費時間--\n   1 ２一ぞう打\nまで1手で中断\n"
+    )
+    record = one(text)
+    assert record.start == "g1e/1C1/1lC/1LG[e] b - - 0 1" and record.actions[0].notation == "E@b4"
+
+
+# --- round trips --------------------------------------------------------------------------
+
+
+def games(game_id: str, count: int, cap: int):
+    """Random games, every third from a position after a few moves (a `start`)."""
+    game = rk.load_game(game_id)
+    for seed in range(count):
+        states, actions = random_game(game, seed, cap=cap)
+        cut = 5 if seed % 3 == 0 and len(actions) > 6 else 0
+        yield records.Record.from_actions(game, actions[cut:], start=states[cut], players=["Ann", "Bo"])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("module", [pgn, kif], ids=["pgn", "kif"])
+def test_a_hundred_random_games_come_back_the_same(game_id, module):
+    for record in games(game_id, 100, cap=CAP[game_id]):
+        text = module.dumps(record)
+        back = one(text.encode("utf-8"), name=f"game.{module.__name__[-3:]}")
+        assert back.game == record.game
+        assert back.actions == record.actions
+        assert back.start_state() == record.start_state()
+        assert back.result == record.result
+        assert back.players == record.players
+        if module is pgn:  # PGN's FEN keeps the move number too
+            assert back.start == record.start
+
+
+@pytest.mark.parametrize("game_id, variant", [("yokai-3x4", "dobutsu"), ("yokai-5x6", "gorogoro")])
+def test_our_san_is_fairy_stockfish_san(game_id, variant):
+    """pychess-variants writes its moves with pyffish's get_san_moves: ours are the same."""
+    sf = pytest.importorskip("pyffish")
+    for record in games(game_id, 30, cap=150):
+        if record.start is not None:
+            continue
+        movetext = pgn.dumps(record).split("\n\n", 1)[1].split()
+        ours = [t for t in movetext if not t[0].isdigit() and t != "*"]
+        moves = [a.notation for a in record.actions]
+        assert ours == sf.get_san_moves(variant, sf.start_fen(variant), moves, False, sf.NOTATION_SAN)
+
+
+def test_several_pgn_games_and_comments_round_trip():
+    found = [one(HERE / "dobutsu.pgn"), one(HERE / "gorogoro.pgn")]
+    text = "".join(pgn.dumps(r) + "\n" for r in found)
+    back = records.read(text)
+    assert [r.actions for r in back] == [r.actions for r in found]
+    assert [r.meta for r in back] == [r.meta for r in found]
+    assert one(kif.dumps(found[0])).meta["comments"] == found[0].meta["comments"]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+PGN_HEAD = '[Event "x"]\n[Variant "{}"]\n\n'
+
+
+@pytest.mark.parametrize("variant", ["shogi", "minishogi", "chess"])
+def test_a_pgn_of_another_variant_is_refused_naming_its_line(variant):
+    with pytest.raises(records.RecordError) as error:
+        records.read(PGN_HEAD.format(variant) + "1. e4 e5 *\n", name="other.pgn")
+    assert str(error.value).startswith("other.pgn, line 2: [Variant ")
+    assert "is another game" in str(error.value) and "dobutsu (yokai-3x4)" in str(error.value)
+
+
+def test_a_kif_of_standard_shogi_is_refused():
+    with pytest.raises(records.RecordError, match=r"x.kif, line 1: 手合割 '平手' is another game"):
+        records.read("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n".encode(), name="x.kif")
+
+
+def test_an_illegal_move_names_its_line_and_ply():
+    text = PGN_HEAD.format("Dobutsu") + "1. Cxb3 Exb3\n2. Lc4 *\n"
+    with pytest.raises(records.RecordError, match=r"bad.pgn, line 5, ply 2: 'Lc4' is not a legal move"):
+        records.read(text, name="bad.pgn")
+    kif_text = "手合割：どうぶつしょうぎ\n   1 ２二ひよこ(23)\n   2 ２一ライオン(21)\n"
+    with pytest.raises(records.RecordError, match=r"bad.kif, line 3, ply 1: "):
+        records.read(kif_text, name="bad.kif")
+
+
+def test_malformed_headers_and_contradicted_results_are_refused():
+    with pytest.raises(records.RecordError, match=r"line 2: malformed PGN tag"):
+        records.read('[Event "x"]\n[Variant Dobutsu]\n\n1. Cxb3 *\n')
+    with pytest.raises(records.RecordError, match=r"line 1: \[Result 'white'\]"):
+        records.read('[Result "white"]\n[Variant "dobutsu"]\n\n1. Cxb3 *\n')
+    game = PGN_HEAD.format("dobutsu").replace('[Event "x"]', '[Result "1-0"]')
+    with pytest.raises(records.RecordError, match=r"says a win of the first player, but the replay ends"):
+        records.read(game + (HERE / "dobutsu.pgn").read_text().split("\n\n", 1)[1].replace("0-1", "1-0"))
+
+
+def test_a_resignation_is_kept_as_the_game_s_claim():
+    record = one(PGN_HEAD.format("Dobutsu").replace('[Event "x"]', '[Result "1-0"]') + "1. Cxb3 1-0\n")
+    assert record.result is None and record.meta["pgn"]["Result"] == "1-0"
+    assert '[Result "1-0"]' in pgn.dumps(record)
+
+
+# --- detection by content -----------------------------------------------------------------
+
+
+def test_the_format_is_told_by_content_not_by_name():
+    data = (HERE / "dobutsu.pgn").read_bytes()
+    assert records.detect(data) == "pgn" and records.detect((HERE / "dobutsu.kif").read_bytes()) == "kif"
+    assert records.detect(b'{"format": "rules-explorer/1"}\n') == "jsonl"
+    assert records.detect(b"game: yokai-3x4\nb2b3\n") == "text"
+    assert len(records.read_upload(data, "game.txt")[0].actions) == 18
+    assert len(records.read_upload((HERE / "dobutsu.kif").read_bytes(), "upload")[0].actions) == 18
+    assert len(records.load(HERE / "dobutsu.kif")[0].actions) == 18
+
+
+def test_read_takes_json_lines_and_the_text_form_too():
+    record = records.Record.from_actions(rk.load_game("yokai-3x4"), ["b2b3", "b4b3"])
+    assert records.read(record.to_json() + "\n") == [record]
+    assert records.read(records.to_text_game(record).encode())[0].actions == record.actions
+
+
+def test_an_upload_in_pgn_or_kif_is_bounded_by_actions(monkeypatch):
+    """The games are replayed while read: the bound stops them before, as for the text form."""
+    monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 40)
+    text = pgn.dumps(one(HERE / "dobutsu.pgn")).encode()
+    assert len(records.read_upload(text * 2, "two.pgn")) == 2
+    with pytest.raises(records.RecordError, match=r"many.pgn, line 49: the file holds more actions"):
+        records.read_upload(text * 3, "many.pgn")
+    long_kif = (HERE / "dobutsu.kif").read_bytes()
+    monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 10)
+    with pytest.raises(records.RecordError, match=r"line 19: the game has more than 10 actions"):
+        records.read_upload(long_kif, "long.kif")
