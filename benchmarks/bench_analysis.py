@@ -24,6 +24,7 @@ Figures only: no test times anything.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import subprocess
 import tempfile
@@ -33,7 +34,7 @@ import time
 import numpy as np
 
 import rules_kernel as rk
-from rules_kernel.agents import GreedyAgent
+from rules_kernel.agents import make_agent
 from rules_kernel.analysis import (
     EngineError,
     FairyStockfish,
@@ -214,52 +215,92 @@ def first_evaluations(table_dir: str | None) -> None:
 # --- strength ------------------------------------------------------------------------------------------
 
 
-def play(game_id: str, ismcts_seat: int, seed: int, playouts: int, cap: int, rollout: int) -> float:
-    """One game, ismcts against greedy: 1 win, 1/2 draw or unfinished, 0 loss for ismcts."""
-    options = {"max_actions": cap} if game_id == "war-chest" else {}
-    state, rng = rk.load_game(game_id, **options).initial_state(), random.Random(seed)
-    greedy = GreedyAgent(seed)
-    engine = TreeSearchEngine(seed=seed, rollout_actions=rollout)
+class SearchAgent:
+    """The analysis tree search as a player: `analyse` on the view it is given, in that view's
+    seat, within a budget of playouts or seconds a move; it keeps the time it thinks."""
+
+    def __init__(self, seed: int, limit: Limit, **options) -> None:
+        self.engine, self.limit = TreeSearchEngine(seed=seed, **options), limit
+        self.moves, self.seconds, self.playouts = 0, 0.0, 0
+
+    def choose(self, view: rk.State):
+        moves = view.legal_moves()
+        if len(moves) == 1:  # no decision: not counted in the time a move
+            return moves[0]
+        result = analyse(view, viewer=view.current_player, engine=self.engine, limit=self.limit)
+        self.moves, self.seconds = self.moves + 1, self.seconds + result.search.seconds
+        self.playouts += result.search.playouts
+        return result.best.move
+
+
+def play(game_id: str, opponent: str, ismcts_seat: int, seed: int, limit: Limit, cap: int, options: dict):
+    """One game, ismcts against `opponent` (an agents.make_agent name): (1 win, 1/2 draw or
+    unfinished, 0 loss for ismcts; its decisions, seconds and playouts)."""
+    game_options = {"max_actions": cap} if game_id == "war-chest" else {}
+    state, rng = rk.load_game(game_id, **game_options).initial_state(), random.Random(seed)
+    ours, theirs = SearchAgent(seed, limit, **options), make_agent(opponent, seed)
     actions = 0
     while not state.is_terminal() and actions < cap:
         seat = state.current_player
         if seat == rk.CHANCE:
             action = state.sample_chance(rng)
-        elif seat == ismcts_seat:
-            moves = state.legal_moves()
-            action = (
-                moves[0]
-                if len(moves) == 1
-                else analyse(
-                    state, viewer=seat, engine=engine, limit=Limit(seconds=None, playouts=playouts)
-                ).best.move
-            )
         else:
-            action = greedy.choose(state.view(seat))
+            action = (ours if seat == ismcts_seat else theirs).choose(state.view(seat))
         state = state.apply(action)
         actions += 1
     outcome = state.outcome()
     if outcome is None or not outcome.finished or outcome.winner is None:
-        return 0.5
-    return 1.0 if ismcts_seat in outcome.winners else 0.0
+        points = 0.5
+    else:
+        points = 1.0 if ismcts_seat in outcome.winners else 0.0
+    return points, ours.moves, ours.seconds, ours.playouts
 
 
-def strength(games: int, playouts: int, cap: int, rollout: int, game_ids: list[str]) -> None:
+def _play(job):
+    return play(*job)
+
+
+def strength(
+    games: int,
+    limit: Limit,
+    cap: int,
+    options: dict,
+    game_ids: list[str],
+    opponents: list[str],
+    workers: int,
+    first: int = 0,
+) -> None:
+    budget = f"{limit.seconds:g} s" if limit.seconds is not None else f"{limit.playouts} playouts"
     print(
-        f"\n== ismcts ({playouts} playouts a move, rollouts cut after {rollout} actions) against "
-        f"greedy, {games} games per game, seats alternating, games stopped after {cap} actions"
+        f"\n== ismcts ({budget} a move; {', '.join(f'{k} {v}' for k, v in options.items()) or 'defaults'}) "
+        f"against {' and '.join(opponents)}, {games} games each (seeds {first}-{first + games - 1}), "
+        f"seats alternating, games stopped after {cap} actions",
+        flush=True,
     )
-    for game_id in game_ids:
-        started = time.perf_counter()
-        points = [play(game_id, g % 2, g, playouts, cap, rollout) for g in range(games)]
-        wins, draws = points.count(1.0), points.count(0.5)
-        score = wins + draws / 2
-        low, high = proportion_ci(round(score), games)
-        print(
-            f"{game_id:12s} score {score / games:.3f} (wins {wins}, draws or unfinished {draws}, "
-            f"losses {points.count(0.0)}); 95% interval {low:.3f}-{high:.3f}; "
-            f"{(time.perf_counter() - started) / games:.1f} s a game"
-        )
+    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    try:
+        for game_id in game_ids:
+            for opponent in opponents:
+                started = time.perf_counter()
+                seeds = range(first, first + games)
+                jobs = [(game_id, opponent, g % 2, g, limit, cap, options) for g in seeds]
+                results = pool.map(_play, jobs, chunksize=1) if pool else [_play(job) for job in jobs]
+                points = [r[0] for r in results]
+                moves, seconds, playouts = (sum(r[i] for r in results) for i in (1, 2, 3))
+                wins, draws, losses = points.count(1.0), points.count(0.5), points.count(0.0)
+                score = wins + draws / 2
+                low, high = proportion_ci(round(score), games)
+                print(
+                    f"{game_id:12s} vs {opponent:9s} score {score / games:.3f} (wins {wins}, draws or "
+                    f"unfinished {draws}, losses {losses}); 95% interval {low:.3f}-{high:.3f}; "
+                    f"{(time.perf_counter() - started) / games * max(workers, 1):.1f} s a game; ismcts "
+                    f"{seconds / max(moves, 1):.3f} s and {playouts / max(moves, 1):.0f} playouts a move",
+                    flush=True,
+                )
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
 
 
 # --- agreement with the solved table ------------------------------------------------------------------
@@ -342,12 +383,18 @@ def sample_full(game, tb, count, rng, *_):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default="speed,fsf,first,strength,agreement")
-    parser.add_argument("--seconds", type=float, default=3.0, help="tree-search time per game (speed)")
+    parser.add_argument("--speed-seconds", type=float, default=3.0, help="tree-search time per game (speed)")
     parser.add_argument("--depth", type=int, default=10, help="Fairy-Stockfish depth (fsf, agreement)")
     parser.add_argument("--games", type=int, default=6, help="games per card game (strength; use >= 200)")
     parser.add_argument("--playouts", type=int, default=20, help="ismcts playouts a move (strength)")
+    parser.add_argument("--seconds", type=float, default=None, help="ismcts seconds a move (strength)")
+    parser.add_argument("--opponents", default="greedy,mcts:100", help="agents to play (strength)")
     parser.add_argument("--cap", type=int, default=400, help="actions before a game is stopped (strength)")
-    parser.add_argument("--rollout", type=int, default=10, help="ismcts rollout actions (strength)")
+    parser.add_argument("--rollout", type=int, default=None, help="ismcts rollout actions (strength)")
+    parser.add_argument("--prior-weight", type=float, default=None, help="ismcts progressive bias (strength)")
+    parser.add_argument("--exploration", type=float, default=None, help="ismcts UCB constant (strength)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (strength)")
+    parser.add_argument("--workers", type=int, default=1, help="games in parallel processes (strength)")
     parser.add_argument("--card-games", default=",".join(CARD_GAMES), help="games (speed, strength)")
     parser.add_argument("--positions", type=int, default=100, help="positions (agreement)")
     parser.add_argument("--material", default="110", help="the 3x4 sub-game without --table-dir (agreement)")
@@ -356,13 +403,24 @@ def main() -> None:
     args = parser.parse_args()
     parts = set(args.only.split(","))
     if "speed" in parts:
-        speed(args.seconds)
+        speed(args.speed_seconds)
     if "fsf" in parts:
         fsf_speed(args.depth)
     if "first" in parts:
         first_evaluations(args.table_dir)
     if "strength" in parts:
-        strength(args.games, args.playouts, args.cap, args.rollout, args.card_games.split(","))
+        limit = Limit(seconds=args.seconds, playouts=None if args.seconds else args.playouts)
+        options = {
+            name: value
+            for name, value in (
+                ("rollout_actions", args.rollout),
+                ("prior_weight", args.prior_weight),
+                ("exploration", args.exploration),
+            )
+            if value is not None
+        }
+        games, opponents = args.card_games.split(","), args.opponents.split(",")
+        strength(args.games, limit, args.cap, options, games, opponents, args.workers, args.first_seed)
     if "agreement" in parts:
         agreement(args.positions, args.material, args.table_dir, args.depth, args.agreement_playouts)
 

@@ -27,6 +27,9 @@ TO_WAR_WIN = (
     "BER=0,KOE=1,REI=1,KRI=2,BOG=0 BED,MAM/BER,BOG,KOE BED,MAM,SAQ,SAQ,SAQ,SAR/BER,KRI,REI b 6,6 - - 45"
 )
 FAST = dict(rollout_actions=8)
+#: the search before its heuristic prior: random rollouts and no bias spread the playouts over
+#: the moves, so a different hidden card shows in the figures (the prior piles them on a win)
+SPREAD = dict(rollout_actions=8, prior_weight=0.0, exploration=0.7)
 
 
 def war_chest_win():
@@ -140,11 +143,12 @@ def test_what_the_viewer_cannot_see_changes_nothing(game_id, state, seat):
     assert twin != state and twin.view(seat).to_text() == state.view(seat).to_text()
     limit = Limit(seconds=None, playouts=16)
 
-    def run(s, viewer):
-        return summary_of(analyse(s, viewer=viewer, engine=TreeSearchEngine(seed=5, **FAST), limit=limit))
+    def run(s, viewer, options):
+        return summary_of(analyse(s, viewer=viewer, engine=TreeSearchEngine(seed=5, **options), limit=limit))
 
-    assert run(state, seat) == run(twin, seat)
-    assert run(state, None) != run(twin, None)
+    assert run(state, seat, FAST) == run(twin, seat, FAST)
+    assert run(state, seat, SPREAD) == run(twin, seat, SPREAD)
+    assert run(state, None, SPREAD) != run(twin, None, SPREAD)
 
 
 # --- reproducible -----------------------------------------------------------------------------------
@@ -197,3 +201,40 @@ def test_a_chance_node_is_analysed_for_the_viewer():
     )
     assert result.player == 1 and result.moves == () and len(result.values) == 2
     assert result.value.win_probability == pytest.approx(result.values[1])
+
+
+# --- the heuristic prior (progressive bias) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weight", [0.0, 2.0])
+@pytest.mark.parametrize(
+    "game_id, state, seat", scenarios()[::2], ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_a_move_that_wins_on_the_spot_is_first_after_one_playout(game_id, state, seat, weight):
+    """Scoring every move of the root once (its prior) plays the winning move in the first
+    world, so it ranks first from the first playout, with or without the bias."""
+    engine = TreeSearchEngine(seed=4, rollout_actions=0, prior_weight=weight)
+    result = analyse(state, viewer=seat, engine=engine, limit=Limit(seconds=None, playouts=1))
+    assert state.apply(result.best.move).outcome().winner == seat, result.best.move
+
+
+def test_the_prior_steers_the_playouts_and_stays_reproducible():
+    """With the bias the playouts go to the moves the heuristic likes (the first move is the
+    best-scored one after its look); the same seed and weight give the same analysis."""
+    game = rk.load_game("war-chest")
+    state, rng = game.initial_state(), random.Random(1)
+    while state.current_player == rk.CHANCE or len(state.legal_moves()) < 8:
+        state = state.apply(
+            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
+        )
+    limit = Limit(seconds=None, playouts=24)
+
+    def run(seed, weight):
+        engine = TreeSearchEngine(seed=seed, prior_weight=weight, exploration=0.05)
+        return analyse(state, viewer=state.current_player, limit=limit, engine=engine)
+
+    first, again, unbiased = run(7, 2.0), run(7, 2.0), run(7, 0.0)
+    assert summary_of(first) == summary_of(again) and first.line == again.line
+    assert summary_of(first) != summary_of(unbiased)
+    # unbiased, 24 playouts among the moves each try an untried one; biased, they pile on a few
+    assert max(m.visits for m in first.moves) > max(m.visits for m in unbiased.moves)
