@@ -31,6 +31,7 @@ from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
 from widgets.export_menu import PictureExport
 from widgets.focus import FocusMover
+from widgets.links import PageAddress, link_query, parse_link
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
 from widgets.presentation import Presentation, line_of, line_of_node, name_at, present
@@ -225,6 +226,14 @@ class Explorer(w.VBox):
         self.announcer = w.HTML()
         self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.export_area = w.HTML()
+        #: shareable links: the page's query string opens a position; "Copy link" writes one
+        self.address = PageAddress()
+        self.copy_link = w.Button(
+            description="Copy link",
+            tooltip="A link to this position and its moves (in a player's view: the game and view only)",
+            layout=w.Layout(width="auto"),
+        )
+        self.link_note = w.HTML()
         self.export_button = w.Button(
             description="Export record",
             layout=w.Layout(width="auto"),
@@ -282,6 +291,9 @@ class Explorer(w.VBox):
                 self.export_button,
                 self.export_area,
                 self.pictures.box,
+                self.copy_link,
+                self.link_note,
+                self.address,
             ]
         side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
         side_column.add_class("re-side")
@@ -319,6 +331,9 @@ class Explorer(w.VBox):
         self.export_button.on_click(on(lambda _: self.export()))
         self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
         self.done_button.on_click(on(lambda _: self._done_looking()))
+        self.address.on_opened(guarded(self._link_refused)(self.open_link))
+        self.copy_link.on_click(on(lambda _: self.address.copy(self.link_query())))
+        self.address.on_copied(on(self._link_copied))
 
     def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
         self.form = OptionsForm(game_id, values)
@@ -385,10 +400,11 @@ class Explorer(w.VBox):
             self.agent_kind.value = kind
         self._set_agent_seats(players)
 
-    def _start(self, state: State) -> None:
-        """A new session from `state` (chance and the agent act at once), observed by this page."""
+    def _start(self, state: State, session: Session | None = None) -> None:
+        """A new session from `state` (chance and the agent act at once), observed by this page;
+        or `session`, made already (a link's line)."""
         self._stop_observing()
-        self.session = Session(
+        self.session = session or Session(
             state, seed=self.seed, agents=self._agents(), manual_chance=self.manual_chance.value
         )
         self._stop_observing = self.session.observe(self._session_changed)
@@ -985,6 +1001,77 @@ class Explorer(w.VBox):
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = message_html(text, error=error)
+
+    # --- links ---------------------------------------------------------------------------
+    def open_link(self, query: str) -> None:
+        """Open what a page's query string links to (widgets/links.py); a page without a link
+        keeps its game. A bad link is refused whole, in one line, and nothing changes."""
+        link = parse_link(query)
+        if link is None:
+            return
+        states = link.states()
+        self._quiet = True
+        try:
+            self.game_select.value = link.game
+        finally:
+            self._quiet = False
+        self._build_options(link.game, link.options)
+        self.new_game()
+        views = [value for _, value in self.perspective.options]
+        wanted = {"all": ALL_SEEING, "turn": FOLLOW_TURN}.get(link.view or "", link.view)
+        wanted = int(wanted) if isinstance(wanted, str) and wanted.isdigit() else wanted
+        if wanted in views:
+            self.perspective.value = wanted
+        if link.position is not None or link.moves:
+            self.start_position = states[0].to_text()
+            self._start(states[0], self._session_of(states, link.moves, link.ply))
+        self._say("Opened from the link.")
+
+    def _session_of(self, states: list[State], moves: tuple[str, ...], ply: int | None) -> Session:
+        """A session holding the link's line, its chance outcomes as written, at `ply`."""
+        session = Session(states[0], seed=self.seed, agents={}, manual_chance=True)
+        with session.batch():
+            for before, text in zip(states, moves, strict=False):
+                session.play(
+                    before.parse_chance(text) if before.current_player == rk.CHANCE else text, auto=False
+                )
+            session.go_to(len(moves) if ply is None else ply)
+            session.agents = self._agents()
+            session.manual_chance = self.manual_chance.value
+        return session
+
+    def _link_refused(self, text: str) -> None:
+        self._say(f"This link cannot be opened: {text}", error=True)
+
+    def link_query(self) -> str:
+        """The query string of a link to the position shown and its line; in a player's view of
+        a game with hidden cards, the game, its options and the view only."""
+        line = self.session.line()
+        mode = self.perspective.value
+        view = {ALL_SEEING: "all", FOLLOW_TURN: "turn"}.get(mode, str(mode))
+        return link_query(
+            self.game,
+            [node.state for node in line],
+            [node.notation for node in line[1:]],
+            self.session.ply,
+            view,
+            secrets_hidden=self.secrets and self.viewer is not None,
+        )
+
+    def _link_copied(self, address: str, copied: bool) -> None:
+        said = "Copied:" if copied else "Copy this link:"
+        hidden = (
+            " (a player's view: the game and the view only)"
+            if self.secrets and self.viewer is not None
+            else ""
+        )
+        self.link_note.value = html(
+            '<div>{said}{hidden}<br><input class="re-link" readonly value="{address}" '
+            'style="width:100%;max-width:420px"></div>',
+            said=said,
+            hidden=hidden,
+            address=address,
+        )
 
     # --- records -----------------------------------------------------------------------
     def record(self) -> records.Record:

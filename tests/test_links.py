@@ -1,0 +1,123 @@
+"""Shareable links (issue #24 item 3): a link opens the same game, options, position, line,
+ply and view; a link is untrusted text (each fault one line, nothing else read); in a player's
+view a link never carries what that player cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playing import SETTINGS
+
+import rules_kernel as rk
+import widgets
+from widgets.explorer import ALL_SEEING
+from widgets.links import MAX_QUERY_CHARS, LinkError, parse_link
+
+NAMES = [f"{game}-{number}" for number, (game, _) in enumerate(SETTINGS)]
+
+
+def explored(game_id: str, options: dict, plies: int, seed: int = 5) -> widgets.Explorer:
+    explorer = widgets.Explorer(game_id, seed=seed, **options)
+    if ALL_SEEING in [value for _, value in explorer.perspective.options]:
+        explorer.perspective.value = ALL_SEEING
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if explorer.state.is_terminal():
+            break
+        explorer.play(rng.choice(explorer.state.legal_moves()))
+    return explorer
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), SETTINGS, ids=[f"{g}-{i}" for i, (g, _) in enumerate(SETTINGS)]
+)
+def test_a_link_opens_the_same_position_line_ply_and_view(game_id, options):
+    sender = explored(game_id, options, 8)
+    sender.look_at(len(sender.session.line()) - 3)  # a past position: the ply travels too
+    receiver = widgets.Explorer()  # another page, on the default game
+    receiver.address._message(None, {"event": "address", "search": "?" + sender.link_query()}, [])
+    assert receiver.game.id == game_id and receiver.game.options == sender.game.options
+    assert receiver.session.ply == sender.session.ply
+    assert receiver.state.to_text() == sender.state.to_text()
+    assert [n.notation for n in receiver.session.line()] == [n.notation for n in sender.session.line()]
+    assert receiver.perspective.value == sender.perspective.value
+    assert receiver.board.widget.scene_svg == sender.board.widget.scene_svg
+
+
+def test_a_link_from_a_study_position_starts_there():
+    start = "1l1/1C1/3/1L1[] w - - 0 1"
+    sender = widgets.Explorer("yokai-3x4", position=start)
+    sender.play("b3b4")
+    receiver = widgets.Explorer("to-war")
+    receiver.open_link(sender.link_query())
+    assert (
+        receiver.start_position
+        == sender.start_position
+        == rk.load_game("yokai-3x4").from_text(start).to_text()
+    )
+    assert receiver.state.to_text() == sender.state.to_text()
+
+
+@pytest.mark.parametrize("game_id", ["war-stories", "to-war", "war-chest"])
+def test_in_a_players_view_a_link_carries_the_game_and_the_view_only(game_id):
+    explorer = widgets.Explorer(game_id, seed=2)
+    rng = random.Random(2)
+    explorer.play(rng.choice(explorer.state.legal_moves()))
+    query = explorer.link_query()
+    assert query == f"game={game_id}&view=turn"  # no position, no moves, no deal, no seed
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("?game=chess", "link field 'game': unknown game 'chess'"),
+        ("?game=yokai-3x4&game=to-war", "link field 'game' is given 2 times"),
+        ("?game=yokai-3x4&moves=b2b3;zz", "link field 'moves': move 2 'zz'"),
+        ("?game=yokai-3x4&moves=b2b3&ply=2", "link field 'ply': 2 is past the last move (1)"),
+        ("?game=yokai-3x4&ply=-1", "link field 'ply' must be a whole number, not '-1'"),
+        ("?game=yokai-3x4&view=9", "link field 'view': the game has seats 0 to 1, not 9"),
+        ("?game=yokai-3x4&view=<b>", "link field 'view' must be 'all', 'turn' or a seat's number"),
+        ("?game=yokai-3x4&position=../../etc/passwd", "link field 'position' is not a yokai-3x4 position"),
+        ('?game=war-chest&options={"players":5}', "link field 'options': option 'players'"),
+        ('?game=war-chest&options={"__class__":1}', "link field 'options': war-chest has no option"),
+        ('?game=to-war&options={"units":"/etc/passwd"}', "a file name or path is not accepted"),
+        (
+            "?game=war-chest&options=[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+            "options",
+        ),
+        ("?game=yokai-3x4&moves=" + ";".join(["b2b3"] * 4000), "holds 4,000 moves; at most 3,000"),
+        ("?game=yokai-3x4&x=" + "a" * MAX_QUERY_CHARS, "characters long; at most"),
+    ],
+)
+def test_a_bad_link_is_refused_whole_in_one_line(query, says):
+    with pytest.raises(LinkError) as caught:
+        parse_link(query)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
+    explorer = widgets.Explorer("yokai-5x6")
+    before = explorer.state.to_text()
+    explorer.address._message(None, {"event": "address", "search": query}, [])
+    assert explorer.game.id == "yokai-5x6" and explorer.state.to_text() == before  # nothing applied
+    assert "This link cannot be opened" in explorer.message.value and "<b>" not in explorer.message.value
+
+
+def test_a_page_without_a_link_keeps_its_game_and_reads_nothing_else():
+    assert parse_link("") is None and parse_link("?utm_source=forum&x=1") is None
+    explorer = widgets.Explorer("war-stories", seed=1)
+    before = explorer.state.to_text()
+    explorer.address._message(None, {"event": "address", "search": "?utm_source=forum"}, [])
+    explorer.address._message(
+        None, {"event": "address", "search": "?game=yokai-3x4"}, []
+    )  # a second: ignored
+    assert explorer.game.id == "war-stories" and explorer.state.to_text() == before
+
+
+def test_the_copied_link_is_shown_escaped():
+    explorer = widgets.Explorer("yokai-3x4")
+    explorer.address._message(
+        None,
+        {"event": "copied", "url": 'http://h/explorer?game=yokai-3x4"><script>x</script>', "copied": False},
+        [],
+    )
+    assert "<script>" not in explorer.link_note.value and "&lt;script&gt;" in explorer.link_note.value
+    assert "Copy this link:" in explorer.link_note.value
