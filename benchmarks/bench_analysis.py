@@ -27,6 +27,7 @@ import argparse
 import multiprocessing
 import random
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -284,7 +285,16 @@ def strength(
                 started = time.perf_counter()
                 seeds = range(first, first + games)
                 jobs = [(game_id, opponent, g % 2, g, limit, cap, options) for g in seeds]
-                results = pool.map(_play, jobs, chunksize=1) if pool else [_play(job) for job in jobs]
+                results = []
+                for result in pool.imap(_play, jobs) if pool else map(_play, jobs):
+                    results.append(result)  # a running tally on stderr: a long run can be read early
+                    tally = [r[0] for r in results]
+                    print(
+                        f"  {game_id} vs {opponent}: {len(tally)} games, wins {tally.count(1.0)}, "
+                        f"draws {tally.count(0.5)}, losses {tally.count(0.0)}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 points = [r[0] for r in results]
                 moves, seconds, playouts = (sum(r[i] for r in results) for i in (1, 2, 3))
                 wins, draws, losses = points.count(1.0), points.count(0.5), points.count(0.0)
