@@ -35,6 +35,9 @@ The text form, for one game, is a header and one action per line:
     chance: deal:...
 
 (the `start:` line only for a game from another position than the initial one).
+
+Players' formats (PGN as pychess-variants writes it, KIF) live in `rules_kernel.formats`;
+`read(source)` takes any of these files, its format told by content (`detect`).
 """
 
 from __future__ import annotations

@@ -200,3 +200,32 @@ def test_an_upload_in_pgn_or_kif_is_bounded_by_actions(monkeypatch):
     monkeypatch.setattr(records, "MAX_UPLOAD_ACTIONS", 10)
     with pytest.raises(records.RecordError, match=r"line 19: the game has more than 10 actions"):
         records.read_upload(long_kif, "long.kif")
+
+
+@pytest.mark.parametrize("name", ["dobutsu.pgn", "dobutsu.kif", "gorogoro.pgn"])
+def test_damaged_files_give_a_record_error_or_a_game_never_a_crash(name):
+    """Upload-style bytes cut, doubled and overwritten at random: read and read_upload answer
+    with records or one RecordError, whatever is left of the file."""
+    import random
+
+    data = (HERE / name).read_bytes()
+    rng = random.Random(name)
+    for _ in range(150):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(damaged))
+            choice = rng.random()
+            if choice < 0.4:
+                del damaged[at : at + rng.randint(1, 12)]
+            elif choice < 0.7:
+                damaged[at:at] = damaged[rng.randrange(len(damaged)) :][: rng.randint(1, 12)]
+            else:
+                damaged[at] = rng.choice(b'[]{}()"\\;*#1-0/ \n\xe5\x90\x8c\x80')
+        for reader in (
+            lambda d: records.read(bytes(d), name=name),
+            lambda d: records.read_upload(bytes(d), name),
+        ):
+            try:
+                assert all(isinstance(r, records.Record) for r in reader(damaged))
+            except records.RecordError as error:
+                assert "\n" not in str(error)

@@ -95,12 +95,12 @@ ENDINGS: dict[str, int | str | None] = {
     "中断": None,
 }
 
-_MOVE_LINE = re.compile(r"\s*(\d+)\s+(同[ 　]*\S+|\S+)(?:\s+\(\s*[\d:/ ]*\))?\s*\+?\s*")
+_MOVE_LINE = re.compile(r"\s*([0-9]{1,9})\s+(同[ 　]*\S+|\S+)(?:\s+\(\s*[\d:/ ]*\))?\s*\+?\s*")
 _MOVE = re.compile(
     r"(?:(?P<file>[１-９1-9])(?P<rank>[一二三四五六七八九])|同\s*　?\s*)(?P<piece>.+?)"
-    r"(?P<how>不成|成|打)?(?:\((?P<from>\d\d)\))?"
+    r"(?P<how>不成|成|打)?(?:\((?P<from>[0-9][0-9])\))?"
 )
-_RESULT = re.compile(r"まで(\d+)手で(.*)")
+_RESULT = re.compile(r"まで([0-9]{1,9})手で(.*)")
 _ROW = re.compile(r"\|(.*)\|\s*([一二三四五六七八九]+)\s*")
 _HEADER_LINE = re.compile(r"([^：:]+)[：:](.*)")
 
@@ -131,14 +131,17 @@ def _our_square(game: Game, file: int, rank: int) -> int | None:
     return (t.ranks - rank) * t.files + (t.files - file)
 
 
-def _number(text: str) -> int:
-    """A kanji count (二, 十, 十二) or digits."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (KANJI.index(tens) if tens else 1) * 10 + (KANJI.index(ones) if ones else 0)
-    return KANJI.index(text)
+def _number(text: str) -> int | None:
+    """A count in kanji (二, 十, 十二) or ASCII digits; None if it is neither."""
+    found = re.fullmatch(r"([一二三四五六七八九]?)(十?)([一二三四五六七八九]?)|([0-9]{1,3})", text)
+    if not found or not text or (found.group(3) and not found.group(2)):
+        return None
+    if found.group(4):
+        return int(found.group(4))
+    tens = (KANJI.index(found.group(1)) if found.group(1) else 1) if found.group(2) else 0
+    if found.group(1) and not found.group(2):
+        return KANJI.index(found.group(1))
+    return tens * 10 + (KANJI.index(found.group(3)) if found.group(3) else 0)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -166,6 +169,8 @@ def read_lines(
         yield _read(_scan(lines, source, max_actions), source)
     except RecordError as exc:
         yield exc
+    except Exception as exc:  # a reader's slip on odd data is still that file's error
+        yield RecordError(f"the KIF game could not be read ({type(exc).__name__})", source=source)
 
 
 def _scan(lines: Iterable[tuple[int, str]], source: str, max_actions: int | None) -> _Kif:
@@ -347,6 +352,8 @@ def _fen_hand(game: Game, kif: _Kif, side: int, names: dict[str, int], source: s
             raise RecordError(f"{echo(item)} is no piece of {game.id} in hand", source=source, line=number)
         letter = game.LETTERS[names[found.group(1)]]
         count = _number(found.group(2)) if found.group(2) else 1
+        if count is None:
+            raise RecordError(f"{echo(item)}: not a count of pieces in hand", source=source, line=number)
         text += (letter if side == 0 else letter.lower()) * min(count, 64)
     return text
 

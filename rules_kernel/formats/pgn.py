@@ -244,6 +244,10 @@ def read_lines(
             yield exc
             if budget[0] is not None and budget[0] < 0:
                 return
+        except Exception as exc:  # a reader's slip on odd data is still that game's error
+            yield RecordError(
+                f"the PGN game could not be read ({type(exc).__name__})", source=source, line=game.line
+            )
 
 
 def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
