@@ -491,3 +491,36 @@ def test_analysis_shows_a_bar_and_the_best_line(browser, server, title, viewport
     page.screenshot(path=str(ARTIFACTS / f"analysis-{slug}-panel.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     page.close()
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Yōkai no Mori 3x4", "Yōkai no Mori 5x6", "War Stories (Sengokuki)", "To War!", "War Chest"],
+)
+def test_a_copied_link_opens_the_same_board_and_log_in_a_new_page(browser, server, title):
+    """Issue #24 item 3: play a few moves, Copy link, open the link in a new page: the same
+    board (its drawing, byte for byte) and the same move list; all-seeing where the game has
+    secrets (a player's view links the game and the view only)."""
+    page = open_explorer(browser, server)
+    pick_game(page, title)
+    view = page.locator(".re-side select").filter(has_text="All-seeing")
+    if view.count():
+        view.select_option(label="All-seeing (analysis)")
+        page.wait_for_timeout(SETTLE_MS)
+    for _ in range(4):
+        play_any_move(page)
+    page.get_by_role("button", name="Copy link").click()
+    field = page.locator("input.re-link")
+    field.wait_for(timeout=15_000)
+    url = field.input_value()
+    assert url.startswith(server.rstrip("/")) and "moves=" in url
+    shown = move_list(page)
+    board = page.inner_html(".re-board svg")
+    other = browser.new_page(viewport=DESKTOP)
+    other.goto(url, timeout=180_000)
+    other.get_by_text("Opened from the link.").wait_for(timeout=60_000)
+    other.wait_for_timeout(SETTLE_MS)
+    assert move_list(other) == shown and len(shown) >= 4
+    assert other.inner_html(".re-board svg") == board
+    other.close()
+    page.close()
