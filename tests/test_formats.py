@@ -127,6 +127,14 @@ def test_several_pgn_games_and_comments_round_trip():
     assert one(kif.dumps(found[0])).meta["comments"] == found[0].meta["comments"]
 
 
+def test_the_write_helpers_write_files_that_read_back(tmp_path):
+    found = [one(HERE / "dobutsu.pgn"), one(HERE / "gorogoro.pgn")]
+    assert pgn.write(tmp_path / "two.pgn", found) == 2
+    assert [r.actions for r in records.load(tmp_path / "two.pgn")] == [r.actions for r in found]
+    kif.write(tmp_path / "one.kif", found[1])
+    assert records.read(tmp_path / "one.kif")[0].actions == found[1].actions
+
+
 # --- errors -------------------------------------------------------------------------------
 
 PGN_HEAD = '[Event "x"]\n[Variant "{}"]\n\n'

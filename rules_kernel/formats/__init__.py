@@ -13,7 +13,7 @@ split into bounded lines (`records` does the splitting, the size limits and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import rules_kernel as rk
@@ -46,7 +46,7 @@ def claim_of(record: Record) -> Claim:
     return DRAW if result.get("winner") is None else result["winner"]
 
 
-def settle(final: State, claim: Claim, error: Any) -> dict[str, Any] | None:
+def settle(final: State, claim: Claim, error: Callable[[str], RecordError]) -> dict[str, Any] | None:
     """The record's result: the replay's outcome, which a claimed result must not contradict
     (`error(reason)` makes the RecordError). A claim on a game our rules have not ended (a
     resignation, a lost clock) leaves the result out; the reader keeps the claim in `meta`."""
@@ -75,7 +75,6 @@ def build(
     game: Game,
     start: State,
     actions: list[str],
-    final: State,
     *,
     players: Iterable[dict[str, Any]] = (),
     result: dict[str, Any] | None,
@@ -97,18 +96,6 @@ def build(
     )
 
 
-def start_of(record: Record) -> State:
-    """The state a record starts from, for a writer (a bad record: RecordError)."""
-    return record.start_state()
-
-
-def replay(record: Record) -> Iterator[tuple[State, str]]:
-    """(state before, action notation) for every action of a record, checked."""
-    states = record.replay()
-    for state, action in zip(states, record.actions, strict=False):
-        yield state, action.notation
-
-
 def comments_of(record: Record) -> dict[int, list[str]]:
     """The comments a record carries in `meta["comments"]` ([ply, text] pairs: after `ply`
     actions), by ply; anything else there is ignored."""
@@ -121,7 +108,7 @@ def comments_of(record: Record) -> dict[int, list[str]]:
     return found
 
 
-def fail(source: str, line: int | None = None, ply: int | None = None):
+def fail(source: str, line: int | None = None, ply: int | None = None) -> Callable[[str], RecordError]:
     """A maker of RecordErrors placed at one spot."""
 
     def error(reason: str) -> RecordError:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -250,7 +250,6 @@ def _read(kif: _Kif, source: str) -> Record:
         game,
         start,
         actions,
-        state,
         players=players,
         result=result,
         meta={"kif": meta, "comments": comments},
@@ -358,25 +357,21 @@ def _fen_hand(game: Game, kif: _Kif, side: int, names: dict[str, int], source: s
     return text
 
 
-def _move(state: State, text: str, previous: int | None, error) -> YokaiMove:
+def _move(state: State, text: str, previous: int | None, error: Callable[[str], RecordError]) -> YokaiMove:
     """The legal move a KIF move text names (its piece checked against the board)."""
     found = _MOVE.fullmatch(text)
     if not found:
         raise error(f"{echo(text)} is not a KIF move (like ２二ひよこ(23), ２三ぞう打, 同　きりん(12))")
     game = state.game
-    if found.group("file"):
-        file = found.group("file")
-        to = _our_square(
-            game, DIGITS.index(file) if file in DIGITS else int(file), KANJI.index(found.group("rank"))
-        )
-    else:
-        to = previous
+    to = _destination(game, found, previous)
     if to is None:
-        raise error(
-            f"{echo(text)}: no such square on the {game.tables.files}x{game.tables.ranks} board"
+        t = game.tables
+        where = (
+            f"no such square on the {t.files}x{t.ranks} board"
             if found.group("file")
-            else f"{echo(text)}: 同 with no move before"
+            else "同 with no move before"
         )
+        raise error(f"{echo(text)}: {where}")
     kind = names_of(game).get(found.group("piece"))
     if kind is None:
         raise error(f"{echo(found.group('piece'))} is no piece of {game.title}")
@@ -392,7 +387,19 @@ def _move(state: State, text: str, previous: int | None, error) -> YokaiMove:
     return candidates[0]
 
 
-def _candidates(state: State, found: re.Match, to: int, kind: int, error) -> list[YokaiMove]:
+def _destination(game: Game, found: re.Match, previous: int | None) -> int | None:
+    """The square a move goes to: its file and rank, or 同 (the square of the move before)."""
+    file = found.group("file")
+    if not file:
+        return previous
+    return _our_square(
+        game, DIGITS.index(file) if file in DIGITS else int(file), KANJI.index(found.group("rank"))
+    )
+
+
+def _candidates(
+    state: State, found: re.Match, to: int, kind: int, error: Callable[[str], RecordError]
+) -> list[YokaiMove]:
     legal = [m for m in state.legal_moves() if m.to == to]
     if found.group("how") == "打" or not found.group("from"):
         return [m for m in legal if m.drop == kind]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -269,7 +270,6 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
         game,
         start,
         actions,
-        final,
         players=players,
         result=result,
         meta={"pgn": tags, "comments": comments},
@@ -382,8 +382,6 @@ def _line_starts(text: list[tuple[int, str]]) -> list[int]:
 
 
 def _line_at(starts: list[int], text: list[tuple[int, str]], offset: int) -> int:
-    from bisect import bisect_right
-
     return text[bisect_right(starts, offset) - 1][0]
 
 
