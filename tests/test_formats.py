@@ -237,3 +237,15 @@ def test_damaged_files_give_a_record_error_or_a_game_never_a_crash(name):
                 assert all(isinstance(r, records.Record) for r in reader(damaged))
             except records.RecordError as error:
                 assert "\n" not in str(error)
+
+
+def test_a_gorogoro_kif_reads_promotions_refusals_and_a_resignation():
+    record = one(HERE / "gorogoro.kif")
+    assert record.game == "yokai-5x6" and len(record.actions) == 40
+    notations = [a.notation for a in record.actions]
+    assert notations[27] == "a3a2" and notations[39] == "b3b2+"  # ５五歩不成(54), 同　銀成(44)
+    assert notations[19] == "P@e6"  # １一歩打
+    assert record.result is None  # 投了: a resignation, which our rules do not end a game by
+    assert record.meta["kif"] == {"棋戦": "練習対局", "result": "まで40手で後手の勝ち"}
+    assert record.meta["comments"] == [[28, "the pawn stays a pawn"]]
+    assert kif.dumps(record).endswith("まで40手で後手の勝ち\n")
