@@ -121,3 +121,26 @@ def test_the_copied_link_is_shown_escaped():
     )
     assert "<script>" not in explorer.link_note.value and "&lt;script&gt;" in explorer.link_note.value
     assert "Copy this link:" in explorer.link_note.value
+
+
+def test_the_replay_opens_a_linked_game_at_its_ply_and_writes_links():
+    """'Ply 23 of that game': the replay's link carries the game's line and the ply; a replay
+    opened with it shows the same position; in a player's view of a game with hidden cards the
+    replay offers no link."""
+    from widgets.replay import Replay
+
+    sender = Replay("data/war-chest-greedy-vs-random.jsonl")
+    sender.show(23)
+    receiver = Replay("data/yokai-3x4-random.jsonl")
+    receiver.address._message(None, {"event": "address", "search": "?" + sender.link_query()}, [])
+    assert receiver.session.ply == 23
+    assert receiver.states[23].to_text() == sender.states[23].to_text()
+    assert receiver.record.actions == sender.record.actions
+    other = Replay("data/yokai-3x4-random.jsonl")  # a bad link: one line, the game on show stays
+    other.address._message(None, {"event": "address", "search": "?game=war-chest&moves=nonsense"}, [])
+    assert "This link cannot be opened: link field 'moves'" in other.info.value.replace("&#x27;", "'")
+    assert other.record.game == "yokai-3x4"
+    hidden = Replay("data/war-stories-greedy-vs-random.jsonl", perspective=0)
+    assert hidden.link_query() is None
+    hidden.copy_link.click()
+    assert "No link in a player's view" in hidden.link_note.value.replace("&#x27;", "'")

@@ -72,6 +72,16 @@ class Link:
             raise LinkError(f"link field 'ply': {self.ply} is past the last move ({len(self.moves)})")
         return states
 
+    def record(self) -> records.Record:
+        """The link's line as a record (a start other than the game's own carried as `start`)."""
+        states = self.states()
+        actions = [
+            before.parse_chance(text) if before.current_player == rk.CHANCE else text
+            for before, text in zip(states, self.moves, strict=False)
+        ]
+        start = None if self.position is None else states[0]
+        return records.Record.from_actions(states[0].game, actions, start=start)
+
 
 def parse_link(query: str) -> Link | None:
     """The link in a page's query string (with or without its '?'); None when the query names

@@ -35,6 +35,7 @@ from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
 from widgets.evalgraph import ReportPanel
 from widgets.export_menu import PictureExport
+from widgets.links import PageAddress, link_query, parse_link
 from widgets.presentation import _shown
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
@@ -91,8 +92,16 @@ class Replay(w.VBox):
         top = [loader] if upload else []
         #: the position shown or the game up to it, as a picture in the replay's perspective
         self.pictures = PictureExport(self._picture_source)
+        #: shareable links (widgets/links.py): the page's query string opens a game at a ply
+        self.address = PageAddress()
+        self.copy_link = w.Button(description="Copy link", layout=w.Layout(width="auto"))
+        self.link_note = w.HTML()
+        self.address.on_opened(guarded(self._link_refused)(self.open_link))
+        self.copy_link.on_click(on(lambda _: self._copy_link()))
+        self.address.on_copied(on(self._link_copied))
+        sharing = [self.pictures.box, self.copy_link, self.link_note, self.address]
         side = w.VBox(
-            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note, self.pictures.box],
+            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note, *sharing],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
         #: Analyse, then the evaluation graph and the table per player, under the board and the list
@@ -201,6 +210,47 @@ class Replay(w.VBox):
     def jump(self, ply: int) -> None:
         self.show(ply)
 
+    def open_link(self, query: str) -> None:
+        """Show the game a page's query string links to, at its ply (the replay's own view
+        stays: it is fixed when the replay is made). A bad link is refused whole in one line."""
+        link = parse_link(query)
+        if link is None:
+            return
+        self._show_record(link.record())
+        self.show(len(link.moves) if link.ply is None else link.ply)
+
+    def _link_refused(self, text: str) -> None:
+        self.info.value = message_html(f"This link cannot be opened: {text}", error=True)
+
+    def link_query(self) -> str | None:
+        """A link to the ply shown of the game on show; None in a player's view of a game with
+        hidden cards (a link carrying the moves would show its reader the hidden cards)."""
+        if self.session is None:
+            return None
+        if self.perspective is not None and _game_has_secrets(self._nodes[0].state.game):
+            return None
+        moves = [node.notation for node in self._nodes[1:]]
+        view = "all" if self.perspective is None else str(self.perspective)
+        return link_query(
+            self._nodes[0].state.game, self.states, moves, self.session.ply, view, secrets_hidden=False
+        )
+
+    def _copy_link(self) -> None:
+        query = self.link_query()
+        if query is None:
+            self.link_note.value = message_html(
+                "No link in a player's view: its moves would show the cards that player cannot see."
+            )
+            return
+        self.address.copy(query)
+
+    def _link_copied(self, address: str, copied: bool) -> None:
+        self.link_note.value = html(
+            '<div>{said}<br><input class="re-link" readonly value="{address}" style="width:100%"></div>',
+            said="Copied:" if copied else "Copy this link:",
+            address=address,
+        )
+
     def _picture_source(self) -> tuple[list[State], int | None, str] | str:
         if self.session is None:
             return "Load a game first."
@@ -285,6 +335,12 @@ class Replay(w.VBox):
                 f"(games are numbered from 0)"
             )
         self._show_record(found[index], kept[0])
+
+
+def _game_has_secrets(game) -> bool:
+    """Does the game hide anything from a player (its states have their own `view`)? Asked of
+    the game, not a position: before the deal nothing is hidden yet."""
+    return type(game.initial_state()).view is not State.view
 
 
 def _has_secrets(state: State) -> bool:
