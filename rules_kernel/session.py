@@ -55,6 +55,14 @@ RECENT_STATES = 256
 MAX_AUTOMATIC = 10_000
 #: the record's `meta` key for the exported line's comments: {"<ply>": text}
 COMMENTS_KEY = "comments"
+#: a record's other lines (a tree, as PGN's variations) live in its meta under this key:
+#: [{"ply": p, "actions": [...], "variations": [...]}] where p is the ply the line branches
+#: from (its first action is played in the position after p plies); nested lines branch from
+#: this one's positions, at their own (absolute) ply. Their comments are in "comments" too,
+#: as {"<ply>": text} per line.
+VARIATIONS_KEY = "variations"
+#: the actions of all the other lines of a record together, at most
+MAX_VARIATION_ACTIONS = 20_000
 
 #: what a `Change` may name: the current node moved, nodes were added, removed or reordered,
 #: a comment changed, a setting (agents, chance by hand) changed
@@ -644,6 +652,9 @@ class Session:
         comments = {str(n.ply): n.comment for n in path if n.comment}
         if comments:
             meta[COMMENTS_KEY] = comments
+        variations = _lines_off(path)
+        if variations:
+            meta[VARIATIONS_KEY] = variations
         # the options and players as records write them; the actions need no second replay
         record = Record.from_actions(self.game, [], self._players() if players is None else players, meta)
         outcome = path[-1].state.outcome()
@@ -690,6 +701,7 @@ class Session:
         comments = _comments_of(meta.get(COMMENTS_KEY), len(record.actions))
         if comments is not None:
             del meta[COMMENTS_KEY]
+        variations = meta.pop(VARIATIONS_KEY, None)
         session = cls(record.start_state(), players=record.players, meta=meta, auto=False, **settings)
         for ply, recorded in enumerate(record.actions):
             session._replay(record, ply, recorded)
@@ -697,7 +709,60 @@ class Session:
         line = session.line()
         for ply, text in (comments or {}).items():
             line[ply]._comment = text
+        if variations is not None:
+            session._add_lines(record, line, variations, budget=[MAX_VARIATION_ACTIONS])
+            session.go(line[-1])  # the main line's end, as without variations
         return session
+
+    def _add_lines(self, record: Record, line: list[Node], entries: Any, budget: list[int]) -> None:
+        """The other lines of a record's meta, branching from the positions of `line` (each
+        action checked where it is played; a bad one names the line and the ply)."""
+
+        def fail(reason: str) -> RecordError:
+            return RecordError(f"meta.variations: {reason}", source=record.source, line=record.line)
+
+        if not isinstance(entries, list):
+            raise fail("must be a list of lines")
+        first = line[0].ply
+        for entry in entries:
+            if not isinstance(entry, dict) or set(entry) - {"ply", "actions", "comments", "variations"}:
+                raise fail('a line is an object with "ply", "actions", optionally "comments", "variations"')
+            ply, actions = entry.get("ply"), entry.get("actions")
+            if not isinstance(ply, int) or isinstance(ply, bool) or not first <= ply < first + len(line):
+                raise fail(f"a line branches at ply {one_line(repr(ply))}, which this line does not reach")
+            if not isinstance(actions, list) or not actions:
+                raise fail(f"the line at ply {ply} has no actions")
+            budget[0] -= len(actions)
+            if budget[0] < 0:
+                raise fail(f"more than {MAX_VARIATION_ACTIONS:,} actions in the other lines")
+            self.go(line[ply - first])
+            branch = [self._node]
+            for number, action in enumerate(actions, start=1):
+                self._play_in_line(action, ply + number, fail)
+                branch.append(self._node)
+            for at, text in (_comments_of(entry.get("comments"), ply + len(actions)) or {}).items():
+                if at > ply:
+                    branch[at - ply]._comment = text
+            if entry.get("variations") is not None:
+                self._add_lines(record, branch, entry["variations"], budget)
+
+    def _play_in_line(self, action: Any, ply: int, fail) -> None:
+        if isinstance(action, dict) and set(action) == {"chance"}:
+            notation, chance = action["chance"], True
+        else:
+            notation, chance = action, False
+        if not isinstance(notation, str):
+            raise fail(
+                f'ply {ply}: an action is a notation or {{"chance": notation}}, not {one_line(repr(action))}'
+            )
+        state = self.state
+        if state.is_terminal() or chance != (state.current_player == CHANCE):
+            due = "the game is over" if state.is_terminal() else "that is not what is due there"
+            raise fail(f"ply {ply}: {one_line(notation)!r}: {due}")
+        try:
+            self._advance(state.parse_chance(notation) if chance else notation)
+        except RulesError as exc:
+            raise fail(f"ply {ply}: {one_line(str(exc))}") from None
 
     def _replay(self, record: Record, ply: int, recorded: RecordedAction) -> None:
         def fail(reason: str) -> RecordError:
@@ -780,6 +845,34 @@ def _same_outcome(given: dict[str, Any], claimed: Outcome, replayed: Outcome) ->
         and ("winners" not in given or tuple(claimed.winners) == replayed.winners)
         and ("reason" not in given or claimed.reason == replayed.reason)
     )
+
+
+def _lines_off(path: list[Node]) -> list[dict[str, Any]]:
+    """The lines that leave `path` (each child of a node on it that is not the path's next
+    node), each followed through its first children, with their own lines nested."""
+    lines = []
+    for node, onward in zip(path, [*path[1:], None], strict=True):
+        if onward is None:
+            break  # what follows the record's last position is not part of it
+        lines.extend(_line_json(child) for child in node.children if child is not onward)
+    return lines
+
+
+def _line_json(first: Node) -> dict[str, Any]:
+    line = [first]
+    while line[-1].children:
+        line.append(line[-1].children[0])
+    entry: dict[str, Any] = {
+        "ply": first.ply - 1,
+        "actions": [{"chance": n.notation} if n.is_chance else n.notation for n in line],
+    }
+    comments = {str(n.ply): n.comment for n in line if n.comment}
+    if comments:
+        entry["comments"] = comments
+    nested = _lines_off(line)  # lines leaving this one after its first action
+    if nested:
+        entry["variations"] = nested
+    return entry
 
 
 def _comments_of(value: Any, plies: int) -> dict[int, str] | None:

@@ -36,7 +36,7 @@ def test_a_pychess_dobutsu_pgn_reads_with_its_tags_comments_drops_and_result():
     assert record.result["winner"] == 1 and record.result["reason"] == "the Koropokkuru was captured"
     assert record.players == ({"name": "Ann"}, {"name": "Bo"})
     assert record.meta["pgn"]["Site"] == "https://www.pychess.org/aBcDeFgH"
-    assert record.meta["comments"][1] == [6, "a chick dropped next to the lion"]
+    assert record.meta["comments"]["6"] == "a chick dropped next to the lion"  # the session's format
 
 
 def test_a_gorogoroplus_pgn_without_lance_or_knight_is_the_5x6_game():
@@ -52,10 +52,10 @@ def test_a_dobutsu_kif_reads_with_comments_drops_same_square_and_result():
     notations = [a.notation for a in record.actions]
     assert notations[4] == "a2a3" and notations[5] == "C@a2"  # 同　ライオン(33), ３三ひよこ打
     assert record.result["winner"] == 1
-    assert record.meta["comments"] == [
-        [0, "both players know the opening"],
-        [5, "the lion takes the giraffe"],
-    ]
+    assert record.meta["comments"] == {
+        "0": "both players know the opening",
+        "5": "the lion takes the giraffe",
+    }
     assert record.meta["kif"] == {"開始日時": "2026/11/20 10:00:00"}
 
 
@@ -247,5 +247,5 @@ def test_a_gorogoro_kif_reads_promotions_refusals_and_a_resignation():
     assert notations[19] == "P@e6"  # １一歩打
     assert record.result is None  # 投了: a resignation, which our rules do not end a game by
     assert record.meta["kif"] == {"棋戦": "練習対局", "result": "まで40手で後手の勝ち"}
-    assert record.meta["comments"] == [[28, "the pawn stays a pawn"]]
+    assert record.meta["comments"] == {"28": "the pawn stays a pawn"}
     assert kif.dumps(record).endswith("まで40手で後手の勝ち\n")

@@ -3,6 +3,7 @@ undo/redo, comments, automatic chance and agents, observers, records."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -570,3 +571,82 @@ def test_random_use_keeps_the_tree_whole(game_id, seed, agent, steps):
     for node in session.nodes():
         assert node.ply == (0 if node.parent is None else node.parent.ply + 1)
         assert node.state == replayed(node) and node.state.to_text() == replayed(node).to_text()
+
+
+# --- variations in records (issue #24 item 6) ------------------------------------------------
+
+
+def annotated_tree() -> Session:
+    """A main line with a comment, a variation with its own comment, and a line nested in it."""
+    session = Session("yokai-3x4")
+    session.play("b2b3")
+    session.play("c4b3")
+    session.comment = "recapture"
+    session.go_to(1)
+    session.play("a4a3")
+    session.comment = "a quieter reply"
+    session.play("b3b4+")
+    session.go_to(2)
+    session.play("a1b2")
+    session.go(session.main_line()[-1])
+    return session
+
+
+def test_a_record_carries_the_tree_its_comments_and_reads_back_the_same():
+    session = annotated_tree()
+    record = session.to_record()
+    assert [a.notation for a in record.actions] == ["b2b3", "c4b3"]  # the main line, as before
+    assert record.meta["variations"] == [
+        {
+            "ply": 1,
+            "actions": ["a4a3", "b3b4+"],
+            "comments": {"2": "a quieter reply"},
+            "variations": [{"ply": 2, "actions": ["a1b2"]}],
+        }
+    ]
+    again = Session.from_record(records.Record.from_json(record.to_json()))
+    shape = [(n.notation, n.comment, [c.notation for c in n.children]) for n in again.nodes()]
+    assert shape == [(n.notation, n.comment, [c.notation for c in n.children]) for n in session.nodes()]
+    assert again.node is again.main_line()[-1] and "variations" not in again.meta
+    assert again.to_record().to_json() == record.to_json()
+
+
+def test_a_card_games_variation_writes_its_chance_outcomes():
+    session = Session("to-war", seed=4)
+    for _ in range(3):
+        session.play(session.state.legal_moves()[0])
+    session.go_to(len(session.line()) - 3)
+    session.play(session.state.legal_moves()[-1])
+    session.go(session.main_line()[-1])
+    record = session.to_record()
+    again = Session.from_record(records.Record.from_json(record.to_json()))
+    assert again.to_record().to_json() == record.to_json()
+    assert sum(len(n.children) > 1 for n in again.nodes()) == 1
+
+
+@pytest.mark.parametrize(
+    ("variations", "says"),
+    [
+        ("nope", "meta.variations: must be a list of lines"),
+        ([{"ply": 7, "actions": ["a4a3"]}], "a line branches at ply 7, which this line does not reach"),
+        ([{"ply": 1, "actions": []}], "the line at ply 1 has no actions"),
+        ([{"ply": 1, "actions": ["a4a3", "zz"]}], "meta.variations: ply 3: 'zz' is not"),
+        ([{"ply": 1, "actions": [{"chance": "deal"}]}], "ply 2: 'deal': that is not what is due there"),
+        ([{"ply": 1, "actions": ["a4a3"], "path": "/etc/passwd"}], "a line is an object with"),
+        ([{"ply": True, "actions": ["a4a3"]}], "a line branches at ply True"),
+    ],
+)
+def test_bad_variations_are_refused_naming_the_line_and_ply(variations, says):
+    record = annotated_tree().to_record()
+    data = json.loads(record.to_json())
+    data["meta"]["variations"] = variations
+    with pytest.raises(records.RecordError) as caught:
+        Session.from_record(records.Record.from_dict(data))
+    assert says in str(caught.value)
+
+
+def test_an_old_record_without_variations_reads_as_before():
+    record = records.load("data/yokai-3x4-random.jsonl")[0]
+    session = Session.from_record(record)
+    assert all(len(n.children) <= 1 for n in session.nodes())
+    assert session.to_record().to_json() == record.to_json()

@@ -96,15 +96,31 @@ def build(
     )
 
 
+def comments_meta(pairs: list[list[Any]]) -> dict[str, str]:
+    """[ply, text] pairs as a record's `meta["comments"]`: {"<ply>": text}, the comment after
+    `ply` actions (the session's format, so a Replay shows them beside the board); two
+    comments at one ply are joined by a blank line."""
+    found: dict[str, str] = {}
+    for ply, text in pairs:
+        key = str(ply)
+        found[key] = f"{found[key]}\n\n{text}" if key in found else text
+    return found
+
+
 def comments_of(record: Record) -> dict[int, list[str]]:
-    """The comments a record carries in `meta["comments"]` ([ply, text] pairs: after `ply`
+    """The comments a record carries in `meta["comments"]` ({"<ply>": text}: after `ply`
     actions), by ply; anything else there is ignored."""
     found: dict[int, list[str]] = {}
-    for item in record.meta.get("comments", ()) if isinstance(record.meta, dict) else ():
-        if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[1], str):
-            ply = item[0]
-            if isinstance(ply, int) and not isinstance(ply, bool):
-                found.setdefault(ply, []).append(item[1])
+    held = record.meta.get("comments") if isinstance(record.meta, dict) else None
+    for key, text in held.items() if isinstance(held, dict) else ():
+        if (
+            isinstance(key, str)
+            and key.isascii()
+            and key.isdigit()
+            and len(key) <= 9
+            and isinstance(text, str)
+        ):
+            found.setdefault(int(key), []).extend(part for part in text.split("\n\n") if part)
     return found
 
 

@@ -41,6 +41,7 @@ from rules_kernel.formats import (
     Claim,
     build,
     claim_of,
+    comments_meta,
     comments_of,
     echo,
     fail,
@@ -252,7 +253,7 @@ def _read(kif: _Kif, source: str) -> Record:
         actions,
         players=players,
         result=result,
-        meta={"kif": meta, "comments": comments},
+        meta={"kif": meta, **({"comments": comments_meta(comments)} if comments else {})},
         source=source,
         line=kif.first_line,
     )

@@ -25,7 +25,8 @@ moves under its new letter: the hen is `H`; on 5x6 a promoted Kodama or Oni move
 `G`. Our own notation (`b2b3`, `C@a2`) is read too.
 
 The reader takes any PGN: many games in a file, comments (`{...}`, `;`) kept in
-`meta["comments"]` as [ply, text], NAGs and variations `(...)` skipped, move numbers ignored.
+`meta["comments"]` as {"<ply>": text} (the session's comments, shown by the Replay), NAGs
+and variations `(...)` skipped, move numbers ignored.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from rules_kernel.formats import (
     Claim,
     build,
     claim_of,
+    comments_meta,
     comments_of,
     echo,
     fail,
@@ -272,7 +274,7 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
         actions,
         players=players,
         result=result,
-        meta={"pgn": tags, "comments": comments},
+        meta={"pgn": tags, **({"comments": comments_meta(comments)} if comments else {})},
         source=source,
         line=found.line,
     )
