@@ -178,7 +178,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Replays every record; reports every bad one (file, line, "
         "ply, reason) and exits with status 2 if there was any.",
     )
-    replay.add_argument("file", help="a .jsonl record file, or a one-move-per-line game")
+    replay.add_argument("file", help="a .jsonl record file, a one-move-per-line game, or a PGN or KIF file")
     replay.add_argument("--quiet", action="store_true", help="print only the summary and the errors")
     replay.set_defaults(run=_replay)
     _add_solve(sub)

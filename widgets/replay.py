@@ -78,7 +78,9 @@ class Replay(w.VBox):
         self.moves = w.Select(options=[], rows=16, layout=w.Layout(width="100%", max_width="330px"))
         self.window_note = w.HTML()
         self.info = w.HTML()
-        self.upload = Upload("Load record", accept=".jsonl,.json,.txt", limit=records.MAX_UPLOAD_BYTES)
+        self.upload = Upload(
+            "Load record", accept=".jsonl,.json,.txt,.pgn,.kif,.kifu", limit=records.MAX_UPLOAD_BYTES
+        )
         self.record_index = w.BoundedIntText(
             value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
         )
@@ -100,8 +102,17 @@ class Replay(w.VBox):
         self.copy_link.on_click(on(lambda _: self._copy_link()))
         self.address.on_copied(on(self._link_copied))
         sharing = [self.pictures.box, self.copy_link, self.link_note, self.address]
+        #: the comment on the position shown, and the other lines from it (a record's tree)
+        self.comment = w.HTML()
+        self.comment.add_class("re-comment")
+        self.lines_here = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.main_line_button = w.Button(
+            description="Back to the main line", layout=w.Layout(width="auto", display="none")
+        )
+        self.main_line_button.on_click(on(lambda _: self.enter_line(None)))
+        annotations = [self.comment, self.lines_here, self.main_line_button]
         side = w.VBox(
-            [self.info, w.HTML("<b>Actions</b>"), self.moves, self.window_note, *sharing],
+            [self.info, *annotations, w.HTML("<b>Actions</b>"), self.moves, self.window_note, *sharing],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
         #: Analyse, then the evaluation graph and the table per player, under the board and the list
@@ -149,11 +160,9 @@ class Replay(w.VBox):
         outcome = nodes[-1].state.outcome()
         if self._stop is not None:
             self._stop()
-        self.record, self.session, self._nodes = record, session, nodes
-        self.states, self.scenes = States(nodes), Scenes(session, nodes, self.perspective)
+        self.record, self.session = record, session
+        self._follow(nodes)
         self._stop = session.observe(self._session_changed)
-        self._window = (0, -1)
-        self.slider.max = self.player.max = len(nodes) - 1
         result = outcome.reason if outcome else "unfinished"
         self.info.value = html(
             "<b>{game}</b>: {n} actions<br>result: {result}",
@@ -257,6 +266,48 @@ class Replay(w.VBox):
         ply = self.session.ply
         return list(self.states[: ply + 1]), self.perspective, f"{self.session.game.id}-ply-{ply}"
 
+    def enter_line(self, node: Node | None) -> None:
+        """Follow the line through `node` (a variation of the record's tree) from the start to
+        its end, and show `node`; None: back to the main line, at the same ply where it exists."""
+        if self.session is None:
+            return
+        ply = self.session.ply
+        if node is None:
+            nodes = self.session.main_line()
+            target = nodes[min(ply, len(nodes) - 1)]
+        else:
+            nodes = node.path()
+            while nodes[-1].children:
+                nodes.append(nodes[-1].children[0])
+            target = node
+        self._follow(nodes)
+        self.session.go(target)
+
+    def _follow(self, nodes: list[Node]) -> None:
+        self._nodes = nodes
+        self.states, self.scenes = States(nodes), Scenes(self.session, nodes, self.perspective)
+        self._window = (0, -1)
+        self.slider.max = self.player.max = len(nodes) - 1
+        on_main = all(n.parent is None or n.parent.children[0] is n for n in nodes)
+        self.main_line_button.layout.display = "none" if on_main else None
+
+    def _show_annotations(self, ply: int) -> None:
+        """The comment on the position shown; a button for each other line from it."""
+        node = self._nodes[ply]
+        self.comment.value = (
+            html('<div class="re-comment-text">{text}</div>', text=node.comment) if node.comment else ""
+        )
+        onward = self._nodes[ply + 1] if ply + 1 < len(self._nodes) else None
+        others = [child for child in node.children if child is not onward]
+        shown = _shown(self.session)
+        buttons = []
+        for child in others:
+            words = shown.line(child, self.perspective).text
+            button = w.Button(description=f"Line: {words}"[:60], tooltip=words, layout=w.Layout(width="auto"))
+            button.on_click(guarded(error_line(self.info))(lambda _, c=child: self.enter_line(c)))
+            buttons.append(button)
+        self.lines_here.children = tuple(buttons)
+
     def _session_changed(self, change: Change) -> None:
         if change.session is self.session:
             self._draw()
@@ -275,6 +326,7 @@ class Replay(w.VBox):
             self.slider.value = ply
         if self.player.value != ply:  # jslink copies Play -> slider when a browser connects
             self.player.value = ply
+        self._show_annotations(ply)
         self.graph.current = ply
 
     def _list_moves_around(self, ply: int) -> None:
