@@ -393,8 +393,17 @@ def with_card(text: str, square: str, entry: str) -> str:
         (with_card(DEALT_TEXT, "a1", "ki"), "cards", "7 x Ki"),
         (with_card(DEALT_TEXT, "a1", "kbg"), "cards", "3 x Kibatai green"),
         (with_field(DEALT_TEXT, 7, "he"), "cards", "9 x Heiya"),
-        (with_card(with_card(DEALT_TEXT, "a1", "-"), "b1", "-"), "revealed", "the card on a1 is gone"),
-        (with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), "cards", "37 cards on the board and 0"),
+        (
+            with_card(with_field(DEALT.view(0).to_text(), 4, "a1"), "a1", "-"),
+            "cards",
+            "37 cards on the board, 0 removed and 0 out of the game",
+        ),
+        (
+            DEALT.view(0).to_text() + " out:" + ",".join(["ki"] * 7),
+            "out",
+            "7 x Ki on the board and removed and out",
+        ),
+        (DEALT_TEXT + " out:ki", "out", "only a text with hidden cards"),
         (with_card(FACE_UP_TEXT, "e1", "kbg*"), "cards", "two face-up cards"),
         (with_card(DEALT_TEXT, "c1", "-*"), "cards", "marks no face-up card"),
         (with_card(DEALT_TEXT, "e1", "?*"), "cards", "marks no face-up card"),
@@ -405,13 +414,7 @@ def with_card(text: str, square: str, entry: str) -> str:
         (with_field(FACE_UP_TEXT, 3, "-"), "turn", "must count it"),
         (with_card(with_field(DEALT_TEXT, 4, "e1"), "e1", "kbg^"), "cards", "nobori option is off"),
         (with_card(DEALT_TEXT, "c1", "ki"), "cards", "c1 is a start square"),
-        (
-            with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DA2"),
-            "pieces",
-            "1 Ashigaru on the board but only 0 Engun",
-        ),
-        (with_field(DEALT_TEXT, 0, "2dS2/6/6/6/6/6/2DS2"), "pieces", "2 Shinobi"),
-        (with_field(DEALT_TEXT, 0, "2dd2/6/6/6/6/6/2DS2"), "pieces", "exactly one Daimyo"),
+        (with_field(DEALT_TEXT, 0, "2dd2/6/6/6/6/6/2DS2"), "pieces", "Black has 2 Daimyo"),
         (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS²"), "pieces", "is no piece"),
         (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DS9"), "pieces", "is no piece"),
         (DEALT_TEXT + " lost:0", "lost", "Yonhon no ki ends"),
@@ -429,12 +432,27 @@ def test_impossible_positions_are_refused_naming_the_field(text, field, reason):
     assert len(message) < 400
 
 
-def test_removed_cards_come_in_engun_pairs_and_never_include_a_ki():
-    """NOTES.md: Engun removes both cards of a pair; Ki "blijven ... tot het eind van het spel
-    op tafel liggen"."""
-    text = with_field(with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), 7, "asr")
-    with pytest.raises(rk.PositionTextError, match="removed: army cards leave in pairs"):
-        GAME.from_text(text)
+@pytest.mark.parametrize(
+    "text, remark",
+    [
+        # NOTES.md: Engun removes both cards of a pair; Ki "blijven ... tot het eind van het
+        # spel op tafel liggen"
+        (with_field(with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), 7, "asr"), "removed alone"),
+        # a card off the board that no turn removed: out of the game (a study position)
+        (with_card(with_card(DEALT_TEXT, "a1", "-"), "b1", "-"), "2 board cards out of the game"),
+        (with_card(with_field(DEALT_TEXT, 4, "a1"), "a1", "-"), "1 board card out of the game"),
+        # a reinforcement enters by Engun only; one Shinobi each (NOTES.md)
+        (with_field(DEALT_TEXT, 0, "2ds2/6/6/6/6/6/2DA2"), "1 Ashigaru on the board but 0 Engun"),
+        (with_field(DEALT_TEXT, 0, "2dS2/6/6/6/6/6/2DS2"), "2 Shinobi; one each"),
+        (with_field(DEALT_TEXT, 0, "3s2/6/6/6/6/6/2DS2"), "no Daimyo for Black"),
+        (with_field(DEALT_TEXT, 0, "2dD2/6/6/6/6/6/3S2"), "the Daimyos on d7 and c7 touch"),
+    ],
+)
+def test_unusual_positions_are_accepted_and_told_by_status(text, remark):
+    """Study positions (issue #24): read, played, and described by `status()`."""
+    state = GAME.from_text(text)
+    assert any(remark in line for line in state.status()), state.status()
+    assert GAME.from_text(state.to_text()) == state
 
 
 def test_views_and_positions_from_random_games_round_trip_equal_with_equal_hashes():

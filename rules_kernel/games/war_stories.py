@@ -324,6 +324,10 @@ class WarStoriesState(State):
     two_ki: tuple[bool, bool] = (False, False)  # the player's last turn turned up two Ki
     removed: tuple[str, ...] = ()  # cards taken off the board (seen by both players)
     lost: int | None = None  # Yonhon no ki: this player lost
+    # A view's board cards out of the game (a study position's: not in its text), sorted.
+    # Only a state with hidden cards holds them: a full state derives them (`out_of_game`:
+    # the box minus what is on the board and removed), so it has one form and one equality.
+    out: tuple[str, ...] = ()
     # the cells of the last action, for drawing only: not part of the position (equality,
     # hash and position text leave it out, so transpositions are one position)
     last: tuple[str, ...] = field(default=(), compare=False)
@@ -355,6 +359,8 @@ class WarStoriesState(State):
         if self.flips:  # a flipping turn goes on with flips only
             return flips
         daimyo = self._daimyo(self.side)
+        if daimyo is None:  # a study position without this side's Daimyo: no Kyousei
+            return self._other_piece_moves() + flips
         if self._attacked(daimyo, 1 - self.side):  # Kyousei: only the Daimyo, to safety
             return list(self._daimyo_moves(daimyo))
         others = self._other_piece_moves()
@@ -494,6 +500,7 @@ class WarStoriesState(State):
         if (
             outcome is None
             and after.side != self.side
+            and after._daimyo(after.side) is not None
             and after._attacked(after._daimyo(after.side), self.side)
         ):
             return " (Kyousei)"
@@ -530,22 +537,44 @@ class WarStoriesState(State):
         memory = self.memory if memory is None else bool(memory)
         seen = (self.revealed if memory else frozenset(self.shown)) | {self.face_up}
         hidden = tuple(code if code is None or sq in seen else UNKNOWN for sq, code in enumerate(self.cards))
-        return replace(self, cards=hidden, memory=memory)
+        out = self.out_of_game if UNKNOWN in hidden else ()  # the view cannot derive them
+        return replace(self, cards=hidden, memory=memory, out=out)
 
     def determinize(self, rng: random.Random) -> WarStoriesState:
-        """Deal the unknown cards at random from those not seen on the board or removed."""
+        """Deal the unknown cards at random from the box minus the cards seen on the board,
+        the removed ones and those out of the game (a study position's): an out-of-game card
+        is never dealt."""
         unknown = [sq for sq, code in enumerate(self.cards) if code == UNKNOWN]
         if not unknown or not self.dealt:
             return self
-        pool = (
-            Counter(DECK) - Counter(c for c in self.cards if c not in (None, UNKNOWN)) - Counter(self.removed)
-        )
-        cards_left = list(pool.elements())
+        cards_left = list(self.hidden_pool().elements())
         rng.shuffle(cards_left)
         cards = list(self.cards)
         for sq, code in zip(unknown, cards_left, strict=False):
             cards[sq] = code
-        return replace(self, cards=tuple(cards))
+        return replace(self, cards=tuple(cards), out=())
+
+    def hidden_pool(self) -> Counter[str]:
+        """The cards a hidden (`?`) card may be: the box minus every card seen on the board,
+        removed, or out of the game."""
+        seen = Counter(c for c in self.cards if c not in (None, UNKNOWN))
+        return DECK_COUNTS - seen - Counter(self.removed) - Counter(self.out_of_game)
+
+    @property
+    def out_of_game(self) -> tuple[str, ...]:
+        """The board cards that are out of the game (sorted): none in a game from the start;
+        in a study position, what its text does not list. A full state derives them (the box
+        minus the cards on the board and removed); a view keeps them (`out`)."""
+        if UNKNOWN in self.cards or not self.dealt:
+            return self.out
+        listed = Counter(c for c in self.cards if c is not None) + Counter(self.removed)
+        return tuple(sorted((DECK_COUNTS - listed).elements()))
+
+    def status(self) -> list[str]:
+        """What no game from the start reaches (`core.State.status`): cards out of the game,
+        a side without its Daimyo, Daimyos side by side, more reinforcements than Engun pairs
+        removed, more Shinobi than the rules give, removed cards that no turn removes."""
+        return _status(self)
 
     def to_text(self) -> str:
         return _to_text(self)
@@ -562,8 +591,10 @@ class WarStoriesState(State):
         code = self.pieces[sq]
         return None if code == 0 else code >> 3
 
-    def _daimyo(self, player: int) -> int:
-        return self.pieces.index(DAIMYO | player << 3)
+    def _daimyo(self, player: int) -> int | None:
+        """The square of `player`'s Daimyo; None in a study position without it."""
+        code = DAIMYO | player << 3
+        return self.pieces.index(code) if code in self.pieces else None
 
     @property
     def _last_actor(self) -> int:
@@ -726,6 +757,8 @@ def _nobori_words(after: WarStoriesState) -> str:
 
 def _haisen(state: WarStoriesState, pieces: tuple[int, ...], player: int) -> bool:
     """Haisen: `player`'s Daimyo is attacked and has no square to flee to."""
+    if DAIMYO | player << 3 not in pieces:  # a study position without it: never in Haisen
+        return False
     daimyo = pieces.index(DAIMYO | player << 3)
     return state._attacked(daimyo, 1 - player, pieces) and not any(state._daimyo_moves(daimyo, pieces))
 
@@ -744,7 +777,8 @@ def _to_text(state: WarStoriesState) -> str:
     first, White upper case); cards in square order a1..f7: code, '?' hidden, '-' none,
     '*' face up this turn, '^' under a Nobori; turn: 'deal' (pending), '-' or
     '<flips><h|x>' (h: all Heiya so far); revealed squares; two-Ki flags; ply; the removed
-    cards; a trailing 'lost:<player>' after Yonhon no ki."""
+    cards; a trailing 'lost:<player>' after Yonhon no ki, and 'out:<cards>' for the cards out of
+    the game of a study position's view (a text with '?' cards cannot derive them)."""
     rows = []
     for rank in range(RANKS - 1, -1, -1):
         row, empty = "", 0
@@ -773,7 +807,9 @@ def _to_text(state: WarStoriesState) -> str:
     ki = "".join("1" if k else "0" for k in state.two_ki)
     removed = ",".join(state.removed) or "-"
     text = f"{'/'.join(rows)} {cards} {'wb'[state.side]} {turn} {revealed} {ki} {state.ply} {removed}"
-    return text + (f" lost:{state.lost}" if state.lost is not None else "")
+    text += f" lost:{state.lost}" if state.lost is not None else ""
+    # only a text with hidden cards names what is out of the game; any other derives it
+    return text + (f" out:{','.join(state.out)}" if state.out else "")
 
 
 _TURN = re.compile(r"deal|-|([1-9])([hx])")
@@ -788,11 +824,11 @@ def _from_text(game: WarStories, text: str) -> WarStoriesState:
 
 
 def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
-    if len(fields) not in (8, 9):
+    if len(fields) not in (8, 9, 10):
         raise FieldError(
             "position text",
             "expected 8 fields: pieces cards side turn revealed two-ki ply "
-            "removed (and lost:<player> after Yonhon no ki)",
+            "removed (and lost:<player> after Yonhon no ki, out:<cards> in a view)",
         )
     pieces = _parse_pieces(fields[0])
     cards, face_up, nobori = _parse_cards(fields[1])
@@ -810,11 +846,15 @@ def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
     removed = () if fields[7] == "-" else tuple(fields[7].split(","))
     if not set(removed) <= set(DECK):
         raise FieldError("removed", "must list card codes (like 'he,kbr,kbr') or '-'")
-    lost = None
-    if len(fields) == 9:
-        if fields[8] not in ("lost:0", "lost:1"):
-            raise FieldError("lost", "the last field may only be lost:0 or lost:1")
-        lost = int(fields[8][-1])
+    lost, out, extra = None, (), fields[8:]
+    if extra and extra[-1].startswith("out:"):
+        out = tuple(extra.pop()[4:].split(","))
+        if not set(out) <= set(DECK):
+            raise FieldError("out", "must list card codes (like 'out:he,kbr') after 'out:'")
+    if extra:
+        if extra != ["lost:0"] and extra != ["lost:1"]:
+            raise FieldError("lost", "the field after the removed cards may only be lost:0 or lost:1")
+        lost = int(extra[0][-1])
     state = WarStoriesState(
         game,
         tuple(pieces),
@@ -830,6 +870,7 @@ def _parse_position(game: WarStories, fields: list[str]) -> WarStoriesState:
         (fields[5][0] == "1", fields[5][1] == "1"),
         _sorted_cards(removed),
         lost,
+        _sorted_cards(out),
     )
     _check_position(state)
     return state
@@ -909,75 +950,90 @@ def _check_position(state: WarStoriesState) -> None:
             raise FieldError("turn", "'deal' (cards not yet dealt) fits only the start position")
         return
     for player in (0, 1):
-        if state.pieces.count(DAIMYO | player << 3) != 1:
-            raise FieldError("pieces", f"{PLAYER_NAMES[player]} needs exactly one Daimyo")
+        if state.pieces.count(DAIMYO | player << 3) > 1:
+            raise FieldError(
+                "pieces", f"{PLAYER_NAMES[player]} has {state.pieces.count(DAIMYO | player << 3)} Daimyo"
+            )
     _check_cards(state)
     _check_pieces(state)
     _check_turn(state)
 
 
 def _check_cards(state: WarStoriesState) -> None:
+    """The box: 38 board cards (NOTES.md). A study position may lay out fewer; the rest are
+    out of the game (derived, or named by `out:` where cards are hidden)."""
     start = set(state.game.start_squares)
     for sq, card in enumerate(state.cards):
         if card is not None and sq in start:
             raise FieldError("cards", f"{square_name(sq)} is a start square: no card lies there")
         if card is not None and state.pieces[sq]:
             raise FieldError("cards", f"a piece stands on the card on {square_name(sq)}")
-        if card is None and sq not in start and sq not in state.revealed:
-            raise FieldError(
-                "revealed",
-                f"the card on {square_name(sq)} is gone, so it was flipped: list the square as revealed",
-            )
     if not state.revealed.isdisjoint(start):
         raise FieldError("revealed", "a start square never held a card")
+    if state.out and UNKNOWN not in state.cards:
+        raise FieldError("out", "only a text with hidden cards ('?') names them; any other derives them")
     known = Counter(c for c in state.cards if c not in (None, UNKNOWN)) + Counter(state.removed)
-    for code, n in sorted(known.items()):
-        if n > DECK_COUNTS[code]:
-            raise FieldError(
-                "cards", f"{n} x {card_name(code)} on the board and removed; the game has {DECK_COUNTS[code]}"
-            )
+    for name, listed in (("cards", known), ("out", known + Counter(state.out))):
+        for code, n in sorted(listed.items()):
+            if n > DECK_COUNTS[code]:
+                where = "on the board and removed" + (" and out of the game" if name == "out" else "")
+                raise FieldError(name, f"{n} x {card_name(code)} {where}; the game has {DECK_COUNTS[code]}")
     on_board = sum(1 for c in state.cards if c is not None)
-    if on_board + len(state.removed) != len(DECK):
+    if UNKNOWN in state.cards and on_board + len(state.removed) + len(state.out) != len(DECK):
         raise FieldError(
             "cards",
-            f"{on_board} cards on the board and {len(state.removed)} removed; "
-            f"the {len(DECK)} board cards are always all accounted for",
+            f"{on_board} cards on the board, {len(state.removed)} removed and {len(state.out)} out of "
+            f"the game; with hidden cards ('?') the {len(DECK)} board cards are all accounted for "
+            "(name those out of the game in a last field 'out:<cards>')",
         )
-    removed = Counter(state.removed)
-    if removed[KI]:
-        raise FieldError("removed", "a Ki is never removed")
-    odd = [code for code, n in removed.items() if code != HEIYA and n % 2]
-    if odd:
-        raise FieldError("removed", f"army cards leave in pairs (Engun): one {card_name(odd[0])}")
 
 
 def _check_pieces(state: WarStoriesState) -> None:
-    """A reinforcement enters per Engun pair; an extra Shinobi per two Heiya (the option)."""
+    """The box of pieces (NOTES.md: 2 Daimyo, 2 + 4 Shinobi, 12 reinforcements, one per Engun
+    pair of the 24 army cards: 4 of each kind)."""
+    for kind, most in ((SHINOBI, 6), (ASHIGARU, 4), (KIBATAI, 4), (KIHEI, 4)):
+        count = sum(1 for p in state.pieces if p and p & 7 == kind)
+        if count > most:
+            raise FieldError("pieces", f"{count} {PIECE_NAMES[kind]}; the box has {most}")
+
+
+def _status(state: WarStoriesState) -> list[str]:
+    """`WarStoriesState.status`: what a game from the start never shows."""
+    remarks = []
+    if not state.dealt:
+        return remarks
+    out = state.out_of_game
+    if out:
+        remarks.append(f"{len(out)} board card{'s' if len(out) > 1 else ''} out of the game")
+    daimyos = [state._daimyo(player) for player in (0, 1)]
+    for player, sq in enumerate(daimyos):
+        if sq is None:
+            remarks.append(f"no Daimyo for {PLAYER_NAMES[player]}")
+    if None not in daimyos and _step_distance(daimyos[0], daimyos[1]) == 1:
+        # a Daimyo never steps next to the other: it would be attacked
+        remarks.append(f"the Daimyos on {square_name(daimyos[0])} and {square_name(daimyos[1])} touch")
     removed = Counter(state.removed)
+    # Engun: one reinforcement enters per pair of matching army cards removed
     for code, kind in ARMY_CODES.items():
         pairs = sum(n for card, n in removed.items() if card.startswith(code)) // 2
         count = sum(1 for p in state.pieces if p and p & 7 == kind)
         if count > pairs:
-            raise FieldError(
-                "pieces",
-                f"{count} {PIECE_NAMES[kind]} on the board but only {pairs} Engun "
-                "of them among the removed cards",
-            )
+            remarks.append(f"{count} {PIECE_NAMES[kind]} on the board but {pairs} Engun of them removed")
     extra = removed[HEIYA] // 2 if state.game.options["shinobi_wo_tsukau"] else 0
     shinobi = [state.pieces.count(SHINOBI | player << 3) for player in (0, 1)]
     if max(shinobi) > 1 + extra or sum(shinobi) > 2 + extra:
-        raise FieldError(
-            "pieces",
-            f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya "
-            "each (option shinobi_wo_tsukau)",
+        remarks.append(
+            f"{sum(shinobi)} Shinobi; one each, and {extra} more from two Heiya each (shinobi_wo_tsukau)"
         )
-    d0, d1 = (square_name(state.pieces.index(DAIMYO | p << 3)) for p in (0, 1))
-    if _step_distance(SQUARES[d0], SQUARES[d1]) == 1:
-        raise FieldError(
-            "pieces",
-            f"the Daimyos on {d0} and {d1} touch; a Daimyo never steps next to "
-            "the other (it would be attacked)",
-        )
+    if removed[KI]:
+        remarks.append("a Ki among the removed cards (a Ki stays on the table to the end)")
+    odd = [code for code, n in removed.items() if code not in (HEIYA, KI) and n % 2]
+    if odd:
+        remarks.append(f"one {card_name(odd[0])} removed alone (army cards leave in pairs: Engun)")
+    empty = [sq for sq in state.game.card_squares if state.cards[sq] is None and sq not in state.revealed]
+    if empty and not out:
+        remarks.append(f"the card on {square_name(empty[0])} is gone but its square was never revealed")
+    return remarks
 
 
 def _check_turn(state: WarStoriesState) -> None:
