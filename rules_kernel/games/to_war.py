@@ -302,6 +302,17 @@ class Discard(Move):
         return f"discard:{self.code}"
 
 
+@dataclass(frozen=True)
+class Pass(Move):
+    """No card left to play (reserve and hand empty) while the other player still has some:
+    the turn passes. Only a study position with fewer cards than the army gets here."""
+
+    cells: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "pass"
+
+
 # --- the game --------------------------------------------------------------------------------
 
 
@@ -577,7 +588,7 @@ class ToWarState(State):
                     self._without_hand_card(action.code), discards=_add(self.discards, self.side, action.code)
                 )
             )
-        elif isinstance(action, Stop):
+        elif isinstance(action, (Stop, Pass)):
             after = self._end_turn(self)
         else:
             after = self._step(action)
@@ -634,6 +645,8 @@ class ToWarState(State):
         elif isinstance(action, Discard):
             shown = action.code in seen.discards[self.side]
             text = f"discards {self._name(action.code) if shown else 'a card'}: no square to place it on"
+        elif isinstance(action, Pass):
+            text = "passes: no card left in reserve or hand"
         elif isinstance(action, Stop):
             name = self._name(self.grid[action.square][1])
             text = f"{name} stays on {square_name(action.square)}: no second step"
@@ -737,6 +750,12 @@ class ToWarState(State):
     def to_text(self) -> str:
         return _to_text(self)
 
+    def status(self) -> list[str]:
+        """What no game from the start reaches (`core.State.status`): cards out of the game
+        (a study position lists fewer than the army), players who have not alternated, a
+        hand larger than the rules deal."""
+        return _status(self)
+
     def scene(self, perspective: int | None = None) -> Scene:
         return _scene(self if perspective is None else self.view(perspective), perspective)
 
@@ -754,6 +773,10 @@ class ToWarState(State):
     # --- placing -------------------------------------------------------------------------
     def _placements(self) -> list[Move]:
         hand = self.hands[self.side]
+        if not hand and not sum(self.reserves[self.side]):
+            # "Das Spiel endet, wenn ... Beide Reserven sind aufgebraucht": until then the
+            # other plays on; this one has nothing to place (ruling, docs/games/to-war.md)
+            return [Pass()]
         if not self.setup_done:
             targets = self._setup_squares()
         else:
@@ -1135,9 +1158,8 @@ def _checked(state: ToWarState) -> ToWarState:
 
 
 def _check_position(state: ToWarState) -> None:
-    used = [_check_material(state, p) for p in (0, 1)]
-    _check_turn_order(state, used)
-    _check_hands(state)
+    for player in (0, 1):
+        _check_material(state, player)
     if not state.setup_done:
         _check_setup(state)
     if state.active is not None:
@@ -1154,16 +1176,20 @@ def _check_position(state: ToWarState) -> None:
     )
 
 
-def _check_material(state: ToWarState, player: int) -> int:
-    """Every card of the army is in exactly one place (reserve, hand, field, discards, the
-    waiting card, the breakthrough); returns how many the player has played."""
-    game = state.game
+def _played(state: ToWarState, player: int) -> list[str]:
+    """The player's cards out of reserve and hand: on the field, discarded, the waiting card,
+    the breakthrough."""
     played = [u[1] for u in state.grid if u and u[0] == player] + list(state.discards[player])
-    played += [u[1] for u in (state.entering, state.breakthrough) if u and u[0] == player]
-    hand = [c for c in state.hands[player] if c != "?"]
-    for code, left in zip(game.army_codes(player), state.reserves[player], strict=True):
-        total = left + hand.count(code) + played.count(code)
-        if total != game.units[code].count:
+    return played + [u[1] for u in (state.entering, state.breakthrough) if u and u[0] == player]
+
+
+def _check_material(state: ToWarState, player: int) -> None:
+    """No card of the army is in more places than the army has copies of it (reserve, hand,
+    field, discards, the waiting card, the breakthrough). Fewer is a study position: the
+    rest are out of the game (`_out_of_game`)."""
+    game = state.game
+    for code, total in _listed(state, player).items():
+        if total > game.units[code].count:
             raise FieldError(
                 "reserves",
                 f"player {player} has {total} {code} cards in reserve, hand, "
@@ -1173,35 +1199,59 @@ def _check_material(state: ToWarState, player: int) -> int:
         raise FieldError(
             "hands", f"player {player}'s hidden cards ('?') are more than the reserve they are counted in"
         )
-    return len(played)
 
 
-def _check_turn_order(state: ToWarState, used: list[int]) -> None:
-    """The players alternate, one card a turn, player 0 first: at the start of player 0's turn
-    both have played as many cards, at player 1's player 0 has played one more; once the
-    mover's card is down (a chain, a breakthrough) the mover has played one more."""
+def _listed(state: ToWarState, player: int) -> dict[str, int]:
+    """How many of each of the player's cards the position shows, anywhere (a view's hidden
+    hand cards are counted in the reserve they were pooled into)."""
+    played = _played(state, player)
+    hand = [c for c in state.hands[player] if c != "?"]
+    return {
+        code: left + hand.count(code) + played.count(code)
+        for code, left in zip(state.game.army_codes(player), state.reserves[player], strict=True)
+    }
+
+
+def _out_of_game(state: ToWarState, player: int) -> dict[str, int]:
+    """The player's cards out of the game: the army minus what the position shows."""
+    units = state.game.units
+    return {
+        code: units[code].count - n for code, n in _listed(state, player).items() if n < units[code].count
+    }
+
+
+def _status(state: ToWarState) -> list[str]:
+    """`ToWarState.status`: what a game from the start never shows."""
+    remarks = []
+    out = [_out_of_game(state, player) for player in (0, 1)]
+    for player in (0, 1):
+        if out[player]:
+            n = sum(out[player].values())
+            listed = ", ".join(f"{k} {code}" for code, k in out[player].items())
+            remarks.append(f"{n} card{'s' if n > 1 else ''} of player {player} out of the game ({listed})")
+    # The players alternate, one card a turn, player 0 first: at the start of player 0's turn
+    # both have played as many cards, at player 1's player 0 has played one more; once the
+    # mover's card is down (a chain, a breakthrough) the mover has played one more. With
+    # cards out of the game nobody can tell how many were played.
+    used = [len(_played(state, player)) for player in (0, 1)]
     moved = state.active is not None or state.breakthrough is not None
     lead = (1 if moved else 0) if state.side == 0 else (0 if moved else 1)
-    if used[0] - used[1] != lead:
-        raise FieldError(
-            "side",
-            f"the players have played {used[0]} and {used[1]} cards, which cannot "
-            f"be with {'wb'[state.side]} to move (they alternate, one card a turn)",
+    if not any(out) and used[0] - used[1] != lead:
+        remarks.append(
+            f"the players have played {used[0]} and {used[1]} cards, which cannot be with "
+            f"{'wb'[state.side]} to move (they alternate, one card a turn)"
         )
-
-
-def _check_hands(state: ToWarState) -> None:
     strategic = state.game.options["strategic"] and state.setup_done
     size = 3 if strategic else 1  # the hand the mover draws to
     for player in (0, 1):
         moving = player == state.side and state.active is None and state.breakthrough is None
         most = size if moving else size - 1
         if len(state.hands[player]) > most:
-            raise FieldError(
-                "hands",
-                f"player {player} holds {len(state.hands[player])} cards; at most "
-                f"{most} here ({'a hand of three' if strategic else 'one card a turn'})",
+            remarks.append(
+                f"player {player} holds {len(state.hands[player])} cards; at most {most} here "
+                f"({'a hand of three' if strategic else 'one card a turn'})"
             )
+    return remarks
 
 
 def _check_setup(state: ToWarState) -> None:
