@@ -664,3 +664,85 @@ def provenance(data: str | os.PathLike) -> w.HTML:
         f"random {per_game}; greedy against random {made['games_per_game']['agents']:,} per game; the first "
         f"{replayed} random games of each game replayed action by action for the branching factor."
     )
+
+
+# --- the agent ladder -----------------------------------------------------------------------
+
+
+def ladder_table(ratings: pd.DataFrame, game: str, games_per_pair: int) -> w.HTML:
+    """One game's agents by Elo rating (`rules_kernel.ladder.ratings`), best first."""
+    rows = ratings[ratings["game"] == game]
+    prior = (
+        " A perfect record: a weak prior (sd 1,000 Elo) keeps the ratings finite."
+        if rows["prior"].any()
+        else ""
+    )
+    caption = (
+        f"{game_title(game)}: Elo ratings from a round robin, {games_per_pair} games per pair with the "
+        f"seats alternating, n = {int(rows['n'].sum()) // 2:,} games; {_anchor(rows)}, 95% interval "
+        f"from the observed information.{prior}"
+    )
+    return table(
+        rows,
+        [
+            label("agent", "Agent"),
+            Column("Rating (95% CI)", _rating_text),
+            count("n", "Games (n)"),
+            Column("Won–drawn–lost", lambda r: f"{int(r['wins'])}–{int(r['draws'])}–{int(r['losses'])}"),
+            Column("Score", lambda r: percent(r["score"])),
+        ],
+        caption,
+    )
+
+
+def _anchor(rows: pd.DataFrame) -> str:
+    anchored = rows[rows["anchor"]]
+    return f"{anchored['agent'].iloc[0]} = 0 (the others relative to it)" if len(anchored) else "mean 0"
+
+
+def _rating_text(row: pd.Series) -> str:
+    if row["anchor"]:
+        return "0 (anchor)"
+    return f"{row['rating']:+.0f} ({row['ci_low']:+.0f} to {row['ci_high']:+.0f})"
+
+
+def ladder_plot(ratings: pd.DataFrame, game: str) -> w.HTML:
+    """One game's ratings with their 95% intervals, best on top."""
+    rows = ratings[ratings["game"] == game]
+    low = 200 * math.floor(min(0.0, rows["ci_low"].min()) / 200)
+    high = 200 * math.ceil(max(200.0, rows["ci_high"].max()) / 200)
+    svg = charts.interval_plot(
+        list(rows["agent"]),
+        list(rows["rating"]),
+        list(rows["ci_low"]),
+        list(rows["ci_high"]),
+        xlabel=f"Elo rating ({_anchor(rows).split(' (')[0]})",
+        reference=0,
+        low=low,
+        high=high,
+        title=f"{game_title(game)}: agent ratings",
+    )
+    caption = (
+        f"Dots: Elo rating, bars: 95% interval; n = {int(rows['n'].sum()) // 2:,} games. "
+        "A 200-point lead means winning about 76% of games against the other."
+    )
+    return figure(svg, caption)
+
+
+def ladder_panel(data: str | os.PathLike) -> w.VBox:
+    """Every game's agent ladder from data/ladder.parquet (make_data): a line on how it was
+    made, then per game its table and plot."""
+    from rules_kernel import ladder  # the ladder's fit needs scipy's optimiser: only here
+
+    path = Path(data) / "ladder.parquet"
+    made = stats.table_metadata(path)
+    results = ladder.results_frame(pd.read_parquet(path).to_dict("records"))
+    ratings = ladder.ratings(results)
+    intro = prose(
+        f"These {len(results):,} games were played on {str(made['made'])[:10]} with seed {made['seed']} "
+        f"({made['command']}); search agents with {made['budget']} iterations or playouts a move."
+    )
+    parts: list[w.Widget] = [intro]
+    for game in made["agents"]:
+        parts += [ladder_table(ratings, game, made["games_per_pair"]), ladder_plot(ratings, game)]
+    return w.VBox(parts)
