@@ -36,6 +36,7 @@ from rules_kernel.games.war_chest.box import (
 )
 from rules_kernel.games.war_chest.scene import scene_of
 from rules_kernel.games.war_chest.text import position_text
+from rules_kernel.games.war_chest.text import status as position_status
 from rules_kernel.games.war_chest.words import action_words
 from rules_kernel.scene import Scene
 
@@ -251,6 +252,11 @@ class WarChestState(State):
     # --- text, drawing, messages -----------------------------------------------------------------
     def to_text(self) -> str:
         return position_text(self)
+
+    def status(self) -> list[str]:
+        """What no game from the start reaches (`core.State.status`): coins back in the box (a
+        study position lists fewer than the box; they are out of the game)."""
+        return position_status(self)
 
     def scene(self, perspective: int | None = None) -> Scene:
         return scene_of(self if perspective is None else self.view(perspective), perspective)

@@ -355,6 +355,34 @@ def _check_coins(state: WarChestState, player: int) -> None:
         )
 
 
+def out_of_game(state: WarChestState, player: int) -> Counter[str]:
+    """The player's coins that are nowhere in the position: back in the box (a study position,
+    `compose`'s "coins named nowhere"). Coins lost to attacks are listed (`eliminated`), so a
+    game from the start has none; a view's hidden coins ('?') are counted in the bag."""
+    listed: Counter[str] = Counter()
+    for name in COIN_FIELDS:
+        listed.update(c for c in getattr(state, name)[player] if c != HIDDEN)
+    for _, owner, kind, height in state.units:
+        if owner == player:
+            listed[kind] += height
+    box = Counter({kind: COINS[kind] for kind in state.armies[player]}) + Counter({ROYAL: 1})
+    return box - listed
+
+
+def status(state: WarChestState) -> list[str]:
+    """`WarChestState.status`: what a game from the start never shows (coins back in the box)."""
+    if state.phase in ("deal", "draft"):
+        return []
+    remarks = []
+    for player in range(state.game.num_players):
+        out = out_of_game(state, player)
+        if out:
+            n = sum(out.values())
+            listed = ", ".join(f"{k} {coin}" for coin, k in sorted(out.items()))
+            remarks.append(f"{n} coin{'s' if n > 1 else ''} of player {player} out of the game ({listed})")
+    return remarks
+
+
 def _check_units(state: WarChestState) -> None:
     for _, owner, kind, _ in state.units:
         if kind not in state.armies[owner]:
