@@ -48,6 +48,8 @@ def test_tasks_are_reproducible_and_seat_the_agents_both_ways():
 
 def test_the_command_writes_both_tables_with_how_they_were_made(tmp_path):
     argv = [
+        "--only",
+        "statistics",  # the ladder has its own test (tests/test_ladder.py); here it would take minutes
         "--games",
         "1",
         "--agent-games",

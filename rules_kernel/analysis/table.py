@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from rules_kernel.analysis._types import (
     DRAW,
@@ -41,7 +42,10 @@ from rules_kernel.analysis._types import (
     of_outcome,
 )
 from rules_kernel.core import State
-from rules_kernel.tablebase import Tablebase, TablebaseError, Value
+from rules_kernel.tablebase import TablebaseError, Value
+
+if TYPE_CHECKING:  # the table itself needs numpy: imported where a table is opened
+    from rules_kernel.tablebase import Tablebase
 
 #: the principal line is followed this many plies at most (the rest is the same table walk)
 LINE_PLIES = 40

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from rules_kernel.core import RulesError
 from rules_kernel.games import yokai
+from rules_kernel.tablebase.values import MoveValue, Value  # noqa: F401 (light: no numpy)
 
 try:
     import fcntl

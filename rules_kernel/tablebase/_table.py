@@ -9,7 +9,6 @@ import json
 import os
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -27,51 +26,10 @@ from rules_kernel.tablebase import (
 )
 from rules_kernel.tablebase import _engine as engine
 from rules_kernel.tablebase._build import build_table
+from rules_kernel.tablebase.values import UNKNOWN, MoveValue, Value  # noqa: F401 (re-exported)
 
 FORMAT_VERSION = 1
 SEARCH_DEPTH = 2  # plies searched from a position outside the table
-
-
-@dataclass(frozen=True)
-class Value:
-    """A position's value for the player to move: 'win', 'draw' or 'loss', and the plies to
-    the end under perfect play (the winner hurries, the loser delays; None for a draw; 0 when
-    the game is over)."""
-
-    result: str
-    plies: int | None
-
-    def __str__(self) -> str:
-        return "draw" if self.plies is None else f"{self.result} in {self.plies}"
-
-    def after_move(self) -> Value:
-        """The value one ply earlier, for the player who made the move that led here."""
-        if self.plies is None:
-            return self
-        return Value("loss" if self.result == "win" else "win", self.plies + 1)
-
-    def sort_key(self) -> tuple[int, int]:
-        """Smaller is better for the mover: quick wins, then draws, then slow losses (then
-        the unknown)."""
-        if self.result == "win":
-            return (0, self.plies)
-        if self.result == "draw":
-            return (1, 0)
-        if self.result == "loss":
-            return (2, -self.plies)
-        return (3, 0)
-
-
-# best_moves only: a move out of the solved set that a short search does not settle
-UNKNOWN = Value("unknown", None)
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """A legal move and the value it leads to, from the side of the player who makes it."""
-
-    move: Move
-    value: Value
 
 
 class Tablebase:
