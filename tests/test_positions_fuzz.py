@@ -71,6 +71,7 @@ def check_accepted(game: rk.Game, state: rk.State) -> None:
     again = game.from_text(state.to_text())
     assert again == state and hash(again) == hash(state)
     assert again.to_text() == state.to_text()
+    assert all(isinstance(remark, str) and remark for remark in state.status())  # says, never refuses
     moves = state.legal_moves()
     assert state.is_terminal() == (state.outcome() is not None)
     if state.is_terminal():

@@ -174,6 +174,7 @@ def accepted_or_refused(game, text: str) -> bool:
     again = game.from_text(state.to_text())
     assert again == state and hash(again) == hash(state)
     assert again.to_text() == state.to_text()
+    assert all(isinstance(remark, str) and remark for remark in state.status())  # says, never refuses
     play_on(state)
     return True
 
