@@ -348,11 +348,6 @@ def _check_coins(state: WarChestState, player: int) -> None:
             f"player {player}'s hidden coins ('?') are counted in their bag, which "
             f"holds only {len(state.bags[player])}",
         )
-    most_in_hand = HAND_SIZE + (1 if state.game.num_players == 4 else 0)  # + a teammate's Priest draw
-    if len(state.hands[player]) > most_in_hand:
-        raise FieldError(
-            "hands", f"player {player} holds {len(state.hands[player])} coins; at most {most_in_hand}"
-        )
 
 
 def out_of_game(state: WarChestState, player: int) -> Counter[str]:
@@ -370,11 +365,17 @@ def out_of_game(state: WarChestState, player: int) -> Counter[str]:
 
 
 def status(state: WarChestState) -> list[str]:
-    """`WarChestState.status`: what a game from the start never shows (coins back in the box)."""
+    """`WarChestState.status`: what a game from the start never shows (coins back in the box, a
+    hand larger than the draw of three)."""
     if state.phase in ("deal", "draft"):
         return []
     remarks = []
+    most_in_hand = HAND_SIZE + (1 if state.game.num_players == 4 else 0)  # + a teammate's Priest draw
     for player in range(state.game.num_players):
+        if len(state.hands[player]) > most_in_hand:
+            remarks.append(
+                f"player {player} holds {len(state.hands[player])} coins; a hand is at most {most_in_hand}"
+            )
         out = out_of_game(state, player)
         if out:
             n = sum(out.values())
