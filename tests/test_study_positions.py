@@ -236,6 +236,8 @@ def test_to_war_empty_reserve_passes_until_both_are_spent():
         )
     )
     assert [str(m) for m in state.legal_moves()] == ["pass"]
+    (move,) = state.legal_moves()  # clicked on the "Pass" entry of the empty hand
+    assert move.cells[0] in {item.cell for zone in state.scene().zones for item in zone.items}
     assert state.action_text("pass") == "passes: no card left in reserve or hand"
     after = state.apply("pass")
     assert after.current_player == rk.CHANCE and after.chance_for == 1
@@ -333,3 +335,18 @@ def test_war_chest_over_the_box_is_refused_naming_the_field():
     with pytest.raises(rk.PositionTextError) as info:
         compose(WC, "3,3:0:swordsman:1;3,4:0:swordsman:1", ("swordsman",))
     assert info.value.field == "units"
+
+
+def test_war_chest_a_hand_of_four_is_told_not_refused():
+    """ "Bij het begin van elke ronde trekt elke speler ... drie munten uit zijn zak": a hand of
+    four is no game's, but a study may show one; it plays (`status()` says it)."""
+    from rules_kernel.games.war_chest.text import compose
+
+    state = compose(
+        WC,
+        "3,2:0:swordsman:1;3,5:1:archer:1",
+        ("swordsman,swordsman,royal,swordsman", "archer"),
+        bags=("-", "royal"),
+    )
+    assert "player 0 holds 4 coins; a hand is at most 3" in state.status()
+    assert state.legal_moves() and WC.from_text(state.to_text()) == state

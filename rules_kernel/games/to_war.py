@@ -302,10 +302,15 @@ class Discard(Move):
         return f"discard:{self.code}"
 
 
+#: the hand zone's key of the pass (`Pass.cells`): what a click passes on
+PASS_KEY = "pass"
+
+
 @dataclass(frozen=True)
 class Pass(Move):
     """No card left to play (reserve and hand empty) while the other player still has some:
-    the turn passes. Only a study position with fewer cards than the army gets here."""
+    the turn passes. Only a study position with fewer cards than the army gets here. Its cell
+    is the "Pass" entry of the player's empty hand zone."""
 
     cells: tuple[str, ...] = ()
 
@@ -776,7 +781,7 @@ class ToWarState(State):
         if not hand and not sum(self.reserves[self.side]):
             # "Das Spiel endet, wenn ... Beide Reserven sind aufgebraucht": until then the
             # other plays on; this one has nothing to place (ruling, docs/games/to-war.md)
-            return [Pass()]
+            return [Pass((zone_cell(f"hand-{self.side}", PASS_KEY),))]
         if not self.setup_done:
             targets = self._setup_squares()
         else:
@@ -1318,6 +1323,9 @@ def _hand_zone(state: ToWarState, player: int) -> Zone:
         )
         for code in sorted(set(hand))
     )
+    if any(isinstance(move, Pass) for move in state.legal_moves()) and state.side == player:
+        # a study position's empty-handed player: the pass is clicked here
+        items += (ZoneItem(zone_cell(f"hand-{player}", PASS_KEY), "Pass: no card left", "–", owner=player),)
     reserve = sum(state.reserves[player]) - hand.count("?")
     discarded = len(state.discards[player])
     # short enough to stand whole above the hand on a phone (zone titles are cut to the board)
