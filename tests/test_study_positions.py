@@ -350,3 +350,20 @@ def test_war_chest_a_hand_of_four_is_told_not_refused():
     )
     assert "player 0 holds 4 coins; a hand is at most 3" in state.status()
     assert state.legal_moves() and WC.from_text(state.to_text()) == state
+
+
+def test_the_explorer_shows_a_study_positions_status_and_nothing_for_a_real_one():
+    """Issue #24 item 1 in the explorer: the status sentences of a study position stand under
+    the status line as a notice (never an error); a position reached by play shows none, and
+    a player's view reads the status of its own view."""
+    import widgets
+
+    explorer = widgets.Explorer("yokai-3x4", position="1l1/1C1/3/1L1[] w - - 0 1")
+    assert "Study position:" in explorer.study_status.value
+    assert "5 pieces out of the game" in explorer.study_status.value
+    assert 'role="alert"' not in explorer.study_status.value
+    explorer.play("b3b4")
+    assert "out of the game" in explorer.study_status.value  # they stay out
+    assert widgets.Explorer("yokai-3x4").study_status.value == ""
+    cards = widgets.Explorer("war-stories", seed=1)
+    assert cards.viewer is not None and cards.study_status.value == ""

@@ -187,7 +187,9 @@ class AnalysisPanel:
     def _engine_for(self, game: rk.Game):
         """The game's best engine this machine has: its solved table when built and ready,
         Fairy-Stockfish where the game declares a variant and the engine is installed, else
-        the tree search (what the game declares decides; nothing here names a game)."""
+        the tree search (what the game declares decides; nothing here names a game). Study
+        positions go to the same engine: moves that end the game are valued by our rules
+        (a side left without a move, a Koropokkuru taken), the rest are the engine's claims."""
         names = []
         if type(game).SOLVED_TABLE is not None and game.solved_table_availability() == "ready":
             names.append("table")

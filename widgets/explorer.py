@@ -222,6 +222,8 @@ class Explorer(w.VBox):
         )
         self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
         self.position_note = w.HTML()
+        #: what `state.status()` reports of a study position (never an error: it is playable)
+        self.study_status = w.HTML()
         #: what a screen reader hears after a click or a move (visually hidden)
         self.announcer = w.HTML()
         self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -263,6 +265,7 @@ class Explorer(w.VBox):
         board_column = self.board_column
         side = [
             self.status,
+            self.study_status,
             self.message,
             self.choices,
             self.perfect,
@@ -867,8 +870,28 @@ class Explorer(w.VBox):
     def _show_position(self, view: Presentation, curtain: bool) -> None:
         secret = not view.secrets_visible or curtain
         self.position_text.value = "" if secret else self.state.to_text()
+        self._show_study_status(view, curtain)
         self.position_text.placeholder = (
             "hidden in a player's view (it names every card)" if secret else "paste a position text here"
+        )
+
+    def _show_study_status(self, view: Presentation, curtain: bool) -> None:
+        """What makes the position shown unusual for a real game (a study position: pieces out
+        of the game, a side without its Koropokkuru, ...), as `state.status()` reports it,
+        read from the viewer's own view; nothing for a position reached by play."""
+        if curtain:
+            self.study_status.value = ""
+            return
+        state = self.state if view.viewer is None else self.state.view(view.viewer)
+        remarks = state.status()
+        self.study_status.value = (
+            html(
+                '<div class="re-study" style="color:#5a4a00;line-height:1.4;max-width:32em">'
+                "<b>Study position:</b> {remarks}</div>",
+                remarks="; ".join(remarks),
+            )
+            if remarks
+            else ""
         )
 
     def _chance_options(self) -> list[tuple[str, Action]]:
