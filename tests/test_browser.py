@@ -67,6 +67,14 @@ def pick_game(page, title: str, **options: str) -> None:
 MOVES = ".re-movelist .re-move:not(.re-start)"
 
 
+def see_all_where_hidden(page) -> None:
+    """The all-seeing view, where the game hides anything (its view menu offers it)."""
+    view = page.locator(".re-side select").filter(has_text="All-seeing")
+    if view.count():
+        view.select_option(label="All-seeing (analysis)")
+        page.wait_for_timeout(SETTLE_MS)
+
+
 def move_list(page) -> list[str]:
     """The move list as lines, '3. First player: Kitsune a1–b2' (the list's entries in words)."""
     return page.eval_on_selector_all(
@@ -400,10 +408,7 @@ def test_the_move_list_in_the_page_is_the_kernels_words(browser, server, title, 
 
     page = open_explorer(browser, server)
     pick_game(page, title, **options)
-    view = page.locator(".re-side select").filter(has_text="All-seeing")
-    if view.count():
-        view.select_option(label="All-seeing (analysis)")
-        page.wait_for_timeout(SETTLE_MS)
+    see_all_where_hidden(page)
     for _ in range(5):
         play_any_move(page)
     link = page.locator("a[download]").first
@@ -503,10 +508,7 @@ def test_a_copied_link_opens_the_same_board_and_log_in_a_new_page(browser, serve
     secrets (a player's view links the game and the view only)."""
     page = open_explorer(browser, server)
     pick_game(page, title)
-    view = page.locator(".re-side select").filter(has_text="All-seeing")
-    if view.count():
-        view.select_option(label="All-seeing (analysis)")
-        page.wait_for_timeout(SETTLE_MS)
+    see_all_where_hidden(page)
     for _ in range(4):
         play_any_move(page)
     page.get_by_role("button", name="Copy link").click()
