@@ -45,8 +45,14 @@ class StatsError(RulesError):
 
 
 def _records(source: Records) -> Iterable[Record]:
+    """A file's records: JSON Lines streamed (a file of many games), any other format the
+    kernel reads (PGN, KIF, the one-game text form) detected by its content."""
     if isinstance(source, (str, os.PathLike)):
-        return read_records(source)
+        if str(source).lower().endswith((".jsonl", ".json", ".ndjson")):
+            return read_records(source)
+        from rules_kernel import records
+
+        return records.load(source)
     return source
 
 

@@ -249,3 +249,12 @@ def test_a_gorogoro_kif_reads_promotions_refusals_and_a_resignation():
     assert record.meta["kif"] == {"棋戦": "練習対局", "result": "まで40手で後手の勝ち"}
     assert record.meta["comments"] == {"28": "the pawn stays a pawn"}
     assert kif.dumps(record).endswith("まで40手で後手の勝ち\n")
+
+
+def test_the_statistics_read_pgn_and_kif_files():
+    """Issue #24 item 4: "analysing recorded games with pandas" takes a player's own games."""
+    from rules_kernel import stats
+
+    for name in ("dobutsu.pgn", "dobutsu.kif", "gorogoro.kif"):
+        games = stats.games_frame(HERE / name)
+        assert len(games) == 1 and games.loc[0, "actions"] == len(one(HERE / name).actions)
