@@ -2,7 +2,8 @@
 evaluation, strength, and how Debian's Fairy-Stockfish agrees with the solved 3x4 table.
 
     python benchmarks/bench_analysis.py                 # every part, small numbers of games
-    python benchmarks/bench_analysis.py --games 200     # the strength figures with >= 200 games
+    python benchmarks/bench_analysis.py --only strength --games 200 --playouts 20 --workers 2
+    python benchmarks/bench_analysis.py --only strength --games 4 --seconds 1.0 --opponents greedy
     python benchmarks/bench_analysis.py --only speed,first,fsf,strength,agreement
     python benchmarks/bench_analysis.py --only agreement --positions 300 --material 110
     python benchmarks/bench_analysis.py --only agreement --table-dir ~/.cache/rules-explorer
@@ -13,8 +14,10 @@ evaluation, strength, and how Debian's Fairy-Stockfish agrees with the solved 3x
   N` written straight to its pipe), and the analysis engine's time for the same depth.
 - first: time from `analyse` to its first evaluation (the first progress call), per game,
   with a fresh engine (a process to start, a table to open) and a warm one. Goal: <= 1 s.
-- strength: `ismcts` at a small budget against `greedy`, seats alternating; win rate with its
-  95% Wilson interval (a draw or an unfinished game counts half).
+- strength: `ismcts` within `--playouts` or `--seconds` a move against `--opponents` (`greedy`,
+  `mcts:100`: `agents.make_agent` names), seats alternating, game g seeded g; score with its
+  95% Wilson interval (a draw or an unfinished game counts half), the seconds a game and the
+  search's seconds and playouts a move. `--speed-seconds` is the speed part's time.
 - agreement: on random positions of a 3x4 (sub-)game, whether the engine's best move keeps
   the table's result and is among its optimal moves, and whether its mate claims are right;
   Fairy-Stockfish (Debian's older dobutsu, through the wrapper) beside the tree search.
