@@ -127,6 +127,18 @@ class Action:
         return f"{type(self).__name__}({str(self)!r})"
 
 
+@dataclass(frozen=True)
+class EditPiece:
+    """A piece a board editor places: `key` (what `State.edit` takes), its `name` in the
+    rulebook's words, its `owner` (a seat, or None), and whether it may also stand in a
+    hand (`in_hand`: the editor offers a counter for it)."""
+
+    key: str
+    name: str
+    owner: int | None = None
+    in_hand: bool = False
+
+
 class Move(Action):
     """A player's move."""
 
@@ -484,6 +496,31 @@ class State:
         `Game.from_text` and played, and this says what is odd about it instead of refusing
         it. Every position reached by play from the start has none. The default: none."""
         return []
+
+    # --- the board editor's hooks (a game without them has no editor yet) -----------------
+    def edit_pieces(self) -> tuple[EditPiece, ...]:
+        """What a board editor offers to place in this game, each seat's in its colour (the
+        default: nothing, the game has no editor yet)."""
+        return ()
+
+    def edit_hands(self) -> dict[tuple[int, str], int]:
+        """How many of each piece each seat holds in hand, keyed as `edit(hands=...)` takes
+        them: (seat, piece key) -> count (the default: none)."""
+        return {}
+
+    def edit(
+        self,
+        *,
+        place: Mapping[str, str | None] | None = None,
+        hands: Mapping[tuple[int, str], int] | None = None,
+        to_move: int | None = None,
+    ) -> State:
+        """This position changed as a board editor asks: `place` puts the piece `key` (an
+        `EditPiece.key`) on each cell, None empties it; `hands` sets how many of a piece a
+        seat holds in hand; `to_move` the side to move. The result is checked as a position
+        text is (`Game.from_text`: at most the box, `status()` saying what is odd), so a
+        refusal is a PositionTextError naming the field. It starts a game: no history."""
+        raise NotImplementedError(f"{self.game.id} has no board editor yet")
 
     def why_illegal(self, text: str) -> str:
         """Hook: the reason `text` names no legal move (the default lists the legal ones)."""

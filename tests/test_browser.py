@@ -10,6 +10,7 @@ import re
 
 import pytest
 from browser_support import ARTIFACTS, chromium_path, voila
+from playwright.sync_api import expect
 
 import rules_kernel as rk
 from widgets.layout import layout_scene
@@ -525,4 +526,44 @@ def test_a_copied_link_opens_the_same_board_and_log_in_a_new_page(browser, serve
     assert move_list(other) == shown and len(shown) >= 4
     assert other.inner_html(".re-board svg") == board
     other.close()
+    page.close()
+
+
+@pytest.mark.parametrize(
+    ("title", "remove", "kodama", "viewport"),
+    [("Yōkai no Mori 3x4", "b2", "C", DESKTOP), ("Yōkai no Mori 5x6", "c3", "P", PHONE)],
+    ids=["yokai-3x4", "yokai-5x6-390x844"],
+)
+def test_the_board_editor_builds_a_position_and_plays_from_it(
+    browser, server, title, remove, kodama, viewport
+):
+    """Issue #24 item 2: Edit position, Remove, click a square, a Kodama into the hand, Play
+    from here: the explorer's position text and study status follow, and a move is played."""
+    page = open_explorer(browser, server, viewport=viewport)
+    pick_game(page, title)
+    page.get_by_role("button", name="Edit position").click()
+    editor = page.locator(".re-editor")
+    editor.wait_for(timeout=15_000)
+    editor.get_by_role("button", name="Remove").click()
+    page.wait_for_timeout(SETTLE_MS)
+    editor.locator(f'.re-board [data-cell="{remove}"]').dispatch_event("pointerdown")
+    editor.get_by_text("1 piece out of the game").wait_for(timeout=15_000)
+    counter = editor.locator(".widget-inline-hbox").filter(has_text="First player's hand: Kodama")
+    counter.locator("input").fill("1")
+    counter.locator("input").press("Enter")
+    box = editor.locator("input[type=text]")
+    expect(box).to_have_value(re.compile(rf"\[{kodama}\] w "), timeout=15_000)
+    text = box.input_value()
+    page.screenshot(path=str(ARTIFACTS / f"editor-{title.split()[-1]}-{viewport['width']}.png"))
+    editor.get_by_role("button", name="Play from here").click()
+    position = page.locator("input[placeholder='paste a position text here']")
+    page.wait_for_function(
+        "(t) => document.querySelector(\"input[placeholder='paste a position text here']\").value === t",
+        arg=text,
+        timeout=15_000,
+    )
+    assert page.locator(".re-editor").count() == 0
+    play_any_move(page)
+    assert len(move_list(page)) == 1 and position.input_value() != text
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     page.close()

@@ -29,6 +29,7 @@ from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
+from widgets.editor import PositionEditor, has_editor
 from widgets.export_menu import PictureExport
 from widgets.focus import FocusMover
 from widgets.links import PageAddress, link_query, parse_link
@@ -222,6 +223,14 @@ class Explorer(w.VBox):
         )
         self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
         self.position_note = w.HTML()
+        #: the board editor (a game whose states have `edit` hooks), opened on the position shown
+        self.edit_toggle = w.ToggleButton(
+            value=False,
+            description="Edit position",
+            tooltip="Set up a position by clicking: pieces, hands, side to move",
+            layout=w.Layout(width="auto"),
+        )
+        self.editor_box = w.Box(layout=w.Layout(display="none", width="100%"))
         #: what `state.status()` reports of a study position (never an error: it is playable)
         self.study_status = w.HTML()
         #: what a screen reader hears after a click or a move (visually hidden)
@@ -288,7 +297,7 @@ class Explorer(w.VBox):
                 self.manual_chance,
                 self.chance_box,
                 self.position_text,
-                w.HBox([self.position_load], layout=w.Layout(flex_flow="row wrap")),
+                w.HBox([self.position_load, self.edit_toggle], layout=w.Layout(flex_flow="row wrap")),
                 self.position_note,
                 self.position_switch,
                 self.export_button,
@@ -304,7 +313,7 @@ class Explorer(w.VBox):
         if self.compact:
             return [main]
         header = w.HBox([self.game_select, self.new_button], layout=w.Layout(flex_flow="row wrap"))
-        return [header, self.options_box, main, self.reference_box]
+        return [header, self.options_box, self.editor_box, main, self.reference_box]
 
     def _wire(self) -> None:
         show = error_line(self.message)
@@ -327,6 +336,7 @@ class Explorer(w.VBox):
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
         self.analysis.switch.observe(on(lambda _: self._analysis_switched()), names="value")
+        self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.play_button.on_click(on(lambda _: self._play_selected()))
@@ -871,6 +881,7 @@ class Explorer(w.VBox):
         secret = not view.secrets_visible or curtain
         self.position_text.value = "" if secret else self.state.to_text()
         self._show_study_status(view, curtain)
+        self._show_edit_toggle()
         self.position_text.placeholder = (
             "hidden in a player's view (it names every card)" if secret else "paste a position text here"
         )
@@ -1024,6 +1035,31 @@ class Explorer(w.VBox):
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = message_html(text, error=error)
+
+    # --- the board editor ---------------------------------------------------------------
+    def _editing_switched(self) -> None:
+        """Open the editor on the position shown (only where the page may show its text: in
+        a player's view of a game with hidden cards the editor would show every card)."""
+        if not self.edit_toggle.value:
+            self.editor_box.children, self.editor_box.layout.display = (), "none"
+            return
+        if (self.secrets and self.viewer is not None) or self.curtain_for is not None:
+            self.edit_toggle.value = False
+            self._say("The editor shows every card: open it in the all-seeing view.", error=True)
+            return
+        editor = PositionEditor(self.state, self._play_edited, self._analyse_edited)
+        self.editor_box.children, self.editor_box.layout.display = (editor,), None
+
+    def _play_edited(self, state: State) -> None:
+        self.edit_toggle.value = False
+        self.set_position(state)
+
+    def _analyse_edited(self, state: State) -> None:
+        self._play_edited(state)
+        self.analysis.switch.value = True
+
+    def _show_edit_toggle(self) -> None:
+        self.edit_toggle.layout.display = None if has_editor(self.state) else "none"
 
     # --- links ---------------------------------------------------------------------------
     def open_link(self, query: str) -> None:

@@ -22,11 +22,13 @@ from typing import Any, ClassVar
 
 from rules_kernel.core import (
     NOT_COMPUTED,
+    EditPiece,
     Game,
     Heatmap,
     Move,
     Option,
     Outcome,
+    PositionTextError,
     ReferenceEntry,
     State,
 )
@@ -525,6 +527,12 @@ def _parse_hand(game: YokaiGame, hand: str) -> list[list[int]]:
     return hands
 
 
+def _square_of(game: YokaiGame, cell: str) -> int:
+    if cell not in game.tables.names:
+        raise FieldError("board", f"{cell[:10]!r} is no square of {game.id}")
+    return game.tables.names.index(cell)
+
+
 def _code_of_letter(game: YokaiGame, token: str, field: str) -> int:
     kind = game.tables.kind_of_letter.get(token.upper())
     if kind is None:
@@ -771,6 +779,56 @@ class YokaiState(State):
 
     def to_text(self) -> str:
         return _fen(self)
+
+    # -- the board editor --
+    def edit_pieces(self) -> tuple[EditPiece, ...]:
+        """Every piece of the box for each side (letters as the position text writes them:
+        upper case the first player's); those a hand may hold also counted in hand (not a
+        promoted piece: captures unpromote; not the Koropokkuru: taking it ends the game)."""
+        letters = self.game.tables.letter
+        return tuple(
+            EditPiece(
+                letters[kind] if owner == 0 else letters[kind].lower(),
+                KIND_NAMES[kind],
+                owner,
+                in_hand=kind not in UNPROMOTED and kind != KOROPOKKURU,
+            )
+            for owner in (0, 1)
+            for kind in letters
+        )
+
+    def edit_hands(self) -> dict[tuple[int, str], int]:
+        letters = self.game.tables.letter
+        return {
+            (owner, letters[kind] if owner == 0 else letters[kind].lower()): self.hands[owner][kind]
+            for owner in (0, 1)
+            for kind in letters
+            if kind not in UNPROMOTED and kind != KOROPOKKURU
+        }
+
+    def edit(self, *, place=None, hands=None, to_move=None) -> YokaiState:
+        try:
+            sketch = self._edited(place or {}, hands or {}, self.side if to_move is None else to_move)
+        except FieldError as error:  # as a position text's: the field and why
+            raise PositionTextError(
+                f"{self.game.id} edit: {error}", field=error.field, why=error.why
+            ) from None
+        return self.game.from_text(_fen(sketch))  # checked as any position text is
+
+    def _edited(self, place, hands, side) -> YokaiState:
+        board = list(self.board)
+        for cell, key in place.items():
+            code = EMPTY if key is None else _code_of_letter(self.game, key, "board")
+            board[_square_of(self.game, cell)] = code
+        held = [list(hand) for hand in self.hands]
+        for (owner, key), count in hands.items():
+            code = _code_of_letter(self.game, key, "hand")
+            if owner not in (0, 1) or not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise FieldError("hand", f"seat {owner!r} holding {count!r} {key!r}: not a count of a seat")
+            held[owner][kind_of(code)] = count
+        if side not in (0, 1):
+            raise FieldError("side to move", f"seat {side!r}: {self.game.id} has seats 0 and 1")
+        return YokaiState(self.game, tuple(board), (tuple(held[0]), tuple(held[1])), side, side, Counts())
 
     def scene(self, perspective: int | None = None):
         return _scene(self, perspective)

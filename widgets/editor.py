@@ -1,0 +1,184 @@
+"""The board editor: set up a position by clicking, then play or analyse from it.
+
+    editor = PositionEditor(state, on_play=explorer.set_position)
+
+A palette of the game's pieces (each seat's in its colour; `State.edit_pieces()`), **Remove**,
+a click on a square to put the chosen piece there or empty it, a counter for each piece a
+hand may hold, the side to move; the status line says what makes the position odd
+(`state.status()`) or why an edit was refused (nothing is half-applied: the position stays
+as it was); the position text stays in step, and a text typed there is loaded. **Play from
+here** hands the position to `on_play` (**Analyse** to `on_analyse`, where given). The
+game's knowledge is all in its `edit` hooks; nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as w
+
+import rules_kernel as rk
+from rules_kernel.core import EditPiece, State
+from widgets.board import Board
+from widgets.draw import owner_colour
+from widgets.safe import guarded, html, message_html
+
+REMOVE = "remove"
+MAX_IN_HAND = 18  # more than any box holds of one piece: the kernel's check says the real bound
+
+
+def has_editor(state: State) -> bool:
+    return bool(state.edit_pieces())
+
+
+class PositionEditor(w.VBox):
+    """Set up a position of `state`'s game; `on_play(state)` when the reader is done."""
+
+    def __init__(
+        self,
+        state: State,
+        on_play: Callable[[State], None],
+        on_analyse: Callable[[State], None] | None = None,
+    ) -> None:
+        self.state = state
+        self.on_play = on_play
+        self.on_analyse = on_analyse
+        self.pieces = state.edit_pieces()
+        self.chosen: str = REMOVE
+        self._showing = False  # True while the controls are set from the position
+        self.board = Board()
+        self.status = w.HTML()
+        self.buttons = {REMOVE: self._button("Remove", REMOVE, None)}
+        self.buttons.update(
+            {piece.key: self._button(piece.name, piece.key, piece.owner) for piece in self.pieces}
+        )
+        self.counters = {
+            (piece.owner, piece.key): self._counter(piece) for piece in self.pieces if piece.in_hand
+        }
+        names = state.game.player_names
+        self.to_move = w.Dropdown(
+            options=[(name, seat) for seat, name in enumerate(names)],
+            description="To move",
+            layout=w.Layout(width="auto"),
+        )
+        self.text = w.Text(description="Position", layout=w.Layout(width="96%", max_width="420px"))
+        self.load = w.Button(description="Load text", layout=w.Layout(width="auto"))
+        self.play = w.Button(
+            description="Play from here", button_style="primary", layout=w.Layout(width="auto")
+        )
+        self.analyse = w.Button(description="Analyse", layout=w.Layout(width="auto"))
+        self.analyse.layout.display = None if on_analyse else "none"
+        self._wire()
+        palette = w.HBox(list(self.buttons.values()), layout=w.Layout(flex_flow="row wrap"))
+        hands = w.HBox(list(self.counters.values()), layout=w.Layout(flex_flow="row wrap"))
+        super().__init__(
+            [
+                w.HTML("<b>Set up a position</b>: choose a piece, then click a square (Remove empties it)"),
+                palette,
+                self.board.widget,
+                hands,
+                self.to_move,
+                self.status,
+                w.HBox([self.text, self.load], layout=w.Layout(flex_flow="row wrap")),
+                w.HBox([self.play, self.analyse], layout=w.Layout(flex_flow="row wrap")),
+            ]
+        )
+        self.add_class("re-editor")
+        self._show()
+
+    # --- building ----------------------------------------------------------------------
+    def _button(self, name: str, key: str, owner: int | None) -> w.Button:
+        side = "" if owner is None else f" ({self.state.game.player_names[owner]})"
+        button = w.Button(description=name, tooltip=f"Place {name}{side}", layout=w.Layout(width="auto"))
+        if owner is not None:
+            button.style.button_color = owner_colour(owner)
+        button.add_class("re-palette")
+        button.on_click(lambda _: self.choose(key))
+        return button
+
+    def _counter(self, piece: EditPiece) -> w.BoundedIntText:
+        owner = self.state.game.player_names[piece.owner]
+        return w.BoundedIntText(
+            value=0,
+            min=0,
+            max=MAX_IN_HAND,
+            description=f"{owner}'s hand: {piece.name}",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="auto", max_width="300px"),
+        )
+
+    def _wire(self) -> None:
+        safe = guarded(self._say_error)
+        self.board.on_click(safe(self.click))
+        for (owner, key), counter in self.counters.items():
+            counter.observe(safe(lambda ch, o=owner, k=key: self.set_in_hand(o, k, ch["new"])), names="value")
+        self.to_move.observe(safe(lambda ch: self.set_to_move(ch["new"])), names="value")
+        self.load.on_click(safe(lambda _: self.load_text(self.text.value)))
+        self.play.on_click(safe(lambda _: self.on_play(self.state)))
+        if self.on_analyse is not None:
+            self.analyse.on_click(safe(lambda _: self.on_analyse(self.state)))
+
+    # --- editing -----------------------------------------------------------------------
+    def choose(self, key: str) -> None:
+        """The palette's piece the next click places (REMOVE: the click empties the square)."""
+        self.chosen = key
+        for name, button in self.buttons.items():
+            button.button_style = "info" if name == key and key == REMOVE else ""
+            button.icon = "check" if name == key else ""
+
+    def click(self, cell: str) -> None:
+        """Put the chosen piece on `cell`, or empty it; a click off the board does nothing."""
+        if cell not in {c.id for c in self.board.scene.cells}:
+            return
+        self._apply(place={cell: None if self.chosen == REMOVE else self.chosen})
+
+    def set_in_hand(self, owner: int, key: str, count: int) -> None:
+        if not self._showing:
+            self._apply(hands={(owner, key): count})
+
+    def set_to_move(self, seat: int) -> None:
+        if not self._showing and seat != self.state.current_player:
+            self._apply(to_move=seat)
+
+    def load_text(self, text: str) -> None:
+        try:
+            state = self.state.game.from_text(text.strip())
+        except rk.RulesError as exc:
+            self._say_error(str(exc))
+            return
+        self.state = state
+        self._show()
+
+    def _apply(self, **change) -> None:
+        """One edit; a refusal leaves the position as it was and says why."""
+        try:
+            self.state = self.state.edit(**change)
+        except rk.RulesError as exc:
+            self._show()  # the controls go back to the position as it is
+            self._say_error(str(exc))
+            return
+        self._show()
+
+    # --- showing -----------------------------------------------------------------------
+    def _show(self) -> None:
+        """Every control from the position (their observers wait: this is not an edit)."""
+        state = self.state
+        self._showing = True
+        try:
+            self.board.show(state.scene(None), flip=False)
+            counts = state.edit_hands()
+            for place, counter in self.counters.items():
+                counter.value = counts.get(place, 0)
+            if 0 <= state.current_player < state.game.num_players:
+                self.to_move.value = state.current_player
+            self.text.value = state.to_text()
+        finally:
+            self._showing = False
+        remarks = state.status()
+        self.status.value = html(
+            '<div style="color:#5a4a00;line-height:1.4;max-width:32em">{text}</div>',
+            text="Study position: " + "; ".join(remarks) if remarks else "A position as real play reaches.",
+        )
+
+    def _say_error(self, text: str) -> None:
+        self.status.value = message_html(text, error=True)
