@@ -32,10 +32,10 @@ from widgets.draw import OWNER_COLOURS, owner_colour
 from widgets.editor import PositionEditor, has_editor
 from widgets.export_menu import PictureExport
 from widgets.focus import FocusMover
-from widgets.links import PageAddress, link_query, parse_link
+from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
-from widgets.presentation import Presentation, line_of, line_of_node, name_at, present
+from widgets.presentation import Presentation, has_secrets, line_of, line_of_node, name_at, present
 from widgets.reference import reference_panel
 from widgets.safe import error_line, guarded, html, message_html
 
@@ -63,11 +63,6 @@ PAGE_CSS = """<style>
 .re-curtain { border: 2px dashed #8A7A5A; border-radius: 8px; padding: 24px; text-align: center;
   background: #F4EBD0; }
 </style>"""
-
-
-def has_secrets(game: rk.Game) -> bool:
-    """Does the game hide anything from a player (cards, hands, bags)?"""
-    return type(game.initial_state()).view is not State.view
 
 
 class Explorer(w.VBox):
@@ -1068,7 +1063,7 @@ class Explorer(w.VBox):
         link = parse_link(query)
         if link is None:
             return
-        states = link.states()
+        states, actions = link.line()
         self._quiet = True
         try:
             self.game_select.value = link.game
@@ -1083,18 +1078,16 @@ class Explorer(w.VBox):
             self.perspective.value = wanted
         if link.position is not None or link.moves:
             self.start_position = states[0].to_text()
-            self._start(states[0], self._session_of(states, link.moves, link.ply))
+            self._start(states[0], self._session_of(states[0], actions, link.ply))
         self._say("Opened from the link.")
 
-    def _session_of(self, states: list[State], moves: tuple[str, ...], ply: int | None) -> Session:
+    def _session_of(self, start: State, actions: list[Action], ply: int | None) -> Session:
         """A session holding the link's line, its chance outcomes as written, at `ply`."""
-        session = Session(states[0], seed=self.seed, agents={}, manual_chance=True)
+        session = Session(start, seed=self.seed, agents={}, manual_chance=True)
         with session.batch():
-            for before, text in zip(states, moves, strict=False):
-                session.play(
-                    before.parse_chance(text) if before.current_player == rk.CHANCE else text, auto=False
-                )
-            session.go_to(len(moves) if ply is None else ply)
+            for action in actions:
+                session.play(action, auto=False)
+            session.go_to(len(actions) if ply is None else ply)
             session.agents = self._agents()
             session.manual_chance = self.manual_chance.value
         return session
@@ -1118,19 +1111,9 @@ class Explorer(w.VBox):
         )
 
     def _link_copied(self, address: str, copied: bool) -> None:
-        said = "Copied:" if copied else "Copy this link:"
-        hidden = (
-            " (a player's view: the game and the view only)"
-            if self.secrets and self.viewer is not None
-            else ""
-        )
-        self.link_note.value = html(
-            '<div>{said}{hidden}<br><input class="re-link" readonly value="{address}" '
-            'style="width:100%;max-width:420px"></div>',
-            said=said,
-            hidden=hidden,
-            address=address,
-        )
+        players_view = self.secrets and self.viewer is not None
+        note = " (a player's view: the game and the view only)" if players_view else ""
+        self.link_note.value = copied_html(address, copied, note)
 
     # --- records -----------------------------------------------------------------------
     def record(self) -> records.Record:

@@ -34,7 +34,8 @@ import traitlets
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.core import RulesError, State
+from rules_kernel.core import Action, RulesError, State
+from widgets.safe import html
 
 FIELDS = ("game", "options", "position", "moves", "ply", "view")
 MAX_QUERY_CHARS = 32 * 1024  # a War Chest game of a few hundred actions fits
@@ -61,26 +62,39 @@ class Link:
     ply: int | None = None
     view: str | None = None  # "all", "turn" or a seat's number
 
-    def states(self) -> list[State]:
-        """The start and the state after every move, each move checked where it is played
-        (a chance outcome by the game's own reader)."""
+    def line(self) -> tuple[list[State], list[Action]]:
+        """The start and the state after every move, and the moves as the kernel's actions
+        (a chance outcome read by the game's own reader), each checked where it is played."""
         game = rk.load_game(self.game, **self.options)
         states = [game.initial_state() if self.position is None else _position(game, self.position)]
+        actions = []
         for number, text in enumerate(self.moves, start=1):
-            states.append(_played(states[-1], text, number))
+            action, after = _played(states[-1], text, number)
+            actions.append(action)
+            states.append(after)
         if self.ply is not None and self.ply > len(self.moves):
             raise LinkError(f"link field 'ply': {self.ply} is past the last move ({len(self.moves)})")
-        return states
+        return states, actions
+
+    def states(self) -> list[State]:
+        return self.line()[0]
 
     def record(self) -> records.Record:
         """The link's line as a record (a start other than the game's own carried as `start`)."""
-        states = self.states()
-        actions = [
-            before.parse_chance(text) if before.current_player == rk.CHANCE else text
-            for before, text in zip(states, self.moves, strict=False)
-        ]
+        states, actions = self.line()
         start = None if self.position is None else states[0]
         return records.Record.from_actions(states[0].game, actions, start=start)
+
+
+def copied_html(address: str, copied: bool, note: str = "") -> str:
+    """The link "Copy link" made, shown to copy by hand too (the clipboard may refuse)."""
+    return html(
+        '<div>{said}{note}<br><input class="re-link" readonly value="{address}" '
+        'style="width:100%;max-width:420px"></div>',
+        said="Copied:" if copied else "Copy this link:",
+        note=note,
+        address=address,
+    )
 
 
 def parse_link(query: str) -> Link | None:
@@ -126,7 +140,7 @@ def link_query(
     `secrets_hidden`: the page shows a player's view of a game with hidden cards, so the link
     carries no position and no moves."""
     query: dict[str, str] = {"game": game.id}
-    options = records.check_options(game.id, _plain_options(game))
+    options = _plain_options(game)
     if options:
         query["options"] = json.dumps(options, separators=(",", ":"), sort_keys=True)
     if not secrets_hidden:
@@ -204,12 +218,12 @@ def _position(game: rk.Game, text: str) -> State:
         raise LinkError(f"link field 'position' {records.one_line(why, limit=200)}") from None
 
 
-def _played(state: State, text: str, number: int) -> State:
+def _played(state: State, text: str, number: int) -> tuple[Action, State]:
     try:
         if state.is_terminal():
             raise RulesError("the game is over")
-        action = state.parse_chance(text) if state.current_player == rk.CHANCE else text
-        return state.apply(action)
+        action = state.parse_chance(text) if state.current_player == rk.CHANCE else state.parse_move(text)
+        return action, state.apply(action)
     except RulesError as exc:
         raise LinkError(
             f"link field 'moves': move {number} {_echo(text)}: {records.one_line(str(exc), limit=160)}"

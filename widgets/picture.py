@@ -120,15 +120,15 @@ def save(
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise RulesError(f"{path.name}: a picture is .svg, .png or .gif, not {suffix or 'no suffix'}")
-    last = frames_of(source)[-1]
+    frames = frames_of(source)  # a record replayed once, whatever is drawn of it
     if suffix == ".png":
-        path.write_bytes(png(last, viewer, scale=scale))
+        path.write_bytes(png(frames[-1], viewer, scale=scale))
     elif suffix == ".gif":
-        path.write_bytes(gif(source, viewer, seconds=seconds, scale=scale))
+        path.write_bytes(gif(frames, viewer, seconds=seconds, scale=scale))
     elif isinstance(source, State):
         path.write_text(svg(source, viewer), encoding="utf-8")
     else:
-        path.write_text(animated_svg(source, viewer, seconds=seconds), encoding="utf-8")
+        path.write_text(animated_svg(frames, viewer, seconds=seconds), encoding="utf-8")
     return path
 
 

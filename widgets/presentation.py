@@ -59,6 +59,12 @@ class Presentation:
         return self.scene.status
 
 
+def has_secrets(game: rk.Game) -> bool:
+    """Does the game hide anything from a player (cards, hands, bags)? Asked of the game, not
+    of a position: before the deal nothing is hidden yet."""
+    return type(game.initial_state()).view is not State.view
+
+
 def present(session: Session, viewer: int | None) -> Presentation:
     """The session's current line, up to its current node, as `viewer` (None: all-seeing) sees it."""
     node = session.node

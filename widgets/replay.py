@@ -35,8 +35,8 @@ from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
 from widgets.evalgraph import ReportPanel
 from widgets.export_menu import PictureExport
-from widgets.links import PageAddress, link_query, parse_link
-from widgets.presentation import _shown
+from widgets.links import PageAddress, copied_html, link_query, parse_link
+from widgets.presentation import _shown, has_secrets
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
 
@@ -236,7 +236,7 @@ class Replay(w.VBox):
         hidden cards (a link carrying the moves would show its reader the hidden cards)."""
         if self.session is None:
             return None
-        if self.perspective is not None and _game_has_secrets(self._nodes[0].state.game):
+        if self.perspective is not None and has_secrets(self._nodes[0].state.game):
             return None
         moves = [node.notation for node in self._nodes[1:]]
         view = "all" if self.perspective is None else str(self.perspective)
@@ -254,11 +254,7 @@ class Replay(w.VBox):
         self.address.copy(query)
 
     def _link_copied(self, address: str, copied: bool) -> None:
-        self.link_note.value = html(
-            '<div>{said}<br><input class="re-link" readonly value="{address}" style="width:100%"></div>',
-            said="Copied:" if copied else "Copy this link:",
-            address=address,
-        )
+        self.link_note.value = copied_html(address, copied)
 
     def _picture_source(self) -> tuple[list[State], int | None, str] | str:
         if self.session is None:
@@ -387,12 +383,6 @@ class Replay(w.VBox):
                 f"(games are numbered from 0)"
             )
         self._show_record(found[index], kept[0])
-
-
-def _game_has_secrets(game) -> bool:
-    """Does the game hide anything from a player (its states have their own `view`)? Asked of
-    the game, not a position: before the deal nothing is hidden yet."""
-    return type(game.initial_state()).view is not State.view
 
 
 def _has_secrets(state: State) -> bool:
