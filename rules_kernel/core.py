@@ -130,13 +130,18 @@ class Action:
 @dataclass(frozen=True)
 class EditPiece:
     """A piece a board editor places: `key` (what `State.edit` takes), its `name` in the
-    rulebook's words, its `owner` (a seat, or None), and whether it may also stand in a
-    hand (`in_hand`: the editor offers a counter for it)."""
+    rulebook's words, its `owner` (a seat, or None), whether it may stand on the board
+    (`on_board`: the editor's palette offers it) and whether it is also counted off the
+    board (`in_hand`: the editor offers a counter for it, labelled with `pile`, the place
+    it is counted in as the rulebook names it: "hand", "bag", "discards", "supply"...). A
+    piece counted in two places is two EditPieces with two keys."""
 
     key: str
     name: str
     owner: int | None = None
     in_hand: bool = False
+    pile: str = "hand"
+    on_board: bool = True
 
 
 class Move(Action):
@@ -503,23 +508,31 @@ class State:
         default: nothing, the game has no editor yet)."""
         return ()
 
-    def edit_hands(self) -> dict[tuple[int, str], int]:
-        """How many of each piece each seat holds in hand, keyed as `edit(hands=...)` takes
-        them: (seat, piece key) -> count (the default: none)."""
+    def edit_hands(self) -> dict[tuple[int | None, str], int]:
+        """How many of each counted piece (`EditPiece.in_hand`) there are, keyed as
+        `edit(hands=...)` takes them: (owner, piece key) -> count (the default: none)."""
+        return {}
+
+    def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """The position's turn fields besides the side to move that an editor sets (a
+        phase, who holds the initiative...): name -> (its value now, the values it may
+        take), all as words the rulebook uses (the default: none)."""
         return {}
 
     def edit(
         self,
         *,
         place: Mapping[str, str | None] | None = None,
-        hands: Mapping[tuple[int, str], int] | None = None,
+        hands: Mapping[tuple[int | None, str], int] | None = None,
         to_move: int | None = None,
+        fields: Mapping[str, str] | None = None,
     ) -> State:
         """This position changed as a board editor asks: `place` puts the piece `key` (an
-        `EditPiece.key`) on each cell, None empties it; `hands` sets how many of a piece a
-        seat holds in hand; `to_move` the side to move. The result is checked as a position
-        text is (`Game.from_text`: at most the box, `status()` saying what is odd), so a
-        refusal is a PositionTextError naming the field. It starts a game: no history."""
+        `EditPiece.key`) on each cell, None empties it; `hands` sets how many of a counted
+        piece there are; `to_move` the side to move; `fields` the turn fields of
+        `edit_fields`. The result is checked as a position text is (`Game.from_text`: at
+        most the box, `status()` saying what is odd), so a refusal is a PositionTextError
+        naming the field. It starts a game: no history."""
         raise NotImplementedError(f"{self.game.id} has no board editor yet")
 
     def why_illegal(self, text: str) -> str:

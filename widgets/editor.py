@@ -4,7 +4,8 @@
 
 A palette of the game's pieces (each seat's in its colour; `State.edit_pieces()`), **Remove**,
 a click on a square to put the chosen piece there or empty it, a counter for each piece a
-hand may hold, the side to move; the status line says what makes the position odd
+hand, bag, supply or discard pile may hold (`EditPiece.pile`), the side to move and the
+game's other turn fields (`State.edit_fields()`); the status line says what makes the position odd
 (`state.status()`) or why an edit was refused (nothing is half-applied: the position stays
 as it was); the position text stays in step, and a text typed there is loaded. **Play from
 here** hands the position to `on_play` (**Analyse** to `on_analyse`, where given). The
@@ -24,7 +25,7 @@ from widgets.draw import owner_colour
 from widgets.safe import guarded, html, message_html
 
 REMOVE = "remove"
-MAX_IN_HAND = 18  # more than any box holds of one piece: the kernel's check says the real bound
+MAX_IN_HAND = 99  # more than any box holds of one piece: the kernel's check says the real bound
 
 
 def has_editor(state: State) -> bool:
@@ -50,7 +51,11 @@ class PositionEditor(w.VBox):
         self.status = w.HTML()
         self.buttons = {REMOVE: self._button("Remove", REMOVE, None)}
         self.buttons.update(
-            {piece.key: self._button(piece.name, piece.key, piece.owner) for piece in self.pieces}
+            {
+                piece.key: self._button(piece.name, piece.key, piece.owner)
+                for piece in self.pieces
+                if piece.on_board
+            }
         )
         self.counters = {
             (piece.owner, piece.key): self._counter(piece) for piece in self.pieces if piece.in_hand
@@ -61,6 +66,12 @@ class PositionEditor(w.VBox):
             description="To move",
             layout=w.Layout(width="auto"),
         )
+        self.fields = {
+            name: w.Dropdown(
+                options=list(values), description=name.capitalize(), style={"description_width": "initial"}
+            )
+            for name, (_, values) in state.edit_fields().items()
+        }
         self.text = w.Text(description="Position", layout=w.Layout(width="96%", max_width="420px"))
         self.load = w.Button(description="Load text", layout=w.Layout(width="auto"))
         self.play = w.Button(
@@ -77,7 +88,7 @@ class PositionEditor(w.VBox):
                 palette,
                 self.board.widget,
                 hands,
-                self.to_move,
+                w.HBox([self.to_move, *self.fields.values()], layout=w.Layout(flex_flow="row wrap")),
                 self.status,
                 w.HBox([self.text, self.load], layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([self.play, self.analyse], layout=w.Layout(flex_flow="row wrap")),
@@ -97,12 +108,13 @@ class PositionEditor(w.VBox):
         return button
 
     def _counter(self, piece: EditPiece) -> w.BoundedIntText:
-        owner = self.state.game.player_names[piece.owner]
+        owner = piece.owner
+        pile = piece.pile if owner is None else f"{self.state.game.player_names[owner]}'s {piece.pile}"
         return w.BoundedIntText(
             value=0,
             min=0,
             max=MAX_IN_HAND,
-            description=f"{owner}'s hand: {piece.name}",
+            description=f"{pile}: {piece.name}",
             style={"description_width": "initial"},
             layout=w.Layout(width="auto", max_width="300px"),
         )
@@ -113,6 +125,8 @@ class PositionEditor(w.VBox):
         for (owner, key), counter in self.counters.items():
             counter.observe(safe(lambda ch, o=owner, k=key: self.set_in_hand(o, k, ch["new"])), names="value")
         self.to_move.observe(safe(lambda ch: self.set_to_move(ch["new"])), names="value")
+        for name, dropdown in self.fields.items():
+            dropdown.observe(safe(lambda ch, n=name: self.set_field(n, ch["new"])), names="value")
         self.load.on_click(safe(lambda _: self.load_text(self.text.value)))
         self.play.on_click(safe(lambda _: self.on_play(self.state)))
         if self.on_analyse is not None:
@@ -139,6 +153,10 @@ class PositionEditor(w.VBox):
     def set_to_move(self, seat: int) -> None:
         if not self._showing and seat != self.state.current_player:
             self._apply(to_move=seat)
+
+    def set_field(self, name: str, value: str) -> None:
+        if not self._showing and value != self.state.edit_fields()[name][0]:
+            self._apply(fields={name: value})
 
     def load_text(self, text: str) -> None:
         try:
@@ -171,6 +189,8 @@ class PositionEditor(w.VBox):
                 counter.value = counts.get(place, 0)
             if 0 <= state.current_player < state.game.num_players:
                 self.to_move.value = state.current_player
+            for name, (value, values) in state.edit_fields().items():
+                self.fields[name].options, self.fields[name].value = list(values), value
             self.text.value = state.to_text()
         finally:
             self._showing = False

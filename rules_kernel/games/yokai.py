@@ -806,7 +806,13 @@ class YokaiState(State):
             if kind not in UNPROMOTED and kind != KOROPOKKURU
         }
 
-    def edit(self, *, place=None, hands=None, to_move=None) -> YokaiState:
+    def edit(self, *, place=None, hands=None, to_move=None, fields=None) -> YokaiState:
+        if fields:  # the position has no turn fields besides the side to move
+            raise PositionTextError(
+                f"{self.game.id} edit: fields: {sorted(fields)!r}: the game has none to set",
+                field="fields",
+                why="the game has none to set",
+            )
         try:
             sketch = self._edited(place or {}, hands or {}, self.side if to_move is None else to_move)
         except FieldError as error:  # as a position text's: the field and why
