@@ -99,8 +99,9 @@ def test_the_explorer_plays_and_analyses_from_the_edited_position():
 
 
 def test_no_editor_where_the_game_has_none_or_the_view_hides_cards():
-    cards = widgets.Explorer("war-stories", seed=1)
-    assert cards.edit_toggle.layout.display == "none"
+    cards = widgets.Explorer("war-stories", seed=1)  # a player's view: the editor would show every card
+    cards.edit_toggle.value = True
+    assert cards.edit_toggle.value is False and cards.editor_box.children == ()
     yokai = widgets.Explorer("yokai-3x4")
     yokai.perspective.value = 0  # a player's view of a perfect-information game shows everything
     yokai.edit_toggle.value = True
