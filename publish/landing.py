@@ -136,9 +136,11 @@ def link_prefix() -> str:
     return base.rstrip("/") + "/voila/render/"
 
 
-def card_html(card: Card, prefix: str = "") -> str:
+def card_html(card: Card, prefix: str = "", href: str | None = None) -> str:
+    """A card linking to `prefix` + the notebook's file name, or to `href` where the page
+    lives elsewhere (the static site's pages)."""
     picture = base64.b64encode(thumbnail_svg(card.game_id, card.stem).encode()).decode("ascii")
-    href = html.escape(prefix + urllib.parse.quote(card.file_name), quote=True)
+    href = html.escape(href if href is not None else prefix + urllib.parse.quote(card.file_name), quote=True)
     alt = html.escape(f"The {card.game_id} board at the start", quote=True)
     return (
         f'<a class="landing-card" href="{href}">'

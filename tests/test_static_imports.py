@@ -1,6 +1,6 @@
 """Issue #25 item 2: what the static site's pages run imports nothing Pyodide cannot have
-here (numpy, pandas, scipy, pyarrow, matplotlib, numba and dask have no WebAssembly wheels
-reachable from this machine). A fresh interpreter with those hidden builds an explorer for
+here (numpy, pandas, scipy, pyarrow, matplotlib, numba, dask and Pillow have no WebAssembly
+wheels reachable from this machine). A fresh interpreter with those hidden builds an explorer for
 every game, plays a move in each, analyses a card game with the tree search, and opens a
 replay and a puzzle."""
 
@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HIDDEN = ("numpy", "pandas", "scipy", "pyarrow", "matplotlib", "numba", "dask")
+HIDDEN = ("numpy", "pandas", "scipy", "pyarrow", "matplotlib", "numba", "dask", "PIL")
 
 SCRIPT = textwrap.dedent(
     f"""
@@ -33,6 +33,9 @@ SCRIPT = textwrap.dedent(
     for game in rk.list_games():
         explorer = Explorer(game, seed=1)
         explorer.play(explorer.state.legal_moves()[0])
+    # no Pillow: the picture menu offers SVG only, and makes one
+    assert [kind for _, kind in explorer.pictures.kind.options] == ["svg", "animated-svg"]
+    assert "Download" in explorer.pictures.make()
     state = Explorer("war-stories", seed=2).state
     found = analyse(state, viewer=state.current_player, engine=TreeSearchEngine(seed=1),
                     limit=Limit(playouts=20, seconds=None))

@@ -25,6 +25,19 @@ KINDS = (
 #: a game picture holds at most this many positions (the last ones): a GIF frame costs
 #: ~0.05-0.2 s to draw here and ~10-60 KB
 MAX_FRAMES = 200
+#: PNG and GIF are Pillow's; where it is absent (the static site's browser Python) the menu
+#: offers the SVG pictures only
+RASTER = ("png", "gif")
+
+
+def kinds_here() -> tuple[tuple[str, str], ...]:
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return tuple((label, kind) for label, kind in KINDS if kind not in RASTER)
+    return KINDS
+
+
 MIME = {"png": "image/png", "svg": "image/svg+xml", "gif": "image/gif", "animated-svg": "image/svg+xml"}
 SUFFIX = {"png": "png", "svg": "svg", "gif": "gif", "animated-svg": "svg"}
 
@@ -36,9 +49,10 @@ class PictureExport:
 
     def __init__(self, source: Callable[[], tuple[Sequence[State], int | None, str] | str]) -> None:
         self.source = source
+        offered = kinds_here()
         self.kind = w.Dropdown(
-            options=KINDS,
-            value="png",
+            options=offered,
+            value=offered[0][1],
             description="Picture",
             style={"description_width": "initial"},
             layout=w.Layout(width="auto", max_width="300px"),

@@ -1,0 +1,608 @@
+"""`./run publish --static DIR`: the notebooks built into a static site whose Python runs in
+each reader's browser (Voici: Voilà's pages on JupyterLite's Pyodide kernel).
+
+    ./run publish --static site/            # build (minutes the first time, then seconds)
+    ./run publish --static site/ --serve    # build, then serve it on http://127.0.0.1:8866/
+
+Every input is pinned in `publish/static/pins.toml` and downloaded once into the cache
+(`$RULES_EXPLORER_CACHE`, else `~/.cache/rules-explorer`), checked against its hash; a second
+build reaches no network. The build:
+
+1. installs the build tools (Voici, JupyterLite, the Pyodide kernel, the widget front ends)
+   into their own environment in the cache;
+2. puts Pyodide's core files, the pinned wheels, the project's own wheel and two stand-ins
+   (`ssl` and `sqlite3`, which only Pyodide's full release carries) in the site, and writes
+   Pyodide's lock for exactly those wheels, so the kernel loads them at start with no install
+   cell and never asks PyPI (`disablePyPIFallback`);
+3. builds the notebooks that run in the browser (`rules_explorer.static` metadata "kernel",
+   the default) with Voici, and rewrites each page's configuration so the runtime is found
+   from any folder the site is put in, and the icon font comes from the site, not a CDN;
+4. executes the notebooks marked "prerender" (the statistics) here, at build time, and writes
+   them as plain pages (tables and charts, no kernel); a notebook marked "server" (perfect
+   play needs the 95 MB solved table and numpy) becomes a page that says so;
+5. writes the landing page, index.html, with a card for every page.
+
+Nothing read while building is executed except the project's own notebooks (step 4), and
+every file name written comes from the project's files or the pins, never from a download's
+content.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.request
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+PINS = Path(__file__).resolve().parent / "static" / "pins.toml"
+NOTEBOOKS = ROOT / "notebooks"
+RECORDS = ROOT / "data"
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: what the kernel loads when it starts (the Pyodide kernel installs any of its own boot
+#: packages missing here from PyPI, which a static site must never ask)
+BOOT = ("ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython")
+PROJECT = "rules-explorer"
+#: the project's own wheel needs only these in the browser (tests/test_static_imports.py)
+PROJECT_DEPENDS = ("ipywidgets", "anywidget", "tqdm")
+#: Pyodide's environment, for the markers of the wheels' requirements
+MARKERS = {
+    "python_version": "3.12",
+    "python_full_version": "3.12.7",
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "platform_machine": "wasm32",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "os_name": "posix",
+    "extra": "",
+}
+FIXED_EPOCH = 1_700_000_000  # zip timestamps when the checkout has no commit time
+
+
+class StaticBuildError(RuntimeError):
+    """The static site cannot be built: what is missing or wrong, and where."""
+
+
+# --- the pins and the cache --------------------------------------------------------------
+def load_pins(path: Path = PINS) -> dict:
+    with path.open("rb") as file:
+        return tomllib.load(file)
+
+
+def cache_dir() -> Path:
+    chosen = os.environ.get("RULES_EXPLORER_CACHE")
+    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return (base if chosen else base / "rules-explorer") / "static"
+
+
+def say(text: str) -> None:
+    print(f"static site: {text}", file=sys.stderr, flush=True)
+
+
+def _digest(path: Path, algorithm: str) -> bytes:
+    hasher = hashlib.new(algorithm)
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            hasher.update(block)
+    return hasher.digest()
+
+
+def _matches_integrity(path: Path, integrity: str) -> bool:
+    algorithm, _, expected = integrity.partition("-")
+    return base64.b64encode(_digest(path, algorithm)).decode() == expected
+
+
+def fetch_tarball(cache: Path, name: str, pin: dict) -> Path:
+    """An npm tarball from the cache, downloaded first if absent; its integrity checked."""
+    target = cache / "npm" / f"{name}-{pin['version']}.tgz"
+    if not (target.exists() and _matches_integrity(target, pin["integrity"])):
+        say(f"downloading {pin['tarball']}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".part")
+        with urllib.request.urlopen(pin["tarball"], timeout=120) as answer, partial.open("wb") as file:
+            shutil.copyfileobj(answer, file)
+        if not _matches_integrity(partial, pin["integrity"]):
+            partial.unlink()
+            raise StaticBuildError(f"{pin['tarball']}: the download does not match pins.toml's integrity")
+        partial.replace(target)
+    return target
+
+
+def unpack_tarball(tarball: Path, into: Path) -> Path:
+    """An npm tarball's `package/` folder unpacked into `into` (members outside it refused)."""
+    with tarfile.open(tarball) as archive:
+        archive.extractall(into, filter="data")  # the data filter refuses links and paths out
+    return into / "package"
+
+
+def fetch_wheels(cache: Path, pins: dict, python: Path) -> dict[str, Path]:
+    """Every pinned wheel from the cache; the missing ones downloaded by pip with their hashes
+    required (pure-Python wheels for Pyodide's Python)."""
+    folder = cache / "wheels"
+    folder.mkdir(parents=True, exist_ok=True)
+    found = {name: _cached_wheel(folder, name, pin) for name, pin in pins["wheels"].items()}
+    missing = [name for name, path in found.items() if path is None]
+    if missing:
+        say(f"downloading {len(missing)} wheels from PyPI")
+        requirements = folder / "requirements.txt"
+        requirements.write_text(
+            "".join(
+                f"{name}=={pins['wheels'][name]['version']} --hash=sha256:{pins['wheels'][name]['sha256']}\n"
+                for name in missing
+            )
+        )
+        _run(
+            [python, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+            + ["--python-version", pins["pyodide"]["python"], "--require-hashes", "-r", requirements]
+            + ["-d", folder],
+            "downloading the pinned wheels",
+        )
+        found = {name: _cached_wheel(folder, name, pin) for name, pin in pins["wheels"].items()}
+    absent = [name for name, path in found.items() if path is None]
+    if absent:
+        raise StaticBuildError(f"pins.toml [wheels]: no wheel with the pinned hash for {', '.join(absent)}")
+    return found  # type: ignore[return-value]
+
+
+def _cached_wheel(folder: Path, name: str, pin: dict) -> Path | None:
+    stem = re.sub(r"[-_.]+", "_", name).lower()
+    for path in folder.glob("*.whl"):
+        if path.name.lower().startswith(f"{stem}-{pin['version']}-"):
+            if _digest(path, "sha256").hex() == pin["sha256"]:
+                return path
+    return None
+
+
+def build_tools(cache: Path, pins: dict) -> Path:
+    """The build tools' environment (created once per set of pins); its Python."""
+    packages = pins["build"]["packages"]
+    key = hashlib.sha256(json.dumps([sys.version, packages]).encode()).hexdigest()[:12]
+    env = cache / f"build-env-{key}"
+    python = env / "bin" / "python"
+    stamp = env / "installed"
+    if stamp.exists():
+        return python
+    say(f"installing the build tools into {env} (once)")
+    shutil.rmtree(env, ignore_errors=True)
+    _run([sys.executable, "-m", "venv", env], "creating the build tools' environment")
+    _run([python, "-m", "pip", "install", "--quiet", *packages], "installing the build tools")
+    stamp.write_text("\n".join(packages) + "\n")
+    return python
+
+
+def _run(command: list, what: str, **options) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(part) for part in command], capture_output=True, text=True, **options)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-15:]
+        raise StaticBuildError(f"{what} failed ({done.returncode}):\n" + "\n".join(tail))
+    return done
+
+
+# --- the browser's Python ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Wheel:
+    """A wheel the site ships, as Pyodide's lock describes it."""
+
+    path: Path
+    name: str  # canonical: lower case, dashes
+    version: str
+    requires: tuple[str, ...]  # canonical names, for Pyodide's environment
+    imports: tuple[str, ...]
+
+    def lock_entry(self, depends: Iterable[str]) -> dict:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "file_name": self.path.name,
+            "install_dir": "site",
+            "package_type": "package",
+            "sha256": _digest(self.path, "sha256").hex(),
+            "imports": list(self.imports),
+            "depends": sorted(depends),
+            "unvendored_tests": False,
+            "shared_library": False,
+        }
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def read_wheel(path: Path) -> Wheel:
+    from email.parser import Parser
+
+    from packaging.requirements import Requirement
+
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        metadata_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
+    requires = []
+    for line in metadata.get_all("Requires-Dist") or []:
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate(MARKERS):
+            requires.append(canonical(requirement.name))
+    tops = {n.split("/")[0].removesuffix(".py") for n in names if "/" in n or n.endswith(".py")}
+    imports = sorted(t for t in tops if not t.endswith((".dist-info", ".data")) and t.isidentifier())
+    return Wheel(path, canonical(metadata["Name"]), metadata["Version"], tuple(requires), tuple(imports))
+
+
+def write_lock(folder: Path, wheels: list[Wheel], info: dict, pins: dict) -> dict:
+    """Pyodide's lock for exactly the wheels shipped: a requirement neither shipped nor
+    excused in pins.toml [not_shipped] stops the build."""
+    shipped = {wheel.name for wheel in wheels}
+    excused = {canonical(name) for name in pins.get("not_shipped", {})}
+    packages = {}
+    for wheel in wheels:
+        depends = PROJECT_DEPENDS if wheel.name == PROJECT else wheel.requires
+        unknown = [d for d in depends if d not in shipped and d not in excused]
+        if unknown:
+            raise StaticBuildError(
+                f"{wheel.path.name} requires {', '.join(unknown)}: ship it in pins.toml [wheels] "
+                "or say in [not_shipped] why the site does without"
+            )
+        packages[wheel.name] = wheel.lock_entry(d for d in depends if d in shipped)
+    lock = {"info": info, "packages": dict(sorted(packages.items()))}
+    (folder / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+
+SQLITE3_STAND_IN = '''"""A stand-in for sqlite3 in the static site's browser Python (Pyodide's core
+release has no SQLite). IPython imports it at start for its history, which the browser kernel keeps off:
+nothing here stores anything, and connecting says so."""
+
+PARSE_DECLTYPES = 1
+PARSE_COLNAMES = 2
+
+
+class Error(Exception):
+    pass
+
+
+class DatabaseError(Error):
+    pass
+
+
+class OperationalError(DatabaseError):
+    pass
+
+
+class IntegrityError(DatabaseError):
+    pass
+
+
+class Connection:
+    pass
+
+
+def connect(*args, **kwargs):
+    raise OperationalError("no SQLite in the browser kernel of a static site")
+'''
+
+
+def stand_in_wheel(folder: Path, name: str, modules: dict[str, str], epoch: int) -> Path:
+    """A minimal wheel `name` 1.0.0 holding `modules` (file name -> text): Pyodide's kernel
+    asks for ssl and sqlite3 at start, which only Pyodide's full release carries. The ssl
+    stand-in holds no module, so `import ssl` fails as on a Python built without it, which
+    the standard library expects (asyncio, urllib and http.client then do without)."""
+    dist = f"{name}-1.0.0.dist-info"
+    files = {
+        **modules,
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\n"
+        "Summary: the Rules Explorer static site's stand-in\n",
+        f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: rules-explorer\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n",
+    }
+    record = "".join(f"{n},sha256={_urlsafe_sha(t)},{len(t.encode())}\n" for n, t in files.items())
+    files[f"{dist}/RECORD"] = record + f"{dist}/RECORD,,\n"
+    path = folder / f"{name}-1.0.0-py3-none-any.whl"
+    _write_zip(path, files, epoch)
+    return path
+
+
+def _urlsafe_sha(text: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+
+
+def _write_zip(path: Path, files: dict[str, str], epoch: int) -> None:
+    stamp = time.gmtime(max(epoch, 315532800))[:6]  # zip cannot say before 1980
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(files):
+            entry = zipfile.ZipInfo(name, stamp)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, files[name])
+
+
+def project_wheel(python: Path, into: Path, epoch: int) -> Path:
+    """The project's own wheel, built by the build tools' setuptools (no network)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "source"  # a copy: the build leaves build/ and egg-info behind
+        shutil.copytree(
+            ROOT,
+            source,
+            ignore=shutil.ignore_patterns(
+                ".*", "__pycache__", "*.egg-info", "build", "dist", "test-artifacts"
+            ),
+        )
+        env = {**os.environ, "SOURCE_DATE_EPOCH": str(epoch)}
+        _run(
+            [
+                python,
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--no-deps",
+                "--no-build-isolation",
+                "-w",
+                into,
+                source,
+            ],
+            "building the project's wheel",
+            env=env,
+        )
+    (wheel,) = into.glob("rules_explorer-*.whl")
+    return wheel
+
+
+def kernel_extension_wheels(python: Path) -> list[Path]:
+    """The Pyodide kernel's own wheels (the kernel, its ipykernel stand-in), as its
+    labextension carries them."""
+    prefix = Path(
+        _run([python, "-c", "import sys; print(sys.prefix)"], "finding the build tools").stdout.strip()
+    )
+    pypi = prefix / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+    chosen = [p for p in sorted(pypi.glob("*.whl")) if p.name.startswith(("pyodide_kernel-", "ipykernel-"))]
+    if len(chosen) != 2:
+        raise StaticBuildError(f"{pypi}: the Pyodide kernel's wheels are not where version 0.6.1 puts them")
+    return chosen
+
+
+def stage_pyodide(stage: Path, pyodide_package: Path, wheels: list[Path], pins: dict) -> list[Wheel]:
+    """The site's static/pyodide/: the runtime's core files, the wheels and their lock."""
+    folder = stage / "static" / "pyodide"
+    folder.mkdir(parents=True)
+    for name in ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"):
+        shutil.copy2(pyodide_package / name, folder / name)
+    described = []
+    for path in wheels:
+        shutil.copy2(path, folder / path.name)
+        described.append(read_wheel(folder / path.name))
+    info = json.loads((pyodide_package / "pyodide-lock.json").read_text())["info"]
+    if info.get("version") != pins["pyodide"]["version"]:
+        raise StaticBuildError(
+            f"the Pyodide tarball is {info.get('version')}, pins.toml says {pins['pyodide']}"
+        )
+    write_lock(folder, described, info, pins)
+    return described
+
+
+def lite_config(boot: Iterable[str]) -> dict:
+    """jupyter-lite.json: the kernel loads every package it needs at start, from the site."""
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "litePluginSettings": {
+                KERNEL_SETTINGS: {
+                    "disablePyPIFallback": True,
+                    "loadPyodideOptions": {"packages": list(boot)},
+                }
+            }
+        },
+    }
+
+
+# --- the pages ---------------------------------------------------------------------------
+def page_kind(notebook_path: Path) -> str:
+    """How a notebook is published on the static site: "kernel" (runs in the reader's
+    browser; the default), "prerender" (executed at build time) or "server" (needs the
+    server mode), from its `metadata.rules_explorer.static`."""
+    notebook = json.loads(notebook_path.read_text(encoding="utf-8"))
+    kind = notebook.get("metadata", {}).get("rules_explorer", {}).get("static", "kernel")
+    if kind not in ("kernel", "prerender", "server", "landing"):
+        raise StaticBuildError(f"{notebook_path.name}: metadata rules_explorer.static is {kind!r}")
+    return kind
+
+
+def notebook_kinds(folder: Path = NOTEBOOKS) -> dict[str, list[Path]]:
+    kinds: dict[str, list[Path]] = {"kernel": [], "prerender": [], "server": [], "landing": []}
+    for path in sorted(folder.glob("*.ipynb")):
+        kinds[page_kind(path)].append(path)
+    return kinds
+
+
+def stage_contents(stage: Path, notebooks: list[Path]) -> Path:
+    """What the browser pages may read: their notebooks and the shipped records (data/*.jsonl)."""
+    contents = stage / "contents"
+    (contents / "data").mkdir(parents=True)
+    for path in notebooks:
+        shutil.copy2(path, contents / path.name)
+    for record in sorted(RECORDS.glob("*.jsonl")):
+        shutil.copy2(record, contents / "data" / record.name)
+    return contents
+
+
+FONT_LINK = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@\^5/css/([\w.-]+\.css)")
+CONFIG_SCRIPT = re.compile(
+    r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.S
+)
+
+
+def localise_page(page: Path, site: Path) -> None:
+    """A built page made to work from any folder and host: the icon font from the site, and
+    the kernel's runtime URL relative to this page (Voici copies the site's settings into
+    each page, where "./static/..." would point below the page's own folder)."""
+    text = page.read_text(encoding="utf-8")
+    up = os.path.relpath(site, page.parent).replace(os.sep, "/")
+    text = FONT_LINK.sub(lambda m: f"{up}/static/fontawesome/css/{m.group(1)}", text)
+
+    def rewrite(match: re.Match) -> str:
+        config = json.loads(match.group(2))
+        settings = config.get("litePluginSettings", {}).get(KERNEL_SETTINGS)
+        if settings is not None:
+            settings["pyodideUrl"] = f"{up}/static/pyodide/pyodide.js"
+            settings["pipliteUrls"] = [
+                f"{up}/{u.removeprefix('./')}" if u.startswith("./") else u
+                for u in settings.get("pipliteUrls", [])
+            ]
+        body = json.dumps(config).replace("</", "<\\/")  # the JSON cannot close its script
+        return match.group(1) + body + match.group(3)
+
+    page.write_text(CONFIG_SCRIPT.sub(rewrite, text), encoding="utf-8")
+
+
+def install_font(site: Path, font_package: Path) -> None:
+    target = site / "static" / "fontawesome"
+    (target / "css").mkdir(parents=True, exist_ok=True)
+    for name in ("all.min.css", "v4-shims.min.css"):
+        shutil.copy2(font_package / "css" / name, target / "css" / name)
+    shutil.copytree(font_package / "webfonts", target / "webfonts", dirs_exist_ok=True)
+
+
+def prune(site: Path) -> None:
+    """Source maps are for a developer's tools, not for readers: left out of the site."""
+    for path in site.rglob("*.map"):
+        path.unlink()
+
+
+def page_href(stem: str, kind: str) -> str:
+    return f"voici/render/{stem}.html" if kind == "kernel" else f"pages/{stem}.html"
+
+
+# --- the whole build ---------------------------------------------------------------------
+def source_epoch() -> int:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%ct"], capture_output=True, text=True
+    )
+    return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else FIXED_EPOCH
+
+
+def build(out: Path, *, cache: Path | None = None) -> Path:
+    """Build the static site into `out` (replaced if it holds an earlier build)."""
+    from publish import static_pages
+
+    out = Path(out).resolve()
+    if out.exists() and any(out.iterdir()) and not (out / "jupyter-lite.json").exists():
+        raise StaticBuildError(f"{out} is not empty and holds no earlier build: choose another folder")
+    started = time.monotonic()
+    pins, cache = load_pins(), (cache or cache_dir())
+    epoch = source_epoch()
+    tools = build_tools(cache, pins)
+    kinds = notebook_kinds()
+    with tempfile.TemporaryDirectory() as scratch:
+        stage = Path(scratch) / "lite"
+        stage.mkdir()
+        pyodide = unpack_tarball(fetch_tarball(cache, "pyodide", pins["pyodide"]), Path(scratch) / "pyodide")
+        font = unpack_tarball(
+            fetch_tarball(cache, "fontawesome", pins["fontawesome"]), Path(scratch) / "font"
+        )
+        wheel_dir = Path(scratch) / "wheels"
+        wheel_dir.mkdir()
+        wheels = [
+            *fetch_wheels(cache, pins, tools).values(),
+            *kernel_extension_wheels(tools),
+            project_wheel(tools, wheel_dir, epoch),
+            stand_in_wheel(wheel_dir, "sqlite3", {"sqlite3/__init__.py": SQLITE3_STAND_IN}, epoch),
+            stand_in_wheel(wheel_dir, "ssl", {}, epoch),
+        ]
+        stage_pyodide(stage, pyodide, wheels, pins)
+        boot = [*BOOT, PROJECT, *PROJECT_DEPENDS]
+        (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(boot), indent=1))
+        contents = stage_contents(stage, kinds["kernel"])
+        # built in a folder of its own: with a source date, JupyterLite re-dates everything
+        # beside its output folder
+        built = Path(scratch) / "built" / "site"
+        say("building the pages with Voici")
+        voici = tools.parent / "voici"
+        _run(
+            [voici, "build", "--lite-dir", stage, "--contents", contents, "--output-dir", built]
+            + ["--source-date-epoch", str(epoch)],
+            "voici build",
+            cwd=scratch,
+        )
+        install_font(built, font)
+        for page in sorted((built / "voici").rglob("*.html")):
+            localise_page(page, built)
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(built, out)
+    prune(out)
+    pages = out / "pages"
+    pages.mkdir()
+    cards = static_pages.cards_for(NOTEBOOKS, {p.stem: k for k, ps in kinds.items() for p in ps})
+    for path in kinds["prerender"]:
+        say(f"executing {path.name} for its pre-rendered page")
+        static_pages.write_prerendered(path, pages / f"{path.stem}.html", home="../index.html")
+    for path in kinds["server"]:
+        static_pages.write_server_only(path, pages / f"{path.stem}.html", home="../index.html")
+    (out / "index.html").write_text(static_pages.landing_document(cards), encoding="utf-8")
+    say(f"built {out} in {time.monotonic() - started:.0f} s: {site_size(out) / 1e6:.1f} MB")
+    return out
+
+
+def site_size(site: Path) -> int:
+    return sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """A plain file server, as a static host is: the types Pyodide needs, no request log."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".whl": "application/zip",
+        ".json": "application/json",
+    }
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+
+def serve(site: Path, port: int = 8866) -> None:
+    """Serve the built site on 127.0.0.1 for a look (a static host serves it the same way)."""
+    handler = functools.partial(SiteHandler, directory=str(site))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        say(f"serving {site} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="./run publish --static",
+        description="Build the notebooks into a static site whose Python runs in each reader's browser.",
+    )
+    parser.add_argument("--static", metavar="DIR", required=True, type=Path, help="the folder to build into")
+    parser.add_argument("--serve", action="store_true", help="then serve it on 127.0.0.1 for a look")
+    parser.add_argument("--port", type=int, default=8866, help="the port for --serve (default 8866)")
+    options = parser.parse_args(argv)
+    try:
+        site = build(options.static)
+    except StaticBuildError as error:
+        print(f"./run publish --static: {error}", file=sys.stderr)
+        return 1
+    if options.serve:
+        serve(site, options.port)
+    return 0
