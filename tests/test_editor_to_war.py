@@ -1,0 +1,273 @@
+"""The board editor for To War!: the kernel's `edit` hooks (each army's cards on the 3x4 field,
+counted in reserve, hand and discards, the side to move, the phase and what a turn leaves
+between its actions), each edit read back from its position text, so checked as one is; the
+editor widget and the explorer's Edit toggle (all-seeing view only: the reserves are hidden).
+
+The box (rules/to-war.de.txt, INHALT and KARTENÜBERSICHT): 17 cards per army; the default
+armies are the Southern (Mamluk 6, Beduine 5, Saqāliba 4, Sarbaz 2) for the first player and
+the Northern (Berserker 3, König 3, Reiter 3, Krieger 4, Bogenschütze 4) for the second."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules_kernel as rk
+import widgets
+from widgets.editor import REMOVE, PositionEditor
+from widgets.explorer import ALL_SEEING
+
+GAME = rk.load_game("to-war")
+START = GAME.initial_state()
+#: every card of both reserves taken out: what is left is what an edit puts in
+NO_RESERVES = {(p, f"{code}@reserve"): 0 for p in (0, 1) for code in GAME.army_codes(p)}
+# the rulebook's first example as a diagram (as tests/test_study_positions.py's TW_STUDY), the
+# Beduine drawn: Sarbaz b1, Saqāliba b2 before it, a Berserker on b4; one König left in reserve
+STUDY_TEXT = (
+    "-.0:SAR.-.-.0:SAQ.-.-.-.-.-.1:BER.- MAM=0,BED=0,SAQ=0,SAR=0/BER=0,KOE=1,REI=0,KRI=0,BOG=0 "
+    "BED/- -/- w 6,6 - - 0"
+)
+STUDY = GAME.from_text(STUDY_TEXT)
+
+
+def test_the_palette_is_each_armys_cards_on_the_field_and_in_three_piles():
+    """ "wählt je eine Armee (ein Kartendeck einer Farbe) ... dies ist eure Reserve"; the drawn
+    card is played from the hand ("decke die oberste Karte ... auf"); a beaten unit goes "auf
+    den Ablagestapel" (the discards). Names as in the KARTENÜBERSICHT, each seat's own."""
+    pieces = START.edit_pieces()
+    on_field = {(p.key, p.name, p.owner) for p in pieces if p.on_board}
+    assert on_field == {
+        ("MAM", "Mamluk", 0),
+        ("BED", "Beduine", 0),
+        ("SAQ", "Saqāliba", 0),
+        ("SAR", "Sarbaz", 0),
+        ("BER", "Berserker", 1),
+        ("KOE", "König", 1),
+        ("REI", "Reiter", 1),
+        ("KRI", "Krieger", 1),
+        ("BOG", "Bogenschütze", 1),
+    }
+    counted = [p for p in pieces if p.in_hand]
+    assert all(not p.on_board and p.key == f"{p.key.split('@')[0]}@{p.pile}" for p in counted)
+    assert {p.pile for p in counted} == {"reserve", "hand", "discards"} and len(counted) == 3 * 9
+    assert len({p.key for p in pieces}) == len(pieces)  # one key each (core.EditPiece)
+    # the box: 17 cards an army, all in reserve before the set-up ("mischt sie")
+    hands = START.edit_hands()
+    assert sum(n for (p, key), n in hands.items() if p == 0 and key.endswith("@reserve")) == 17
+    assert hands[(0, "MAM@reserve")] == 6 and hands[(1, "BER@reserve")] == 3
+
+
+def test_placing_counting_and_the_turn_round_trip_through_the_position_text():
+    """The rulebook's first example set up by editing: "Der Beduine (1) wird auf die Position
+    des Sarbaz (2) gelegt" needs the Sarbaz on b1, the Saqāliba before it and the Beduine in
+    hand; the rest of both armies is out of the game (a study position, NOTES.md)."""
+    state = START.edit(hands=NO_RESERVES).edit(
+        place={"b1": "SAR", "b2": "SAQ", "b4": "BER"},
+        hands={(0, "BED@hand"): 1, (1, "KOE@reserve"): 1},
+        fields={"phase": "in play"},
+    )
+    assert state.to_text() == STUDY_TEXT and state == STUDY
+    assert GAME.from_text(state.to_text()) == state
+    assert "14 cards of player 0 out of the game (6 MAM, 4 BED, 3 SAQ, 1 SAR)" in state.status()
+    assert state.edit_hands()[(0, "BED@hand")] == 1 and state.edit_fields()["phase"][0] == "in play"
+    assert "BED@b1" in [str(m) for m in state.legal_moves()]
+    # a beaten Berserker on the Ablagestapel, the Saqāliba taken off (out of the game), Black to move
+    edited = state.edit(place={"b2": None}, hands={(1, "BER@discards"): 1, (0, "BED@hand"): 0}, to_move=1)
+    assert edited.to_text().startswith("-.0:SAR.-.-.-.-.-.-.-.-.1:BER.- ")
+    assert " -/- -/BER b 6,6 - - 0" in edited.to_text()
+    assert edited.edit_hands()[(1, "BER@discards")] == 1 and edited.current_player == rk.CHANCE
+    assert edited.chance_for == 1  # Black draws the König
+    assert GAME.from_text(edited.to_text()) == edited
+
+
+def test_the_set_up_phase_counts_the_cards_on_the_field():
+    """ "Beginnst du, dann lege die oberste Karte deiner Reserve offen in die Tischmitte.
+    Anschließend legt die Gegenseite ihre oberste Karte gegenüber an": a Mamluk in the middle
+    of the first player's front rank (b2), the second to move; its first card goes on b3."""
+    state = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 5}, to_move=1)
+    assert state.to_text().endswith(" -/- -/- b 1,0 - - 0") and state.status() == []
+    assert state.edit_fields()["phase"] == ("set-up", ("set-up", "in play"))
+    assert [str(m) for m in state.apply("draw:BER").legal_moves()] == ["BER@b3"]
+    alternating = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 5})
+    assert any("cannot be with w to move" in remark for remark in alternating.status())  # told, not refused
+    # "innerhalb eurer Hälfte": a first-player card in the second's half is no set-up
+    with pytest.raises(rk.PositionTextError) as caught:
+        state.edit(place={"a4": "SAR"}, hands={(0, "SAR@reserve"): 1})
+    assert caught.value.field == "placed"
+    assert state.edit(fields={"phase": "in play"}).to_text().endswith(" b 6,6 - - 0")
+
+
+def test_a_push_in_progress_is_set_through_the_turn_fields():
+    """ "Wenn sich dort bereits eine Einheit befindet, wird diese von der neuen Karte verdrängt.
+    Bewege die verdrängte Einheit dann einen Schritt": the Beduine waiting for b1 while the
+    Sarbaz steps on is the position the placement reaches (no history: ply 0)."""
+    pushed = STUDY.edit(hands={(0, "BED@hand"): 0}, fields={"push": "Beduine pushing onto b1"})
+    assert pushed == STUDY.apply("BED@b1") and pushed.ply == 0
+    assert pushed.to_text().endswith(" w 6,6 b1,must,0:BED,-,- - 0")
+    assert sorted(str(m) for m in pushed.legal_moves()) == ["b1a1", "b1b2", "b1c1"]  # the Sarbaz: ↕
+    now, pushes = pushed.edit_fields()["push"]
+    assert now == "Beduine pushing onto b1" and pushes[0] == "none" and "Mamluk pushing onto b2" in pushes
+    assert GAME.from_text(pushed.to_text()) == pushed
+    # the bar under the arrow ("einen zweiten Schritt machen darf"): only a two-step unit may go
+    # on without a card pushing in; the Sarbaz has none (the provisional table: one step)
+    assert "b1 may step again" not in pushes
+    with pytest.raises(rk.PositionTextError) as caught:
+        pushed.edit(fields={"push": "b1 may step again"})
+    assert caught.value.field == "chain"
+    back = pushed.edit(fields={"push": "none"}, hands={(0, "BED@hand"): 1})
+    assert back == STUDY
+    # "Der zweite Schritt kann in die gleiche oder eine andere Richtung oder gar nicht erfolgen"
+    second = STUDY.edit(place={"a2": "BED"}, hands={(0, "BED@hand"): 0}, fields={"push": "a2 may step again"})
+    assert second.to_text().endswith(" w 6,6 a2,may,-,-,- - 0")
+    assert sorted(str(m) for m in second.legal_moves()) == ["a2a3", "a2b2", "stop"]
+
+
+def test_a_breakthrough_is_a_turn_field_and_ends_the_game():
+    """ "Gelingt dir ... der Durchbruch ins gegnerische Lager, endet das Spiel sofort und du
+    gewinnst": the unit that broke through is the mover's, and nothing steps on after it."""
+    won = STUDY.edit(hands={(0, "BED@hand"): 0}, fields={"breakthrough": "Beduine"})
+    assert won.outcome() == rk.Outcome.win(0, "breakthrough into the opponent's camp")
+    assert won.to_text().endswith(" w 6,6 - 0:BED 0") and GAME.from_text(won.to_text()) == won
+    pushed = STUDY.apply("BED@b1")
+    with pytest.raises(rk.PositionTextError) as caught:
+        pushed.edit(fields={"breakthrough": "Mamluk"})
+    assert caught.value.field == "breakthrough"
+
+
+def test_a_hand_larger_than_the_rules_deal_is_told_not_refused():
+    """One card a turn ("decke die oberste Karte deiner Reserve auf"); three only in the
+    "VARIANTE FÜR MEHR STRATEGIE" ("je drei Karten")."""
+    two = STUDY.edit(hands={(0, "BED@hand"): 2})
+    assert "player 0 holds 2 cards; at most 1 here (one card a turn)" in two.status()
+    strategic = rk.load_game("to-war", strategic=True).from_text(STUDY_TEXT)
+    three = strategic.edit(hands={(0, "MAM@hand"): 2})
+    assert not any("holds" in remark for remark in three.status())
+    assert three.to_text().split()[2] == "BED,MAM,MAM/-"
+
+
+@pytest.mark.parametrize("strategic", [False, True])
+def test_every_position_of_play_reads_back_from_an_edit_that_keeps_its_fields(strategic):
+    """Random games, both rule sets: an edit that sets every counter and field to what it is
+    gives the same position (mid-push ones included: the trails stay where the cards stand)."""
+    game = rk.load_game("to-war", strategic=strategic)
+    for seed in range(4):
+        rng, state = random.Random(seed), game.initial_state()
+        while not state.is_terminal():
+            fields = {name: now for name, (now, _) in state.edit_fields().items()}
+            same = state.edit(hands=state.edit_hands(), fields=fields, to_move=state.side)
+            assert same == state and same.edit_fields() == state.edit_fields()
+            if state.current_player == rk.CHANCE:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                state = state.apply(rng.choice(state.legal_moves()))
+        assert state.edit() == state
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        # KARTENÜBERSICHT: "Sarbaz (Soldat) 2"; b1 holds one, a1 and c1 would make three
+        ({"place": {"a1": "SAR", "c1": "SAR"}}, "reserves"),
+        ({"hands": {(0, "MAM@reserve"): 7}}, "reserves"),  # "Mamluk ... 6"
+        ({"hands": {(1, "BER@discards"): 3}}, "reserves"),  # "Berserker 3", one on b4
+        ({"hands": {(0, "MAM@reserve"): 10**100}}, "reserves"),
+        # "wählt je eine Armee": a Western card is in neither army of this game
+        ({"place": {"a1": "RIT"}}, "grid"),
+        ({"place": {"z9": "MAM"}}, "grid"),
+        ({"hands": {(0, "MAM@hand"): -1}}, "hands"),
+        ({"hands": {(0, "MAM@bag"): 1}}, "hands"),
+        ({"hands": {(1, "MAM@reserve"): 1}}, "hands"),  # "Ihr habt jeweils eine eigene Reserve"
+        ({"to_move": 2}, "side"),
+        ({"to_move": True}, "side"),
+        ({"fields": {"phase": "battle"}}, "placed"),
+        ({"fields": {"initiative": "w"}}, "fields"),
+        # "Die beiden zuerst platzierten Karten müssen stets in der Mitte liegen": b3 is empty
+        ({"fields": {"phase": "set-up"}}, "grid"),
+        ({"fields": {"push": "Beduine pushing onto c1"}}, "chain"),  # no unit there to displace
+        ({"fields": {"push": "Beduine pushing onto b4"}}, "chain"),  # the Berserker is not the mover's
+        ({"fields": {"breakthrough": "Berserker"}}, "breakthrough"),
+    ],
+)
+def test_an_edit_beyond_the_box_or_the_rules_is_refused_naming_the_field(change, field):
+    with pytest.raises(rk.PositionTextError) as caught:
+        STUDY.edit(**change)
+    assert caught.value.field == field
+    assert STUDY.to_text() == STUDY_TEXT
+
+
+def test_a_refused_edit_applies_none_of_its_parts():
+    """A valid placement with an over-box count ("Mamluk ... 6") is refused whole."""
+    with pytest.raises(rk.PositionTextError) as caught:
+        STUDY.edit(place={"a1": "MAM"}, hands={(0, "MAM@reserve"): 6}, to_move=1)
+    assert caught.value.field == "reserves"
+    assert STUDY.grid[0] is None and STUDY.reserves[0][0] == 0 and STUDY.side == 0
+
+
+def test_the_editor_widget_builds_the_rulebooks_example_and_plays_from_it():
+    """The rulebook's first example ("Der Beduine (1) wird auf die Position des Sarbaz (2)
+    gelegt ... Der Sarbaz (2) verdrängt anschließend den Saqāliba (3)") set up by clicking
+    and counting, then played: the Beduine placed on b1 pushes the Sarbaz on."""
+    played = []
+    editor = PositionEditor(START, played.append)
+    for (_, key), counter in editor.counters.items():
+        if key.endswith("@reserve"):
+            counter.value = 0
+    editor.fields["phase"].value = "in play"
+    for key, cell in (("SAR", "b1"), ("SAQ", "b2"), ("BER", "b4"), ("SAR", "a1")):
+        editor.choose(key)
+        editor.click(cell)
+    before = editor.state
+    editor.click("c1")  # a third Sarbaz: the army has two
+    assert editor.state == before and 'role="alert"' in editor.status.value
+    editor.counters[(0, "SAR@discards")].value = 1  # a third again, discarded
+    assert editor.counters[(0, "SAR@discards")].value == 0 and editor.state == before
+    editor.choose(REMOVE)
+    editor.click("a1")
+    editor.counters[(0, "BED@hand")].value = 1
+    editor.counters[(1, "KOE@reserve")].value = 1
+    assert editor.text.value == STUDY_TEXT and "out of the game" in editor.status.value
+    editor.to_move.value = 1
+    editor.to_move.value = 0
+    editor.play.click()
+    (start,) = played
+    assert start == STUDY
+    pushed = start.apply("BED@b1")
+    assert pushed.entering == (0, "BED") and "b1b2" in [str(m) for m in pushed.legal_moves()]
+
+
+def test_the_editor_widget_sets_the_turn_fields():
+    """The push in progress as a dropdown (the Sarbaz "verdrängt", the Beduine waiting)."""
+    editor = PositionEditor(STUDY, lambda state: None)
+    editor.counters[(0, "BED@hand")].value = 0
+    editor.fields["push"].value = "Beduine pushing onto b1"
+    assert editor.state == STUDY.apply("BED@b1")
+    assert editor.text.value == editor.state.to_text()
+    editor.choose(REMOVE)
+    editor.click("b1")  # the pushed Sarbaz taken away: the push has no unit to step on
+    assert editor.state == STUDY.apply("BED@b1") and 'role="alert"' in editor.status.value
+    editor.fields["push"].value = "none"
+    assert editor.state.active is None and editor.fields["push"].value == "none"
+
+
+def test_the_explorer_offers_the_editor_in_the_all_seeing_view_and_plays_from_it():
+    explorer = widgets.Explorer("to-war")
+    explorer.edit_toggle.value = True  # a player's view: the editor would show the reserves
+    assert explorer.edit_toggle.value is False and explorer.editor_box.children == ()
+    explorer.perspective.value = ALL_SEEING
+    assert explorer.edit_toggle.layout.display != "none"
+    explorer.edit_toggle.value = True
+    (editor,) = explorer.editor_box.children
+    editor.load_text(START.to_text())  # the explorer has drawn the first card: back to the start
+    assert editor.state == START
+    editor.counters[(0, "MAM@reserve")].value = 5
+    editor.choose("MAM")
+    editor.click("b2")  # "lege die oberste Karte deiner Reserve offen in die Tischmitte"
+    editor.to_move.value = 1
+    edited = editor.state
+    assert edited.to_text().endswith(" -/- -/- b 1,0 - - 0") and edited.status() == []
+    editor.play.click()
+    assert explorer.edit_toggle.value is False and explorer.editor_box.children == ()
+    # the explorer draws for the second player, whose first card goes "gegenüber" (b3)
+    assert explorer.state.grid == edited.grid and explorer.state.current_player == 1
+    assert {str(m).split("@")[1] for m in explorer.state.legal_moves()} == {"b3"}
