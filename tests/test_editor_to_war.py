@@ -2,6 +2,8 @@
 counted in reserve, hand and discards, the side to move, the phase and what a turn leaves
 between its actions), each edit read back from its position text, so checked as one is; the
 editor widget and the explorer's Edit toggle (all-seeing view only: the reserves are hidden).
+A card put on the field is taken from its owner's reserve (then hand, then discards), and one
+taken off goes back to the reserve, so a click never makes a card out of nothing.
 
 The box (rules/to-war.de.txt, INHALT and KARTENÜBERSICHT): 17 cards per army; the default
 armies are the Southern (Mamluk 6, Beduine 5, Saqāliba 4, Sarbaz 2) for the first player and
@@ -15,6 +17,7 @@ import pytest
 
 import rules_kernel as rk
 import widgets
+from rules_kernel.games.to_war import SQUARES as SQUARE
 from widgets.editor import REMOVE, PositionEditor
 from widgets.explorer import ALL_SEEING
 
@@ -61,10 +64,11 @@ def test_the_palette_is_each_armys_cards_on_the_field_and_in_three_piles():
 def test_placing_counting_and_the_turn_round_trip_through_the_position_text():
     """The rulebook's first example set up by editing: "Der Beduine (1) wird auf die Position
     des Sarbaz (2) gelegt" needs the Sarbaz on b1, the Saqāliba before it and the Beduine in
-    hand; the rest of both armies is out of the game (a study position, NOTES.md)."""
-    state = START.edit(hands=NO_RESERVES).edit(
+    hand; the rest of both armies is out of the game (a study position, NOTES.md). The cards
+    placed come from the reserves; the counters, set after the placements, are exact."""
+    state = START.edit(
         place={"b1": "SAR", "b2": "SAQ", "b4": "BER"},
-        hands={(0, "BED@hand"): 1, (1, "KOE@reserve"): 1},
+        hands={**NO_RESERVES, (0, "BED@hand"): 1, (1, "KOE@reserve"): 1},
         fields={"phase": "in play"},
     )
     assert state.to_text() == STUDY_TEXT and state == STUDY
@@ -72,9 +76,9 @@ def test_placing_counting_and_the_turn_round_trip_through_the_position_text():
     assert "14 cards of player 0 out of the game (6 MAM, 4 BED, 3 SAQ, 1 SAR)" in state.status()
     assert state.edit_hands()[(0, "BED@hand")] == 1 and state.edit_fields()["phase"][0] == "in play"
     assert "BED@b1" in [str(m) for m in state.legal_moves()]
-    # a beaten Berserker on the Ablagestapel, the Saqāliba taken off (out of the game), Black to move
+    # a beaten Berserker on the Ablagestapel, the Saqāliba taken off (back to the reserve), Black to move
     edited = state.edit(place={"b2": None}, hands={(1, "BER@discards"): 1, (0, "BED@hand"): 0}, to_move=1)
-    assert edited.to_text().startswith("-.0:SAR.-.-.-.-.-.-.-.-.1:BER.- ")
+    assert edited.to_text().startswith("-.0:SAR.-.-.-.-.-.-.-.-.1:BER.- MAM=0,BED=0,SAQ=1,SAR=0/")
     assert " -/- -/BER b 6,6 - - 0" in edited.to_text()
     assert edited.edit_hands()[(1, "BER@discards")] == 1 and edited.current_player == rk.CHANCE
     assert edited.chance_for == 1  # Black draws the König
@@ -85,15 +89,16 @@ def test_the_set_up_phase_counts_the_cards_on_the_field():
     """ "Beginnst du, dann lege die oberste Karte deiner Reserve offen in die Tischmitte.
     Anschließend legt die Gegenseite ihre oberste Karte gegenüber an": a Mamluk in the middle
     of the first player's front rank (b2), the second to move; its first card goes on b3."""
-    state = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 5}, to_move=1)
+    state = START.edit(place={"b2": "MAM"}, to_move=1)  # the Mamluk from the Reserve
     assert state.to_text().endswith(" -/- -/- b 1,0 - - 0") and state.status() == []
+    assert state.edit_hands()[(0, "MAM@reserve")] == 5
     assert state.edit_fields()["phase"] == ("set-up", ("set-up", "in play"))
     assert [str(m) for m in state.apply("draw:BER").legal_moves()] == ["BER@b3"]
-    alternating = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 5})
+    alternating = START.edit(place={"b2": "MAM"})
     assert any("cannot be with w to move" in remark for remark in alternating.status())  # told, not refused
     # "innerhalb eurer Hälfte": a first-player card in the second's half is no set-up
     with pytest.raises(rk.PositionTextError) as caught:
-        state.edit(place={"a4": "SAR"}, hands={(0, "SAR@reserve"): 1})
+        state.edit(place={"a4": "SAR"})
     assert caught.value.field == "placed"
     assert state.edit(fields={"phase": "in play"}).to_text().endswith(" b 6,6 - - 0")
 
@@ -197,33 +202,112 @@ def test_an_edit_beyond_the_box_or_the_rules_is_refused_naming_the_field(change,
 
 
 def test_a_refused_edit_applies_none_of_its_parts():
-    """A valid placement with an over-box count ("Mamluk ... 6") is refused whole."""
+    """A valid placement (the Beduine from the hand) with an over-box count ("Beduine ... 5":
+    five discarded and one on a1) is refused whole."""
     with pytest.raises(rk.PositionTextError) as caught:
-        STUDY.edit(place={"a1": "MAM"}, hands={(0, "MAM@reserve"): 6}, to_move=1)
+        STUDY.edit(place={"a1": "BED"}, hands={(0, "BED@discards"): 5}, to_move=1)
     assert caught.value.field == "reserves"
-    assert STUDY.grid[0] is None and STUDY.reserves[0][0] == 0 and STUDY.side == 0
+    assert STUDY.grid[0] is None and STUDY.hands == (("BED",), ()) and STUDY.side == 0
+    # a refused placement among good ones: the Mamluk has no copy left anywhere in the study
+    with pytest.raises(rk.PositionTextError) as caught:
+        STUDY.edit(place={"a1": "BED", "c1": "MAM"})
+    assert caught.value.field == "reserves" and STUDY.to_text() == STUDY_TEXT
+
+
+def test_a_placement_takes_the_card_from_its_owners_reserve():
+    """ "legt sie verdeckt vor euch ab – dies ist eure Reserve": the start position has every
+    card in reserve, and a card put on the field is one of them, so the first click works."""
+    placed = START.edit(place={"b2": "MAM"})
+    assert placed.grid[SQUARE["b2"]] == (0, "MAM")
+    assert placed.edit_hands()[(0, "MAM@reserve")] == START.edit_hands()[(0, "MAM@reserve")] - 1 == 5
+    assert {k: n for k, n in placed.edit_hands().items() if k != (0, "MAM@reserve")} == {
+        k: n for k, n in START.edit_hands().items() if k != (0, "MAM@reserve")
+    }
+    assert not any("out of the game" in remark for remark in placed.status())  # no card made or lost
+    # "Sarbaz (Soldat) 2": two clicks take both (in play: the set-up starts on b2), the third
+    # finds none in any pile
+    both = START.edit(fields={"phase": "in play"}).edit(place={"a1": "SAR", "c1": "SAR"})
+    assert both.edit_hands()[(0, "SAR@reserve")] == 0
+    with pytest.raises(rk.PositionTextError) as caught:
+        both.edit(place={"b1": "SAR"})
+    assert caught.value.field == "reserves" and "b1" in str(caught.value) and "SAR" in str(caught.value)
+
+
+def test_a_placement_takes_from_the_hand_then_the_discards_when_the_reserve_has_none():
+    """The reserve first (where every card is played from: "decke die oberste Karte deiner
+    Reserve auf und lege sie ..."), then the drawn card in hand, and only then a card from the
+    Ablagestapel (a beaten unit, out of play)."""
+    state = STUDY.edit(hands={(0, "BED@discards"): 1})  # BED: none in reserve, one in hand, one discarded
+    from_hand = state.edit(place={"a1": "BED"})
+    assert from_hand.hands[0] == () and from_hand.discards[0] == ("BED",)
+    from_discards = from_hand.edit(place={"c1": "BED"})
+    assert from_discards.hands[0] == () and from_discards.discards[0] == ()
+    with pytest.raises(rk.PositionTextError) as caught:  # all five out of the game but two on the field
+        from_discards.edit(place={"a2": "BED"})
+    assert caught.value.field == "reserves" and "a2" in str(caught.value)
+    # the counters are set after the placements, so one in the same edit cannot supply the card;
+    # a study position's card out of the game comes back by a counter first, then a click
+    with pytest.raises(rk.PositionTextError):
+        from_discards.edit(place={"a2": "BED"}, hands={(0, "BED@reserve"): 1})
+    back = from_discards.edit(hands={(0, "BED@reserve"): 1}).edit(place={"a2": "BED"})
+    assert back.grid[SQUARE["a2"]] == (0, "BED") and back.edit_hands()[(0, "BED@reserve")] == 0
+
+
+def test_a_replaced_or_removed_card_goes_back_to_its_owners_reserve():
+    """Replacing the Sarbaz on b1 by the Beduine in hand: the Sarbaz goes back to the reserve
+    (it is no beaten unit: no "Ablagestapel"), and so does a card taken off; a card of the
+    other army replacing it comes from that army's own reserve ("eine eigene Reserve")."""
+    replaced = STUDY.edit(place={"b1": "BED"})
+    assert replaced.grid[SQUARE["b1"]] == (0, "BED") and replaced.hands[0] == ()
+    assert replaced.edit_hands()[(0, "SAR@reserve")] == 1
+    removed = replaced.edit(place={"b1": None})
+    assert removed.grid[SQUARE["b1"]] is None and removed.edit_hands()[(0, "BED@reserve")] == 1
+    black = STUDY.edit(place={"b1": "KOE"})
+    assert black.grid[SQUARE["b1"]] == (1, "KOE")
+    assert black.edit_hands()[(1, "KOE@reserve")] == 0 and black.edit_hands()[(0, "SAR@reserve")] == 1
+    # the squares of one edit are emptied first: a swap needs no spare card
+    swapped = STUDY.edit(place={"b1": "SAQ", "b2": "SAR"})
+    assert swapped.grid[SQUARE["b1"]] == (0, "SAQ") and swapped.grid[SQUARE["b2"]] == (0, "SAR")
+    assert swapped.reserves == STUDY.reserves and swapped.hands == STUDY.hands
+    # the same card put back where it stands changes nothing
+    assert STUDY.edit(place={"b1": "SAR"}) == STUDY
+
+
+def test_the_counters_keep_their_exact_meaning_beside_a_placement():
+    """A counter is the count after the edit: set with a placement of the same card, it wins."""
+    exact = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 2}, to_move=1)
+    assert exact.edit_hands()[(0, "MAM@reserve")] == 2
+    assert "3 cards of player 0 out of the game (3 MAM)" in exact.status()
+    with pytest.raises(rk.PositionTextError) as caught:  # "Mamluk ... 6": six in reserve, one on b2
+        START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 6})
+    assert caught.value.field == "reserves"
 
 
 def test_the_editor_widget_builds_the_rulebooks_example_and_plays_from_it():
     """The rulebook's first example ("Der Beduine (1) wird auf die Position des Sarbaz (2)
     gelegt ... Der Sarbaz (2) verdrängt anschließend den Saqāliba (3)") set up by clicking
-    and counting, then played: the Beduine placed on b1 pushes the Sarbaz on."""
+    (each card from the reserve) and counting, then played: the Beduine placed on b1 pushes
+    the Sarbaz on."""
     played = []
     editor = PositionEditor(START, played.append)
-    for (_, key), counter in editor.counters.items():
-        if key.endswith("@reserve"):
-            counter.value = 0
     editor.fields["phase"].value = "in play"
     for key, cell in (("SAR", "b1"), ("SAQ", "b2"), ("BER", "b4"), ("SAR", "a1")):
         editor.choose(key)
         editor.click(cell)
+        assert 'role="alert"' not in editor.status.value
+    assert editor.counters[(0, "SAR@reserve")].value == 0 and editor.counters[(0, "SAQ@reserve")].value == 3
+    assert editor.counters[(1, "BER@reserve")].value == 2
     before = editor.state
-    editor.click("c1")  # a third Sarbaz: the army has two
+    editor.click("c1")  # a third Sarbaz: the army has two, both on the field
     assert editor.state == before and 'role="alert"' in editor.status.value
     editor.counters[(0, "SAR@discards")].value = 1  # a third again, discarded
     assert editor.counters[(0, "SAR@discards")].value == 0 and editor.state == before
     editor.choose(REMOVE)
-    editor.click("a1")
+    editor.click("a1")  # the Sarbaz back to the reserve
+    assert editor.counters[(0, "SAR@reserve")].value == 1
+    for (_, key), counter in editor.counters.items():  # the rest out of the game
+        if key.endswith("@reserve"):
+            counter.value = 0
     editor.counters[(0, "BED@hand")].value = 1
     editor.counters[(1, "KOE@reserve")].value = 1
     assert editor.text.value == STUDY_TEXT and "out of the game" in editor.status.value
@@ -260,9 +344,9 @@ def test_the_explorer_offers_the_editor_in_the_all_seeing_view_and_plays_from_it
     (editor,) = explorer.editor_box.children
     editor.load_text(START.to_text())  # the explorer has drawn the first card: back to the start
     assert editor.state == START
-    editor.counters[(0, "MAM@reserve")].value = 5
     editor.choose("MAM")
-    editor.click("b2")  # "lege die oberste Karte deiner Reserve offen in die Tischmitte"
+    editor.click("b2")  # "lege die oberste Karte deiner Reserve offen in die Tischmitte": no counter touched
+    assert 'role="alert"' not in editor.status.value and editor.counters[(0, "MAM@reserve")].value == 5
     editor.to_move.value = 1
     edited = editor.state
     assert edited.to_text().endswith(" -/- -/- b 1,0 - - 0") and edited.status() == []

@@ -795,10 +795,28 @@ class ToWarState(State):
         fields: Mapping[str, str] | None = None,
     ) -> ToWarState:
         """This position edited (core.State.edit), read back from its position text, so
-        checked exactly as one is. During the set-up each seat's set-up count is its cards on
-        the field; in play it is six each. The turn's trails (squares the moving cards stood
-        on) are kept where the same card still stands; the card pushing in keeps its own only
-        while it is unchanged. It starts a game: ply 0, no last move."""
+        checked exactly as one is.
+
+        A card is never made out of nothing: `place` moves it. A card put on a square is
+        taken from its owner's reserve first, then from the hand, then from the discards,
+        the order in which cards come onto the field in play: every card starts in the
+        reserve ("legt sie verdeckt vor euch ab – dies ist eure Reserve") and is played from
+        it ("decke die oberste Karte deiner Reserve auf und lege sie auf einen der drei
+        Plätze"), through the hand in the strategic variant ("zieht ... je drei Karten von
+        eurer Reserve"); a card on the Ablagestapel has been beaten and is taken back only
+        when nothing else is left. So a click on the field in the start position (all 17
+        cards of each army in reserve) just works. The card a placement replaces, and a
+        card taken off the field (None), goes back to its owner's reserve. The squares of
+        one edit are emptied before any card is put down, so a swap or a move within the
+        field needs no free card. Only when none of the owner's piles holds the card is the
+        edit refused ("reserves", naming the square; a card out of the game in a study
+        position comes back by a counter). The counters (`hands`) are then set to exactly
+        the counts asked for, after the placements: `MAM@reserve` set to n is n.
+
+        During the set-up each seat's set-up count is its cards on the field; in play it is
+        six each. The turn's trails (squares the moving cards stood on) are kept where the
+        same card still stands; the card pushing in keeps its own only while it is
+        unchanged. It starts a game: ply 0, no last move."""
         try:
             sketch = _edited(self, place or {}, hands or {}, to_move, fields or {})
         except FieldError as error:  # worded as a position text's: the field and why
@@ -1118,8 +1136,7 @@ def _edited(
     fields: Mapping[str, str],
 ) -> ToWarState:
     """The position asked for, not yet checked (`from_text` of its text checks it)."""
-    sketch = replace(state, grid=_placed(state, place), ply=0, last=())
-    sketch = _counted(sketch, hands)
+    sketch = _counted(_placed(replace(state, ply=0, last=()), place), hands)
     if to_move is not None:
         if type(to_move) is not int or to_move not in (0, 1):  # not True, not 1.0: a seat
             raise FieldError("side", f"seat {str(to_move)[:10]!r}: To War! has seats 0 and 1")
@@ -1127,13 +1144,52 @@ def _edited(
     return _with_fields(state, sketch, fields)
 
 
-def _placed(state: ToWarState, place: Mapping[str, str | None]) -> tuple[Unit_ | None, ...]:
-    grid = list(state.grid)
+def _placed(state: ToWarState, place: Mapping[str, str | None]) -> ToWarState:
+    """The cards moved as `place` asks (`ToWarState.edit`): every square named emptied, its
+    card back in its owner's reserve; then each card put down taken from its owner's reserve,
+    hand or discards, in that order. The card counts stay what they were."""
+    game = state.game
+    asked: dict[int, Unit_ | None] = {}
     for cell, key in place.items():
         if not isinstance(cell, str) or cell not in SQUARES:
             raise FieldError("grid", f"{str(cell)[:10]!r} is no square of the field (a1..c4)")
-        grid[SQUARES[cell]] = None if key is None else _card_of(state.game, key)
-    return tuple(grid)
+        asked[SQUARES[cell]] = None if key is None else _card_of(game, key)
+    grid = list(state.grid)
+    reserves = [list(state.reserves[player]) for player in (0, 1)]
+    hands = [list(state.hands[player]) for player in (0, 1)]
+    discards = [list(state.discards[player]) for player in (0, 1)]
+    for sq in asked:  # a card taken off the field goes back to its owner's Reserve
+        if grid[sq] is not None:
+            owner, code = grid[sq]
+            reserves[owner][game.army_codes(owner).index(code)] += 1
+            grid[sq] = None
+    for sq, card in asked.items():
+        if card is None:
+            continue
+        owner, code = card
+        index = game.army_codes(owner).index(code)
+        if reserves[owner][index]:  # "die oberste Karte deiner Reserve ... lege sie auf einen der ... Plätze"
+            reserves[owner][index] -= 1
+        elif code in hands[owner]:  # the drawn card (three in the "VARIANTE FÜR MEHR STRATEGIE")
+            hands[owner].remove(code)
+        elif code in discards[owner]:  # beaten ("auf den Ablagestapel"), taken back only as a last resort
+            discards[owner].remove(code)
+        else:
+            unit, standing = game.units[code], grid.count(card)
+            raise FieldError(
+                "reserves",
+                f"{square_name(sq)}: player {owner} has no {code} ({unit.name}) left in reserve, hand or "
+                f"discards to put there (the army has {unit.count}, {standing} on the field; "
+                "raise a counter to bring one out of the game back)",
+            )
+        grid[sq] = card
+    return replace(
+        state,
+        grid=tuple(grid),
+        reserves=tuple(tuple(r) for r in reserves),
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        discards=tuple(tuple(sorted(d)) for d in discards),
+    )
 
 
 def _card_of(game: ToWar, key: object) -> Unit_:
