@@ -51,6 +51,8 @@ from pathlib import Path
 
 import tomllib
 
+from rules_kernel.records import RECORDS_PACKAGE  # noqa: E402  (after the constants it needs none)
+
 ROOT = Path(__file__).resolve().parent.parent
 PINS = Path(__file__).resolve().parent / "static" / "pins.toml"
 NOTEBOOKS = ROOT / "notebooks"
@@ -298,7 +300,9 @@ def connect(*args, **kwargs):
 '''
 
 
-def stand_in_wheel(folder: Path, name: str, modules: dict[str, str], epoch: int) -> Path:
+def stand_in_wheel(
+    folder: Path, name: str, modules: dict[str, str], epoch: int, summary: str = "a stand-in"
+) -> Path:
     """A minimal wheel `name` 1.0.0 holding `modules` (file name -> text): Pyodide's kernel
     asks for ssl and sqlite3 at start, which only Pyodide's full release carries. The ssl
     stand-in holds no module, so `import ssl` fails as on a Python built without it, which
@@ -306,14 +310,13 @@ def stand_in_wheel(folder: Path, name: str, modules: dict[str, str], epoch: int)
     dist = f"{name}-1.0.0.dist-info"
     files = {
         **modules,
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\n"
-        "Summary: the Rules Explorer static site's stand-in\n",
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\nSummary: {summary}\n",
         f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: rules-explorer\nRoot-Is-Purelib: true\n"
         "Tag: py3-none-any\n",
     }
     record = "".join(f"{n},sha256={_urlsafe_sha(t)},{len(t.encode())}\n" for n, t in files.items())
     files[f"{dist}/RECORD"] = record + f"{dist}/RECORD,,\n"
-    path = folder / f"{name}-1.0.0-py3-none-any.whl"
+    path = folder / f"{name.replace('-', '_')}-1.0.0-py3-none-any.whl"
     _write_zip(path, files, epoch)
     return path
 
@@ -430,17 +433,27 @@ def notebook_kinds(folder: Path = NOTEBOOKS) -> dict[str, list[Path]]:
 
 
 def stage_contents(stage: Path, notebooks: list[Path]) -> Path:
-    """What the browser pages may read: their notebooks and the shipped records (data/*.jsonl)."""
+    """The browser pages' notebooks (the records they read come as a wheel: reading the
+    site's files from the browser's Python is slow and, on a first visit, may never answer)."""
     contents = stage / "contents"
-    (contents / "data").mkdir(parents=True)
+    contents.mkdir(parents=True)
     for path in notebooks:
         shutil.copy2(path, contents / path.name)
-    for record in sorted(RECORDS.glob("*.jsonl")):
-        shutil.copy2(record, contents / "data" / record.name)
     return contents
 
 
+def records_wheel(folder: Path, epoch: int) -> Path:
+    """data/*.jsonl as the package `rules_kernel.records.shipped_records()` finds on the site."""
+    package = RECORDS_PACKAGE
+    modules = {f"{package}/__init__.py": '"""The Rules Explorer\'s shipped records (data/*.jsonl)."""\n'}
+    for record in sorted(RECORDS.glob("*.jsonl")):
+        modules[f"{package}/{record.name}"] = record.read_text(encoding="utf-8")
+    return stand_in_wheel(folder, canonical(package), modules, epoch, "the Rules Explorer's shipped records")
+
+
 FONT_LINK = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@\^5/css/([\w.-]+\.css)")
+#: the file browser's page links Font Awesome 4 (its icons are in version 5's v4 shims)
+OLD_FONT_LINK = re.compile(r'<link[^>]*href="https://cdn\.jsdelivr\.net/npm/font-awesome@4[^"]*"[^>]*>')
 CONFIG_SCRIPT = re.compile(
     r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.S
 )
@@ -453,6 +466,9 @@ def localise_page(page: Path, site: Path) -> None:
     text = page.read_text(encoding="utf-8")
     up = os.path.relpath(site, page.parent).replace(os.sep, "/")
     text = FONT_LINK.sub(lambda m: f"{up}/static/fontawesome/css/{m.group(1)}", text)
+    text = OLD_FONT_LINK.sub(
+        "".join(f'<link rel="stylesheet" href="{up}/static/fontawesome/css/{n}">' for n in FONT_FILES), text
+    )
 
     def rewrite(match: re.Match) -> str:
         config = json.loads(match.group(2))
@@ -469,10 +485,13 @@ def localise_page(page: Path, site: Path) -> None:
     page.write_text(CONFIG_SCRIPT.sub(rewrite, text), encoding="utf-8")
 
 
+FONT_FILES = ("all.min.css", "v4-shims.min.css")
+
+
 def install_font(site: Path, font_package: Path) -> None:
     target = site / "static" / "fontawesome"
     (target / "css").mkdir(parents=True, exist_ok=True)
-    for name in ("all.min.css", "v4-shims.min.css"):
+    for name in FONT_FILES:
         shutil.copy2(font_package / "css" / name, target / "css" / name)
     shutil.copytree(font_package / "webfonts", target / "webfonts", dirs_exist_ok=True)
 
@@ -522,9 +541,10 @@ def build(out: Path, *, cache: Path | None = None) -> Path:
             project_wheel(tools, wheel_dir, epoch),
             stand_in_wheel(wheel_dir, "sqlite3", {"sqlite3/__init__.py": SQLITE3_STAND_IN}, epoch),
             stand_in_wheel(wheel_dir, "ssl", {}, epoch),
+            records_wheel(wheel_dir, epoch),
         ]
         stage_pyodide(stage, pyodide, wheels, pins)
-        boot = [*BOOT, PROJECT, *PROJECT_DEPENDS]
+        boot = [*BOOT, PROJECT, *PROJECT_DEPENDS, canonical(RECORDS_PACKAGE)]
         (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(boot), indent=1))
         contents = stage_contents(stage, kinds["kernel"])
         # built in a folder of its own: with a source date, JupyterLite re-dates everything

@@ -118,6 +118,21 @@ class RecordError(RulesError):
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 
+#: on the static site, the package its build makes of data/*.jsonl (publish/static_site.py)
+RECORDS_PACKAGE = "rules_explorer_records"
+
+
+def shipped_records() -> Path:
+    """The folder of the project's shipped records (data/*.jsonl): data/ beside the notebooks
+    (../data from notebooks/, data from the checkout), or on the static site the package its
+    build ships them in (a reader's browser has no server files to read)."""
+    try:
+        package = __import__(RECORDS_PACKAGE)
+    except ImportError:
+        return Path("../data") if Path("../data").exists() else Path("data")
+    return Path(package.__file__).parent
+
+
 def one_line(text: str, *, limit: int = MAX_ECHO_CHARS) -> str:
     """`text` without line breaks or control characters (escaped), cut to `limit` characters:
     error messages stay one line whatever a record contains."""

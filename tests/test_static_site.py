@@ -1,0 +1,187 @@
+"""Issue #25: the static site `./run publish --static DIR` builds, served from a local folder by
+a plain file server and read in Debian's Chromium with every request to another host aborted
+and counted. The landing page links every page; the explorer plays a Yōkai move and a War
+Stories flip in the reader's browser (Pyodide); a puzzle is solved by clicking; a shipped
+record replays. Each page: 0 requests elsewhere, 0 failed requests, 0 console errors.
+
+The build itself: every wheel the site ships is in Pyodide's lock with its real hash, the
+kernel never falls back to PyPI, no page links a CDN, and a second build reads only the cache
+(the network is made unreachable for it) and ships the same wheels byte for byte."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from browser_support import chromium_path
+
+from publish.static_site import SiteHandler, notebook_kinds
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+BUILD_TIMEOUT = 1500  # the first build downloads the build tools, Pyodide and the wheels
+PAGE_TIMEOUT = 120_000  # Pyodide starting on a busy 2-core machine
+
+
+def build(out: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "publish", "--static", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        env={**os.environ, **env},
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("static") / "site"
+    done = build(out)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    handler = functools.partial(SiteHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+class Watch:
+    """A page whose requests to any other host are aborted and counted, with its failed
+    requests (and answers of 400 or more) and console errors."""
+
+    def __init__(self, browser, base: str, viewport=None) -> None:
+        self.base, self.outside, self.failed, self.errors = base, [], [], []
+        self.page = browser.new_page(viewport=viewport or {"width": 1280, "height": 800})
+        self.page.route("**/*", self._route)
+        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if url.startswith((self.base, "data:", "blob:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def open(self, path: str, ready: str = ".re-board [data-cell]"):
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector(ready, timeout=PAGE_TIMEOUT)
+        return self.page
+
+    def assert_clean(self) -> None:
+        assert self.outside == [], f"requests to other hosts: {self.outside[:5]}"
+        assert self.failed == [], f"failed requests: {self.failed[:5]}"
+        assert self.errors == [], f"console errors: {self.errors[:5]}"
+        self.page.close()
+
+
+pytestmark = pytest.mark.skipif(chromium_path() is None, reason="Debian's chromium is not installed")
+
+
+def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["disablePyPIFallback"] is True
+    lock = json.loads((site / "static/pyodide/pyodide-lock.json").read_text())
+    assert lock["info"]["version"] == "0.27.6"
+    for name, entry in lock["packages"].items():
+        wheel = site / "static/pyodide" / entry["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"], name
+        assert set(entry["depends"]) <= set(lock["packages"]), name
+    boot = kernel["loadPyodideOptions"]["packages"]
+    assert {"rules-explorer", "ipywidgets", "anywidget", "ipython", "sqlite3", "ssl"} <= set(boot)
+    pages = [*site.glob("*.html"), *(site / "voici").rglob("*.html"), *(site / "pages").glob("*.html")]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'(?:src|href)="https?://', text), f"{page.relative_to(site)} links elsewhere"
+    kinds = notebook_kinds()
+    for path in kinds["kernel"]:
+        assert (site / "voici/render" / f"{path.stem}.html").exists()
+    for path in kinds["prerender"] + kinds["server"]:
+        assert (site / "pages" / f"{path.stem}.html").exists()
+    statistics = (site / "pages/statistics.html").read_text(encoding="utf-8")
+    assert "<table" in statistics and "<svg" in statistics and "n = " in statistics
+    assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
+
+
+def test_a_second_build_needs_no_network_and_ships_the_same_wheels(site, tmp_path):
+    unreachable = "http://127.0.0.1:9"  # nothing answers there: a download would fail
+    done = build(tmp_path / "again", https_proxy=unreachable, http_proxy=unreachable, PIP_NO_INDEX="1")
+    assert done.returncode == 0, done.stderr[-3000:]
+    first = (site / "static/pyodide/pyodide-lock.json").read_text()
+    assert (tmp_path / "again/static/pyodide/pyodide-lock.json").read_text() == first
+
+
+def test_the_landing_page_links_every_page(browser, served, site):
+    watch = Watch(browser, served)
+    page = watch.open("index.html", ready=".landing-card")
+    links = page.eval_on_selector_all("a.landing-card", "cards => cards.map(c => c.getAttribute('href'))")
+    wanted = {p.stem for ps in notebook_kinds().values() for p in ps} - {"index"}
+    assert {Path(link).stem for link in links} == wanted
+    for link in links:
+        assert (site / link).is_file(), link
+    page.screenshot(path=str(ARTIFACTS / "static-landing.png"), full_page=True)
+    watch.assert_clean()
+
+
+def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(browser, served):
+    watch = Watch(browser, served)
+    page = watch.open("voici/render/explorer.html")
+    page.locator('.re-board [data-cell="b2"]').dispatch_event("pointerdown")  # the Kodama
+    page.locator('.re-board [data-cell="b3"]').dispatch_event("pointerdown")  # takes the Kodama
+    page.wait_for_selector('.re-movelist .re-move[data-ply="1"]', state="attached", timeout=30_000)
+    assert "Kodama b2–b3 takes Kodama" in page.locator(".re-movelist").inner_text()
+    page.locator("select").first.select_option(label="War Stories (Sengokuki)")
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_selector('.re-board [data-cell="a1"]', timeout=30_000)
+    curtain = page.get_by_role("button", name=re.compile("^Show .*'s view$"))
+    if curtain.count() and curtain.first.is_visible():
+        curtain.first.click()
+    flipped = "() => document.querySelector('.re-movelist').innerText.includes('turns over a1')"
+    for _ in range(2):  # a click chooses the card, a second turns it over where the page asks
+        page.locator('.re-board [data-cell="a1"]').dispatch_event("pointerdown")
+        page.wait_for_timeout(1500)
+        if page.evaluate(flipped):
+            break
+    page.wait_for_function(flipped, timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "static-explorer.png"))
+    watch.assert_clean()
+
+
+def test_a_puzzle_is_solved_by_clicking_in_the_browser(browser, served):
+    watch = Watch(browser, served)
+    page = watch.open("voici/render/rules-yokai-3x4.html", ready=".re-puzzle .re-hits [data-cell]")
+    puzzle = page.locator(".re-puzzle").first
+    puzzle.scroll_into_view_if_needed()
+    for cell in ("b3", "c4"):  # the Kitsune takes the Koropokkuru ("Sieger des Spiels" 1.)
+        puzzle.locator(f'.re-hits [data-cell="{cell}"]').first.click(force=True)
+    puzzle.get_by_text("Right!").wait_for(timeout=30_000)
+    puzzle.screenshot(path=str(ARTIFACTS / "static-puzzle.png"))
+    watch.assert_clean()
+
+
+def test_a_shipped_record_replays_in_the_browser(browser, served):
+    watch = Watch(browser, served, viewport={"width": 390, "height": 844})
+    page = watch.open("voici/render/replay.html")
+    assert page.locator(".widget-slider").filter(has_text="Ply").count() == 1
+    page.get_by_text("actions: ").first.wait_for(timeout=30_000)  # the notebook's loop over a record file
+    page.screenshot(path=str(ARTIFACTS / "static-replay-phone.png"))
+    watch.assert_clean()
