@@ -513,6 +513,14 @@ class State:
         `edit(hands=...)` takes them: (owner, piece key) -> count (the default: none)."""
         return {}
 
+    def edit_to_move(self) -> int | None:
+        """The side to move as an editor shows it (`edit(to_move=...)` sets it): the player to
+        move, or while chance acts before a player's turn (a draw) that player; None when no
+        seat is meant (a deal). Games whose draws do not say `chance_for` override it."""
+        if 0 <= self.current_player < self.game.num_players:
+            return self.current_player
+        return self.chance_for
+
     def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
         """The position's turn fields besides the side to move that an editor sets (a
         phase, who holds the initiative...): name -> (its value now, the values it may

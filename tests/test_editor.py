@@ -5,6 +5,7 @@ Tanuki, 2 Koropokkuru" per box (Spielmaterial); more is refused naming the field
 
 from __future__ import annotations
 
+import ipywidgets as widgets_module
 import pytest
 
 import rules_kernel as rk
@@ -107,3 +108,17 @@ def test_no_editor_where_the_game_has_none_or_the_view_hides_cards():
     yokai.edit_toggle.value = True
     assert yokai.editor_box.children
     assert ALL_SEEING in [v for _, v in yokai.perspective.options]
+
+
+def test_the_side_to_move_is_the_drawing_player_and_many_counters_fold_by_owner():
+    """To War! starts with the first player's draw (a chance event for seat 0, "Spielablauf":
+    draw a card, then lay it): the editor's To move names that player, not a stale seat; its
+    27 counters (each card kind in reserve, hand and discards) fold by owner, closed."""
+    start = rk.load_game("to-war").initial_state()
+    assert start.current_player == rk.CHANCE and start.edit_to_move() == 0
+    editor = PositionEditor(start, lambda _: None)
+    assert editor.to_move.value == 0
+    assert isinstance(editor.counted, widgets_module.Accordion) and editor.counted.selected_index is None
+    assert editor.counted.titles == ("Südliche Armee: counted pieces", "Nordische Armee: counted pieces")
+    few = PositionEditor(START_3X4, lambda _: None)
+    assert not isinstance(few.counted, widgets_module.Accordion)  # six hand counters stay in a row

@@ -28,6 +28,14 @@ REMOVE = "remove"
 MAX_IN_HAND = 99  # more than any box holds of one piece: the kernel's check says the real bound
 
 
+#: more counters than this are folded by owner (`PositionEditor._counted`)
+FEW_COUNTERS = 12
+
+
+def _row(children: list[w.Widget]) -> w.HBox:
+    return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
+
+
 def has_editor(state: State) -> bool:
     return bool(state.edit_pieces())
 
@@ -57,9 +65,9 @@ class PositionEditor(w.VBox):
                 if piece.on_board
             }
         )
-        self.counters = {
-            (piece.owner, piece.key): self._counter(piece) for piece in self.pieces if piece.in_hand
-        }
+        counted = [piece for piece in self.pieces if piece.in_hand]
+        grouped = len(counted) > FEW_COUNTERS
+        self.counters = {(piece.owner, piece.key): self._counter(piece, grouped) for piece in counted}
         names = state.game.player_names
         self.to_move = w.Dropdown(
             options=[(name, seat) for seat, name in enumerate(names)],
@@ -68,7 +76,9 @@ class PositionEditor(w.VBox):
         )
         self.fields = {
             name: w.Dropdown(
-                options=list(values), description=name.capitalize(), style={"description_width": "initial"}
+                options=list(values),
+                description=name[:1].upper() + name[1:],
+                style={"description_width": "initial"},
             )
             for name, (_, values) in state.edit_fields().items()
         }
@@ -81,13 +91,13 @@ class PositionEditor(w.VBox):
         self.analyse.layout.display = None if on_analyse else "none"
         self._wire()
         palette = w.HBox(list(self.buttons.values()), layout=w.Layout(flex_flow="row wrap"))
-        hands = w.HBox(list(self.counters.values()), layout=w.Layout(flex_flow="row wrap"))
+        self.counted = self._counted(counted) if grouped else _row(list(self.counters.values()))
         super().__init__(
             [
                 w.HTML("<b>Set up a position</b>: choose a piece, then click a square (Remove empties it)"),
                 palette,
                 self.board.widget,
-                hands,
+                self.counted,
                 w.HBox([self.to_move, *self.fields.values()], layout=w.Layout(flex_flow="row wrap")),
                 self.status,
                 w.HBox([self.text, self.load], layout=w.Layout(flex_flow="row wrap")),
@@ -107,17 +117,43 @@ class PositionEditor(w.VBox):
         button.on_click(lambda _: self.choose(key))
         return button
 
-    def _counter(self, piece: EditPiece) -> w.BoundedIntText:
+    def _owner_name(self, owner: int | None) -> str:
+        return "Off the board" if owner is None else f"{self.state.game.player_names[owner]}"
+
+    def _counter(self, piece: EditPiece, grouped: bool) -> w.BoundedIntText:
+        """A count of one piece in one pile; labelled with its pile and owner unless it
+        stands in their group (see `_counted`)."""
         owner = piece.owner
         pile = piece.pile if owner is None else f"{self.state.game.player_names[owner]}'s {piece.pile}"
         return w.BoundedIntText(
             value=0,
             min=0,
             max=MAX_IN_HAND,
-            description=f"{pile}: {piece.name}",
+            description=piece.name if grouped else f"{pile}: {piece.name}",
+            tooltip=f"{pile}: {piece.name}",
             style={"description_width": "initial"},
             layout=w.Layout(width="auto", max_width="300px"),
         )
+
+    def _counted(self, counted: list[EditPiece]) -> w.Accordion:
+        """Many counters (War Chest: each unit in bag, hand, discards and supply) folded by
+        owner, a line per pile inside, so the page stays short; every fold starts closed."""
+        owners: dict[int | None, dict[str, list[w.Widget]]] = {}
+        for piece in counted:
+            piles = owners.setdefault(piece.owner, {})
+            piles.setdefault(piece.pile, []).append(self.counters[(piece.owner, piece.key)])
+        sections = [
+            w.VBox(
+                [w.VBox([w.HTML(html("<b>{p}</b>", p=pile)), _row(boxes)]) for pile, boxes in piles.items()]
+            )
+            for piles in owners.values()
+        ]
+        titles = tuple(f"{self._owner_name(owner)}: counted pieces" for owner in owners)
+        folds = w.Accordion(
+            children=sections, titles=titles, layout=w.Layout(width="100%", max_width="640px")
+        )
+        folds.selected_index = None
+        return folds
 
     def _wire(self) -> None:
         safe = guarded(self._say_error)
@@ -151,7 +187,7 @@ class PositionEditor(w.VBox):
             self._apply(hands={(owner, key): count})
 
     def set_to_move(self, seat: int) -> None:
-        if not self._showing and seat != self.state.current_player:
+        if not self._showing and seat != self.state.edit_to_move():
             self._apply(to_move=seat)
 
     def set_field(self, name: str, value: str) -> None:
@@ -187,8 +223,8 @@ class PositionEditor(w.VBox):
             counts = state.edit_hands()
             for place, counter in self.counters.items():
                 counter.value = counts.get(place, 0)
-            if 0 <= state.current_player < state.game.num_players:
-                self.to_move.value = state.current_player
+            seat = state.edit_to_move()
+            self.to_move.value = seat  # None (a deal): no side is chosen
             for name, (value, values) in state.edit_fields().items():
                 self.fields[name].options, self.fields[name].value = list(values), value
             self.text.value = state.to_text()
