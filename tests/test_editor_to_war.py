@@ -73,7 +73,7 @@ def test_placing_counting_and_the_turn_round_trip_through_the_position_text():
     )
     assert state.to_text() == STUDY_TEXT and state == STUDY
     assert GAME.from_text(state.to_text()) == state
-    assert "14 cards of player 0 out of the game (6 MAM, 4 BED, 3 SAQ, 1 SAR)" in state.status()
+    assert "14 cards of the Südliche Armee out of the game (6 Mamluk, 4 Beduine, 3 Saqāliba, 1 Sarbaz)" in state.status()
     assert state.edit_hands()[(0, "BED@hand")] == 1 and state.edit_fields()["phase"][0] == "in play"
     assert "BED@b1" in [str(m) for m in state.legal_moves()]
     # a beaten Berserker on the Ablagestapel, the Saqāliba taken off (back to the reserve), Black to move
@@ -95,7 +95,7 @@ def test_the_set_up_phase_counts_the_cards_on_the_field():
     assert state.edit_fields()["phase"] == ("set-up", ("set-up", "in play"))
     assert [str(m) for m in state.apply("draw:BER").legal_moves()] == ["BER@b3"]
     alternating = START.edit(place={"b2": "MAM"})
-    assert any("cannot be with w to move" in remark for remark in alternating.status())  # told, not refused
+    assert any("cannot be with the Südliche Armee to move" in remark for remark in alternating.status())  # told, not refused
     # "innerhalb eurer Hälfte": a first-player card in the second's half is no set-up
     with pytest.raises(rk.PositionTextError) as caught:
         state.edit(place={"a4": "SAR"})
@@ -277,7 +277,7 @@ def test_the_counters_keep_their_exact_meaning_beside_a_placement():
     """A counter is the count after the edit: set with a placement of the same card, it wins."""
     exact = START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 2}, to_move=1)
     assert exact.edit_hands()[(0, "MAM@reserve")] == 2
-    assert "3 cards of player 0 out of the game (3 MAM)" in exact.status()
+    assert "3 cards of the Südliche Armee out of the game (3 Mamluk)" in exact.status()
     with pytest.raises(rk.PositionTextError) as caught:  # "Mamluk ... 6": six in reserve, one on b2
         START.edit(place={"b2": "MAM"}, hands={(0, "MAM@reserve"): 6})
     assert caught.value.field == "reserves"

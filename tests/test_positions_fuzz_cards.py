@@ -360,9 +360,9 @@ def test_to_war_material_turn_order_and_hand_size_follow_the_box():
     text = MIDGAME
     refused(TO_WAR, text.replace("SAR=2", "SAR=3"), "reserves", "3 SAR cards")  # a third Sarbaz
     study = TO_WAR.from_text(text.replace("MAM=1", "MAM=0"))  # a Mamluk out of the game
-    assert study.status() == ["1 card of player 0 out of the game (1 MAM)"]
+    assert study.status() == ["1 card of the Südliche Armee out of the game (1 Mamluk)"]
     assert TO_WAR.from_text(text.replace(" w ", " b ")).status() == [
-        "the players have played 5 and 5 cards, which cannot be with b to move "
+        "the players have played 5 and 5 cards, which cannot be with the Nordische Armee to move "
         "(they alternate, one card a turn)"
     ]
     two = text.replace("MAM=1,BED=5", "MAM=0,BED=4").replace("-/- MAM/-", "BED,MAM/- MAM/-")

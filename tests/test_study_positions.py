@@ -214,8 +214,8 @@ def test_to_war_study_position_accepted_played_and_told():
     diagram of four cards; the rest of both armies is out of the game."""
     state = TW.from_text(TW_STUDY)
     assert state.status() == [
-        "14 cards of player 0 out of the game (6 MAM, 4 BED, 3 SAQ, 1 SAR)",
-        "15 cards of player 1 out of the game (2 BER, 2 KOE, 3 REI, 4 KRI, 4 BOG)",
+        "14 cards of the Südliche Armee out of the game (6 Mamluk, 4 Beduine, 3 Saqāliba, 1 Sarbaz)",
+        "15 cards of the Nordische Armee out of the game (2 Berserker, 2 König, 3 Reiter, 4 Krieger, 4 Bogenschütze)",
     ]
     assert TW.from_text(state.to_text()) == state
     placed = state.play("draw:BED", "BED@b1")

@@ -1523,8 +1523,9 @@ def _status(state: ToWarState) -> list[str]:
     for player in (0, 1):
         if out[player]:
             n = sum(out[player].values())
-            listed = ", ".join(f"{k} {code}" for code, k in out[player].items())
-            remarks.append(f"{n} card{'s' if n > 1 else ''} of player {player} out of the game ({listed})")
+            listed = ", ".join(f"{k} {state.game.units[code].name}" for code, k in out[player].items())
+            names = state.game.player_names[player]
+            remarks.append(f"{n} card{'s' if n > 1 else ''} of the {names} out of the game ({listed})")
     # The players alternate, one card a turn, player 0 first: at the start of player 0's turn
     # both have played as many cards, at player 1's player 0 has played one more; once the
     # mover's card is down (a chain, a breakthrough) the mover has played one more. With
@@ -1534,8 +1535,8 @@ def _status(state: ToWarState) -> list[str]:
     lead = (1 if moved else 0) if state.side == 0 else (0 if moved else 1)
     if not any(out) and used[0] - used[1] != lead:
         remarks.append(
-            f"the players have played {used[0]} and {used[1]} cards, which cannot be with "
-            f"{'wb'[state.side]} to move (they alternate, one card a turn)"
+            f"the players have played {used[0]} and {used[1]} cards, which cannot be with the "
+            f"{state.game.player_names[state.side]} to move (they alternate, one card a turn)"
         )
     strategic = state.game.options["strategic"] and state.setup_done
     size = 3 if strategic else 1  # the hand the mover draws to
