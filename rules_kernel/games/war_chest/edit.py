@@ -11,6 +11,13 @@ Keys the editor passes back:
   card per unit, so a type is in one army only. `marker-A`, `marker-B`: a side's control
   marker (4 players: the team's, shared). A unit and a marker share a hex; placing one keeps
   the other, and None empties the hex of both.
+  A stack is never made out of nothing (`_take`): its coins come from the seat's supply, then
+  its bag, then its discard piles (face up, then face down); the coins a placement frees (the
+  stack it replaces, the unit's stack elsewhere on the map: one unit of a type on the board,
+  rulebook l.181, so placing it elsewhere moves it; the Footman's two units, NOTES.md, make a
+  second Footman a second unit) and the coins of a stack taken off go back to the owner's
+  supply (`_free`). Only when those piles are short is the placement refused (field `supply`).
+  The counters are set after the placements, so they stay exact.
 - counted per seat (`hands`, keyed (seat, key)): `<coin>@<pile>`, the pile one of `bag`,
   `hand`, `discard-up`, `discard-down`, `supply`, `removed` (coins an attack took out of the
   game, the text's `eliminated`).
@@ -167,12 +174,12 @@ def edit(
 
 
 def _edited(state, place, hands, to_move, fields) -> WarChestState:
-    """The edited position, unchecked (only what is needed to write it as text)."""
+    """The edited position, unchecked (only what is needed to write it as text). The
+    placements come first, then the counters: a counter is exact, also beside a placement."""
     units = {unit[0]: unit for unit in state.units}
     control = dict(state.control)
-    for cell, key in place.items():
-        _place(state, units, control, cell, key)
     piles = {field: [list(coins) for coins in getattr(state, field)] for field, _ in PILES.values()}
+    _place_all(state, units, control, piles, place)
     for (seat, key), count in hands.items():
         _count(state, piles, seat, key, count)
     changes = _turn_fields(state, fields)
@@ -191,16 +198,77 @@ def _edited(state, place, hands, to_move, fields) -> WarChestState:
     )
 
 
-def _place(state, units: dict, control: dict, cell: object, key: object) -> None:
-    h = _hex(state, cell, "control" if isinstance(key, str) and key.startswith(MARKER) else "units")
-    if key is None:
-        units.pop(h, None)
-        control.pop(h, None)
-    elif isinstance(key, str) and key.startswith(MARKER) and key[len(MARKER) :] in SIDES:
-        control[h] = SIDES.index(key[len(MARKER) :])
-    else:
-        unit, height = _stack(key)
-        units[h] = (h, _owner(state, unit), unit, height)
+#: where a placed stack's coins come from, in this order (`_take`): the supply holds the coins
+#: not yet in play (rulebook l.69: the coins beside the cards "dienen ze als voorraad"; l.161:
+#: recruiting takes from it), so taking from it first leaves the bag, the discards and the
+#: hand, what the seat draws and plays, as they were, as far as the supply reaches
+TAKE_FROM = ("supply", "bags", "faceup", "facedown")
+
+
+def _place_all(state, units: dict, control: dict, piles: dict, place: Mapping[str, str | None]) -> None:
+    """The placements of one edit: every hex it names is emptied of its unit first (a marker
+    placed keeps the unit), and a unit placed on a hex is lifted from where it stood (rulebook
+    l.181: one unit of a type on the board; NOTES.md: Footman two, so a Footman placed
+    elsewhere is a second unit), its coins back in the supply; then the stacks are put down,
+    taking their coins. So a swap or a move needs no spare coin."""
+    stacks: dict[Hex, tuple[int, str, int]] = {}
+    named: set[Hex] = set()  # the hexes this edit places on or empties
+    for cell, key in place.items():
+        marker = isinstance(key, str) and key.startswith(MARKER)
+        h = _hex(state, cell, "control" if marker else "units")
+        named.add(h)
+        if key is None:
+            control.pop(h, None)
+        elif marker:
+            if key[len(MARKER) :] not in SIDES:
+                raise FieldError("control", f"{key[:20]!r}: a marker is 'marker-A' or 'marker-B'")
+            control[h] = SIDES.index(key[len(MARKER) :])
+            continue
+        else:
+            unit, height = _stack(key)
+            stacks[h] = (_owner(state, unit), unit, height)
+        _free(units, piles, h)
+    lifted = {(owner, unit) for owner, unit, _ in stacks.values() if unit != "footman"}
+    for h in [h for h, (_, o, k, _) in units.items() if (o, k) in lifted and h not in named]:
+        _free(units, piles, h)
+    for h, (owner, unit, height) in stacks.items():
+        _take(units, piles, h, owner, unit, height)
+        units[h] = (h, owner, unit, height)
+
+
+def _free(units: dict, piles: dict, h: Hex) -> None:
+    """The stack on `h` (if any) taken off the map, its coins back in its owner's supply
+    (where the coins not in play wait)."""
+    if h in units:
+        _, owner, unit, height = units.pop(h)
+        piles["supply"][owner] += [unit] * height
+
+
+def _take(units: dict, piles: dict, h: Hex, owner: int, unit: str, height: int) -> None:
+    """`height` coins of `unit` out of the owner's piles, in the order of TAKE_FROM; refused
+    (nothing taken: the edit is refused whole) when those piles hold fewer."""
+    there = [piles[field][owner].count(unit) for field in TAKE_FROM]
+    if sum(there) < height:
+        on_map = sum(n for _, o, k, n in units.values() if (o, k) == (owner, unit))
+        elsewhere = {
+            "in hand": piles["hands"][owner].count(unit),
+            "on the map": on_map,
+            "removed from the game": piles["eliminated"][owner].count(unit),
+        }
+        rest = ", ".join(f"{n} {where}" for where, n in elsewhere.items() if n)
+        raise FieldError(
+            "supply",
+            f"{hex_name(h)}: {_stack_name(unit, height)} takes {height} {unit} coin"
+            f"{'s' if height > 1 else ''} and player {owner}'s supply, bag and discard piles hold "
+            f"{sum(there)} (the box holds {COINS[unit]}{'; ' + rest if rest else ''})",
+        )
+    need = height
+    for field, count in zip(TAKE_FROM, there, strict=True):
+        taken = min(need, count)
+        coins = piles[field][owner]
+        for _ in range(taken):
+            coins.remove(unit)
+        need -= taken
 
 
 def _hex(state, cell: object, field: str) -> Hex:
