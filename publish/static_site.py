@@ -366,6 +366,26 @@ def project_wheel(python: Path, into: Path, epoch: int) -> Path:
     return wheel
 
 
+def compile_wheels(pyodide_package: Path, wheels: list[Path], into: Path) -> list[Path]:
+    """The wheels with their modules compiled for the browser's Python (3.12) by Pyodide
+    itself in Node.js (publish/static/compile_wheels.py); the sources as they are where the
+    machine has no `node` (the site works, a page starts slower)."""
+    node = shutil.which("node")
+    if node is None:
+        say("no node: the wheels ship as sources (pages start slower; install Node.js to compile them)")
+        return wheels
+    sources = into / "sources"
+    sources.mkdir(parents=True)
+    for wheel in wheels:
+        shutil.copy2(wheel, sources / wheel.name)
+    compiled = into / "compiled"
+    compiled.mkdir()
+    say(f"compiling {len(wheels)} wheels for the browser's Python")
+    script = Path(__file__).resolve().parent / "static" / "compile_wheels.js"
+    _run([node, script, pyodide_package, sources, compiled], "compiling the wheels in Pyodide")
+    return sorted(compiled.glob("*.whl"))
+
+
 def kernel_extension_wheels(python: Path) -> list[Path]:
     """The Pyodide kernel's own wheels (the kernel, its ipykernel stand-in), as its
     labextension carries them."""
@@ -541,8 +561,10 @@ def build(out: Path, *, cache: Path | None = None) -> Path:
             project_wheel(tools, wheel_dir, epoch),
             stand_in_wheel(wheel_dir, "sqlite3", {"sqlite3/__init__.py": SQLITE3_STAND_IN}, epoch),
             stand_in_wheel(wheel_dir, "ssl", {}, epoch),
+            stand_in_wheel(wheel_dir, "jedi", {}, epoch),
             records_wheel(wheel_dir, epoch),
         ]
+        wheels = compile_wheels(pyodide, wheels, Path(scratch) / "compiled")
         stage_pyodide(stage, pyodide, wheels, pins)
         boot = [*BOOT, PROJECT, *PROJECT_DEPENDS, canonical(RECORDS_PACKAGE)]
         (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(boot), indent=1))
