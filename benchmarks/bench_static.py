@@ -1,0 +1,420 @@
+"""The static site against the server mode (issue #25 item 4): what a reader waits for, what the
+site weighs, and what each visitor costs the server.
+
+    python benchmarks/bench_static.py [--site DIR] [--repeat 5] [--skip-voila]
+
+1. Page load to the explorer's first board (`.re-board [data-cell]` visible) on the static site
+   (`voici/render/explorer.html`, Python on Pyodide in the reader's browser), cold (a fresh
+   browser context each time: empty cache) and warm (the same context, the page loaded again),
+   median and min-max of --repeat each; beside it the peer, measured in the same run: the
+   server mode's lone visitor (Voilà serving notebooks/explorer.ipynb, a fresh context).
+   Goals: static cold <= 8 s, warm <= 3 s.
+2. The site's size on disk and compressed (each file gzipped at level 6, as a static host
+   sends it), the largest files, and what a cold visitor fetched.
+3. The server side per visitor: the static site's file server (publish.static_site.SiteHandler in
+   a process of its own) against Voilà with its kernels (each visitor's page kept open, so each
+   holds a kernel): CPU-seconds (user + system, psutil) and RSS after 0, 1, 2 and 3 sequential
+   cold visitors.
+
+Without --site the site is built into a temporary folder (publish.static_site.build). All
+traffic goes to 127.0.0.1: Chromium resolves no other host name, and requests to other hosts
+are counted. (Playwright's request routing is not used to block them: it turns off the HTTP
+cache, which the warm loads measure.) Chromium runs on the same cores as the servers, as in
+the project's other browser benchmarks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import psutil  # noqa: E402
+from browser_support import CHROMIUM_ARGS, chromium_path, stop, voila  # noqa: E402
+
+BOARD = ".re-board [data-cell]"
+STATIC_PAGE = "voici/render/explorer.html"
+VOILA_NOTEBOOK = "explorer.ipynb"
+GOAL_COLD, GOAL_WARM = 8.0, 3.0  # seconds, issue #25
+PAGE_TIMEOUT = 180_000  # ms: Pyodide starting on a busy 2-core machine
+VIEWPORT = {"width": 1280, "height": 800}
+VISITORS = 3
+#: every host name but the loopback address resolves to nothing: a request elsewhere fails at once
+NO_OTHER_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+SERVE_SITE = """
+import functools, http.server, sys
+from publish.static_site import SiteHandler
+handler = functools.partial(SiteHandler, directory=sys.argv[1])
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+def progress(text: str) -> None:
+    print(f"bench_static: {text}", file=sys.stderr, flush=True)
+
+
+# --- the servers -------------------------------------------------------------------------
+@contextlib.contextmanager
+def static_server(site: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """The built site served by SiteHandler in a process of its own; its URL and process."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE_SITE, str(site)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        port = int(proc.stdout.readline())
+        yield f"http://127.0.0.1:{port}/", proc
+    finally:
+        stop(proc)
+
+
+def voila_pid(url: str) -> int:
+    """The process id of the Voilà server browser_support.voila started for `url`."""
+    port = urllib.parse.urlsplit(url).port
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            if f"--port={port}" in child.cmdline():
+                return child.pid
+    raise RuntimeError(f"no Voilà process on port {port} among this process's children")
+
+
+def processes(pid: int) -> list[psutil.Process]:
+    """A server and every process under it (Voilà's kernels)."""
+    server = psutil.Process(pid)
+    return [server, *server.children(recursive=True)]
+
+
+def usage(pid: int) -> tuple[float, float, int]:
+    """CPU-seconds (user + system), RSS in MiB, and the number of processes, summed over a
+    server and its children."""
+    cpu = rss = 0.0
+    count = 0
+    for proc in processes(pid):
+        with contextlib.suppress(psutil.Error):
+            times = proc.cpu_times()
+            rss += proc.memory_info().rss / 2**20
+            cpu += times.user + times.system
+            count += 1
+    return cpu, rss, count
+
+
+def settle(pid: int, quiet: float = 0.05, at_most: float = 30) -> None:
+    """Wait until the server and its children used under `quiet` CPU-seconds in half a
+    second (the visit's work is done: a kernel may still run cells after the board is drawn)."""
+    deadline = time.monotonic() + at_most
+    before = usage(pid)[0]
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = usage(pid)[0]
+        if now - before < quiet:
+            return
+        before = now
+
+
+# --- the browser -------------------------------------------------------------------------
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=chromium_path(), args=[*CHROMIUM_ARGS, NO_OTHER_HOSTS])
+
+
+class Visits:
+    """Counts, over every page of the run, requests to other hosts and failed requests; notes
+    the URLs fetched from the base while `fetched` is a set."""
+
+    def __init__(self) -> None:
+        self.outside: list[str] = []
+        self.failed: list[str] = []
+        self.fetched: set[str] | None = None
+
+    def watch(self, context, base: str) -> None:
+        def request(r) -> None:
+            if not r.url.startswith((base, "data:", "blob:")):
+                self.outside.append(r.url)
+            elif self.fetched is not None:
+                self.fetched.add(r.url)
+
+        context.on("request", request)
+        context.on("requestfailed", lambda r: self.failed.append(f"{r.failure} {r.url}"))
+        context.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+
+    def new_context(self, browser, base: str):
+        context = browser.new_context(viewport=VIEWPORT)
+        self.watch(context, base)
+        return context
+
+
+def browser_cpu() -> float:
+    """CPU-seconds (user + system) of every Chromium process this benchmark started."""
+    total = 0.0
+    for proc in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "chrom" in proc.name().lower():
+                times = proc.cpu_times()
+                total += times.user + times.system
+    return total
+
+
+def time_to_board(context, url: str):
+    """Seconds from the request for `url` until the first board cell is visible, the reader's
+    CPU-seconds meanwhile (every Chromium process), and the page."""
+    page = context.new_page()
+    cpu = browser_cpu()
+    start = time.monotonic()
+    page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT)
+    page.wait_for_selector(BOARD, state="visible", timeout=PAGE_TIMEOUT)
+    return time.monotonic() - start, max(0.0, browser_cpu() - cpu), page
+
+
+#: (resources the page fetched, how many of them came from the browser's cache: 0 bytes sent)
+CACHED = """() => { const r = performance.getEntriesByType('resource');
+    return [r.length, r.filter(e => e.transferSize === 0).length]; }"""
+
+
+class Loads:
+    """Page loads: seconds to the board and the reader's CPU-seconds, per load."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self.cpu: list[float] = []
+
+    def add(self, seconds: float, cpu: float) -> None:
+        self.seconds.append(seconds)
+        self.cpu.append(cpu)
+
+
+def static_loads(browser, visits: Visits, base: str, repeat: int) -> tuple[Loads, Loads, set[str], list[int]]:
+    """`repeat` cold loads (each in a fresh context), each followed by a warm one in the same
+    context (the cold page closed, a new page opened); the files the first cold load fetched,
+    and over the warm loads [resources, of which from the cache]."""
+    cold, warm, cached = Loads(), Loads(), [0, 0]
+    url = base + STATIC_PAGE
+    fetched: set[str] = set()
+    for i in range(repeat):
+        context = visits.new_context(browser, base)
+        visits.fetched = fetched if i == 0 else None
+        elapsed, cpu, page = time_to_board(context, url)
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("networkidle", timeout=15_000)
+        visits.fetched = None
+        cold.add(elapsed, cpu)
+        progress(f"static cold load {i + 1}/{repeat}: {elapsed:.2f} s, browser {cpu:.1f} CPU-s")
+        page.close()
+        elapsed, cpu, page = time_to_board(context, url)
+        warm.add(elapsed, cpu)
+        cached = [a + b for a, b in zip(cached, page.evaluate(CACHED), strict=True)]
+        progress(f"static warm load {i + 1}/{repeat}: {elapsed:.2f} s, browser {cpu:.1f} CPU-s")
+        context.close()
+    return cold, warm, fetched, cached
+
+
+def voila_loads(browser, visits: Visits, url: str, repeat: int) -> Loads:
+    """`repeat` lone visitors, each in a fresh context, closed before the next comes."""
+    loads = Loads()
+    for i in range(repeat):
+        context = visits.new_context(browser, url)
+        elapsed, cpu, _page = time_to_board(context, url)
+        loads.add(elapsed, cpu)
+        progress(f"Voilà lone visitor {i + 1}/{repeat}: {elapsed:.2f} s, browser {cpu:.1f} CPU-s")
+        context.close()
+        time.sleep(2)  # the closed page's kernel is shut down
+    return loads
+
+
+def visitor_costs(
+    browser, visits: Visits, base: str, url: str, pid: int, keep_open: bool, name: str
+) -> list[tuple[float, float, int]]:
+    """Usage of the server at `pid` before and after each of VISITORS sequential cold visitors
+    (fresh contexts), each visit's work done first; with `keep_open` every page stays open
+    until the last has been measured (each holds a kernel)."""
+    settle(pid)
+    samples = [usage(pid)]
+    contexts = []
+    for i in range(VISITORS):
+        context = visits.new_context(browser, base)
+        elapsed, _cpu, page = time_to_board(context, url)
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("networkidle", timeout=15_000)
+        settle(pid)
+        samples.append(usage(pid))
+        progress(
+            f"{name} visitor {i + 1}/{VISITORS}: board in {elapsed:.2f} s, server "
+            f"{samples[-1][0]:.2f} CPU-s, {samples[-1][1]:.0f} MiB, {samples[-1][2]} process(es)"
+        )
+        if keep_open:
+            contexts.append(context)
+        else:
+            context.close()
+    for context in contexts:
+        context.close()
+    return samples
+
+
+# --- the site on disk --------------------------------------------------------------------
+def site_files(site: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the site (path relative to it) with its size and its gzip -6 size."""
+    sizes = {}
+    for folder, _dirs, names in os.walk(site):
+        for name in names:
+            path = Path(folder) / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            data = path.read_bytes()
+            sizes[path.relative_to(site).as_posix()] = (len(data), len(gzip.compress(data, compresslevel=6)))
+    return sizes
+
+
+def mb(n: float) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def fetched_files(urls: set[str], base: str, sizes: dict[str, tuple[int, int]]) -> tuple[int, int, int]:
+    """How many of `urls` are files of the site, and their sizes (raw, gzipped)."""
+    count = raw = packed = 0
+    for url in urls:
+        path = urllib.parse.unquote(urllib.parse.urlsplit(url[len(base) - 1 :]).path).lstrip("/")
+        if path in sizes:
+            count += 1
+            raw += sizes[path][0]
+            packed += sizes[path][1]
+    return count, raw, packed
+
+
+# --- the report --------------------------------------------------------------------------
+def spread(loads: Loads) -> str:
+    times = loads.seconds
+    return (
+        f"{statistics.median(times):6.2f} s  (min {min(times):.2f}, max {max(times):.2f}, n={len(times)}); "
+        f"browser {statistics.median(loads.cpu):4.1f} CPU-s"
+    )
+
+
+def verdict(loads: Loads, goal: float) -> str:
+    met = statistics.median(loads.seconds) <= goal
+    return f"goal <= {goal:.0f} s: {'met' if met else 'NOT met'}"
+
+
+def load_average() -> str:
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+
+
+def cost_table(name: str, samples: list[tuple[float, float, int]]) -> None:
+    print(f"  {name}")
+    print("    visitors   server CPU-s total   server memory MiB   processes")
+    for visitors, (cpu, rss, count) in enumerate(samples):
+        print(f"    {visitors:8d}   {cpu:18.2f}   {rss:17.0f}   {count:9d}")
+    first_cpu, first_rss = samples[1][0] - samples[0][0], samples[1][1] - samples[0][1]
+    extra_cpu = (samples[-1][0] - samples[1][0]) / (len(samples) - 2)
+    extra_rss = (samples[-1][1] - samples[1][1]) / (len(samples) - 2)
+    print(
+        f"    first visitor: +{first_cpu:.2f} CPU-s, {first_rss:+.0f} MiB; "
+        f"each extra visitor: +{extra_cpu:.2f} CPU-s, {extra_rss:+.0f} MiB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--site", type=Path, help="an already built site (default: build one into a temp dir)"
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="page loads per figure (default 5)")
+    parser.add_argument("--skip-voila", action="store_true", help="measure the static site only")
+    args = parser.parse_args()
+    if chromium_path() is None:
+        sys.exit("bench_static: Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with contextlib.ExitStack() as stack:
+        if args.site:
+            site, built = args.site.resolve(), None
+            if not (site / STATIC_PAGE).is_file():
+                sys.exit(
+                    f"bench_static: {site} holds no {STATIC_PAGE}: build it with python -m publish --static"
+                )
+        else:
+            from publish.static_site import build
+
+            site = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "site"
+            progress(f"building the static site into {site}")
+            start = time.monotonic()
+            build(site)
+            built = time.monotonic() - start
+        loads_before = load_average()
+        progress(f"sizing the site's files ({loads_before})")
+        sizes = site_files(site)
+
+        static_visits, voila_visits = Visits(), Visits()
+        p = stack.enter_context(sync_playwright())
+        browser = launch(p)
+        with static_server(site) as (base, proc):
+            cold, warm, fetched, cached = static_loads(browser, static_visits, base, args.repeat)
+            fetched_count, fetched_raw, fetched_packed = fetched_files(fetched, base, sizes)
+        with static_server(site) as (base, proc):
+            static_costs = visitor_costs(
+                browser, static_visits, base, base + STATIC_PAGE, proc.pid, False, "static"
+            )
+        lone = voila_costs = None
+        if not args.skip_voila:
+            # `voila notebooks/explorer.ipynb` serves the notebook itself at its root
+            with voila(VOILA_NOTEBOOK) as url:
+                lone = voila_loads(browser, voila_visits, url, args.repeat)
+            with voila(VOILA_NOTEBOOK) as url:
+                voila_costs = visitor_costs(browser, voila_visits, url, url, voila_pid(url), True, "Voilà")
+        browser.close()
+
+    print(f"Static site (issue #25): {site}" + (f", built in {built:.0f} s" if built is not None else ""))
+    print(f"  machine: {loads_before} at the start, {load_average()} at the end")
+    print()
+    print("1. Page load to the explorer's first board")
+    print(f"  static, cold (fresh context):        {spread(cold)}   {verdict(cold, GOAL_COLD)}")
+    print(f"  static, warm (same context, again):  {spread(warm)}   {verdict(warm, GOAL_WARM)}")
+    if lone:
+        print(f"  server mode, lone visitor (peer):    {spread(lone)}")
+        peer = statistics.median(lone.seconds)
+        print(
+            f"  static cold / warm = {statistics.median(cold.seconds) / peer:.1f}x / "
+            f"{statistics.median(warm.seconds) / peer:.1f}x the server mode's lone visitor"
+        )
+    print("  (browser CPU-s: every Chromium process, from the request to the board, median)")
+    print(f"  warm loads: {cached[1]} of {cached[0]} resources came from the browser's cache (0 bytes sent)")
+    for name, visits in (("static", static_visits), ("server mode", voila_visits))[
+        : 1 if args.skip_voila else 2
+    ]:
+        print(
+            f"  {name}, every page of the run: {len(visits.outside)} requests to other hosts, "
+            f"{len(visits.failed)} failed requests"
+        )
+        for failure in list(dict.fromkeys(visits.outside + visits.failed))[:5]:
+            print(f"    {failure}")
+    print()
+    raw, packed = sum(s[0] for s in sizes.values()), sum(s[1] for s in sizes.values())
+    print("2. The site's size")
+    print(f"  {len(sizes)} files, {mb(raw)} on disk, {mb(packed)} gzipped (each file at level 6)")
+    print(
+        f"  a cold visitor of the explorer fetched {fetched_count} of them: {mb(fetched_raw)}, "
+        f"{mb(fetched_packed)} gzipped"
+    )
+    print("  largest files:")
+    for path, (size, gz) in sorted(sizes.items(), key=lambda item: -item[1][0])[:5]:
+        print(f"    {mb(size):>9s}  ({mb(gz)} gzipped)  {path}")
+    print()
+    print(f"3. The server per visitor ({VISITORS} sequential cold visitors, fresh contexts)")
+    cost_table("static: SiteHandler file server (own process; pages closed after each visit)", static_costs)
+    if voila_costs:
+        cost_table("server mode: Voilà + its kernels (each visitor's page kept open)", voila_costs)
+
+
+if __name__ == "__main__":
+    main()
