@@ -60,7 +60,7 @@ RECORDS = ROOT / "data"
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: what the kernel loads when it starts (the Pyodide kernel installs any of its own boot
 #: packages missing here from PyPI, which a static site must never ask)
-BOOT = ("ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython")
+BOOT = ("ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython", "piplite")
 PROJECT = "rules-explorer"
 #: the project's own wheel needs only these in the browser (tests/test_static_imports.py)
 PROJECT_DEPENDS = ("ipywidgets", "anywidget", "tqdm")
@@ -387,14 +387,16 @@ def compile_wheels(pyodide_package: Path, wheels: list[Path], into: Path) -> lis
 
 
 def kernel_extension_wheels(python: Path) -> list[Path]:
-    """The Pyodide kernel's own wheels (the kernel, its ipykernel stand-in), as its
-    labextension carries them."""
+    """The Pyodide kernel's own wheels (the kernel, its ipykernel stand-in, piplite), as its
+    labextension carries them: in the lock, the kernel loads them with the rest at start
+    instead of installing piplite through micropip."""
     prefix = Path(
         _run([python, "-c", "import sys; print(sys.prefix)"], "finding the build tools").stdout.strip()
     )
     pypi = prefix / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
-    chosen = [p for p in sorted(pypi.glob("*.whl")) if p.name.startswith(("pyodide_kernel-", "ipykernel-"))]
-    if len(chosen) != 2:
+    wanted = ("pyodide_kernel-", "ipykernel-", "piplite-")
+    chosen = [p for p in sorted(pypi.glob("*.whl")) if p.name.startswith(wanted)]
+    if len(chosen) != len(wanted):
         raise StaticBuildError(f"{pypi}: the Pyodide kernel's wheels are not where version 0.6.1 puts them")
     return chosen
 
@@ -517,9 +519,16 @@ def install_font(site: Path, font_package: Path) -> None:
 
 
 def prune(site: Path) -> None:
-    """Source maps are for a developer's tools, not for readers: left out of the site."""
+    """What no reader's page asks for is left out of the site: source maps (a developer's
+    tools), JupyterLite's own lab and notebook apps in build/ (the Voici pages bring theirs in
+    voici/build/; tests/test_static_site.py counts every request of every page), and the
+    icon font's formats older than WOFF2 (every browser the widgets support reads WOFF2)."""
     for path in site.rglob("*.map"):
         path.unlink()
+    shutil.rmtree(site / "build", ignore_errors=True)
+    for path in (site / "static" / "fontawesome" / "webfonts").glob("*"):
+        if path.suffix != ".woff2":
+            path.unlink()
 
 
 def page_href(stem: str, kind: str) -> str:
