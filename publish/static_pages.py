@@ -32,6 +32,7 @@ nav.home a { color: #0072B2; }
 .note { background: #fff8d6; border: 1px solid #e6d68a; border-radius: 6px; padding: 8px 12px; }
 .cell { margin: 12px 0; overflow-x: auto; }
 .row { display: flex; flex-flow: row wrap; gap: 0 24px; }
+.row > .column { max-width: 480px; }  /* figures side by side, as the live page lays them out */
 .column { display: flex; flex-direction: column; }
 pre { white-space: pre-wrap; }
 img, svg { max-width: 100%; height: auto; }
@@ -117,7 +118,11 @@ def write_prerendered(notebook_path: Path, out: Path, home: str) -> None:
 
 
 def notebook_html(notebook) -> str:
-    from nbconvert.filters.markdown import markdown2html
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    def markdown2html(source: str) -> str:  # nbconvert's, without the headings' "¶" links
+        renderer = IPythonRenderer(escape=False, exclude_anchor_links=True)
+        return MarkdownWithMath(renderer=renderer).render(source)
 
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     renderer = WidgetRenderer(state)

@@ -118,7 +118,9 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     for path in kinds["prerender"] + kinds["server"]:
         assert (site / "pages" / f"{path.stem}.html").exists()
     statistics = (site / "pages/statistics.html").read_text(encoding="utf-8")
-    assert "<table" in statistics and "<svg" in statistics and "n = " in statistics
+    assert "<table" in statistics and "n = " in statistics
+    heatmaps = statistics.split("Where it happens on the board")[1].split("Agent ladder")[0]
+    assert heatmaps.count("<svg") >= 5  # each heatmap's picture, not only its legend and caption
     assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
 
 

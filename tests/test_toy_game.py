@@ -243,4 +243,4 @@ def test_its_declared_heatmap_is_drawn_on_the_statistics_page(nim):
     figure = heatmap.HeatmapFigure(drawn[0], actions)
     assert figure.data.games == 6
     assert set(figure.counts) <= {"s1", "s2"} and sum(figure.counts.values()) == len(actions)
-    assert "n = 6 games" in figure.widget.children[2].value
+    assert "n = 6 games" in figure.widget.children[-1].value

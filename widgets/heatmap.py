@@ -27,6 +27,7 @@ from widgets.canvas import CanvasPainter, rgb
 from widgets.draw import BOARD_LINE, INK, MIN_TEXT, Op, Painter, board_layout, board_only
 from widgets.layout import Layout
 from widgets.safe import html
+from widgets.svg import svg_document, svg_elements
 
 #: a sequential scale, light (few) to dark (many): viridis, read the same with the common
 #: colour-vision deficiencies and in greyscale
@@ -187,11 +188,19 @@ class HeatmapFigure:
             c=caption,
         )
         title = html('<div style="font-weight:600;line-height:1.3;margin:4px 0">{t}</div>', t=picture.title)
+        # the same picture as SVG, hidden here: a page made without a kernel (the static site's
+        # pre-rendered statistics, publish/static_pages.py) shows it where the canvas was
+        still = w.HTML(
+            svg_document(svg_elements(ops), self.layout.width, self.layout.height),
+            layout=w.Layout(display="none"),
+        )
+        still.add_class("re-static-only")
         self.widget = w.VBox(
             [
                 w.HTML(title),
                 self.painter.canvas,
-                w.HTML(f'<figure style="margin:0">{legend_html(self.scale)}{words}</figure>'),
+                still,
+                w.HTML(f'<figure style="margin:0">{legend_html(self.scale)}{words}</figure>'),  # last
             ],
             layout=w.Layout(width="100%", max_width=f"{self.layout.width:.0f}px", margin="0 0 16px 0"),
         )
