@@ -13,6 +13,7 @@ executed, at build time; nothing a reader sends reaches this code.
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,10 +76,11 @@ def write_server_only(notebook: Path, out: Path, home: str) -> None:
     from publish.landing import card_for
 
     card = card_for(notebook, fallback_game="yokai-3x4")
+    metadata = json.loads(notebook.read_text(encoding="utf-8")).get("metadata", {})
+    why = metadata.get("rules_explorer", {}).get("server_only", "it needs what only the server has")
     body = (
         f"<h1>{html.escape(card.title)}</h1><p>{html.escape(card.description)}</p>"
-        '<p class="note">This page needs the server mode: it reads the solved table of Yōkai no Mori '
-        "3x4 (95 MB) with numpy, which a reader's browser does not have here. Run it with "
+        f'<p class="note">This page needs the server mode: {html.escape(why)}. Run it with '
         "<code>./run publish</code> (docs/publishing.md).</p>"
     )
     out.write_text(document(card.title, body, home), encoding="utf-8")
