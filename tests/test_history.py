@@ -310,7 +310,7 @@ def test_options_open_from_a_button_and_the_reference_is_the_games():
     assert ex.options_form_box.layout.display == "none"
     assert ex.options_toggle.description == "Options of War Chest ▸"
     ex.options_toggle.value = True
-    assert ex.options_form_box.layout.display is None and ex.options_toggle.description.endswith("▾")
+    assert ex.options_form_box.layout.display == "" and ex.options_toggle.description.endswith("▾")
     assert ex.reference_box.children[0].get_title(0) == "Reference: War Chest"
     ex.game_select.value = "to-war"
     ex.new_button.click()
@@ -353,7 +353,7 @@ def test_hex_names_can_be_written_over_the_coins():
         ex.play(ex.state.legal_moves()[0])
     deploy = next(m for m in ex.state.legal_moves() if str(m).startswith("deploy"))
     ex.play(deploy)
-    assert ex.hex_names.layout.display is None and ex.board.highlight["names"] == {}
+    assert ex.hex_names.layout.display == "" and ex.board.highlight["names"] == {}
     ex.hex_names.value = True
     names = ex.board.highlight["names"]
     scene = ex.board.scene

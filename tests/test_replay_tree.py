@@ -33,7 +33,7 @@ def test_the_reader_steps_into_another_line_and_back():
     assert button.description == "Line: Tanuki a4–a3"
     button.click()
     assert replay.session.ply == 2 and replay.slider.max == 3
-    assert replay.main_line_button.layout.display is None
+    assert replay.main_line_button.layout.display == ""
     replay.show(3)
     assert replay.session.node.notation == "b3b4+"
     assert "loses the Koropokkuru" in replay.comment.value

@@ -2,10 +2,12 @@
 here (numpy, pandas, scipy, pyarrow, matplotlib, numba, dask and Pillow have no WebAssembly
 wheels reachable from this machine). A fresh interpreter with those hidden builds an explorer for
 every game, plays a move in each, analyses a card game with the tree search, and opens a
-replay and a puzzle."""
+replay and a puzzle; with threads off, as in the browser, Analysis still answers (briefly,
+in the click's turn), and the replay's report says it needs pandas."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -42,6 +44,15 @@ SCRIPT = textwrap.dedent(
     assert found.best is not None
     replay = Replay("data/yokai-3x4-random.jsonl")
     replay.show(3)
+    assert replay.report.button.disabled and "pandas" in replay.report.note.value  # says so
+    # the browser's Python starts no threads: Analysis searches in the click's turn, briefly
+    from widgets import analysis_panel, runtime
+    runtime.THREADS = False
+    analysis_panel.FOREGROUND_SECONDS = 0.3
+    explorer = Explorer("war-chest", seed=3)
+    explorer.perspective.value = "all"
+    explorer.analysis.switch.value = True
+    assert explorer.analysis.result is not None and "done" in explorer.analysis.info.value
     puzzle = MovePuzzle("yokai-3x4", "g1l/1E1/1C1/L1G[] w - - 0 1", "Find the win.", goal=wins)
     print("loaded:", sorted({{m.split(".")[0] for m in sys.modules}} & set({HIDDEN!r})))
     """
@@ -63,3 +74,42 @@ def test_the_check_can_fail():
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.returncode != 0 and "numpy is not in the static site's Pyodide" in done.stderr
+
+
+def _nones(node: ast.AST) -> bool:
+    """Whether an assigned value is, or may be, None (a conditional's branches too)."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.IfExp):
+        return _nones(node.body) or _nones(node.orelse)
+    return False
+
+
+def _display_set_to_none(tree: ast.AST) -> list[int]:
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            pairs = (
+                zip(target.elts, node.value.elts, strict=False)
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                else [(target, node.value)]
+            )
+            for name, value in pairs:
+                if isinstance(name, ast.Attribute) and name.attr == "display" and _nones(value):
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_no_widget_is_shown_by_setting_its_display_to_none():
+    """The browser's kernel drops a None from a widget message (it becomes JavaScript's
+    undefined), so a widget hidden with "none" and shown again with None stayed hidden on the
+    static site (the editor, the analysis). Shown means `widgets.runtime.SHOWN` ("")."""
+    found = {
+        path.name: lines
+        for path in sorted((ROOT / "widgets").glob("*.py"))
+        if (lines := _display_set_to_none(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert found == {}
+    assert _display_set_to_none(ast.parse("w.layout.display = None if shown else 'none'")) == [1]

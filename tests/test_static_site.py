@@ -1,8 +1,9 @@
 """Issue #25: the static site `./run publish --static DIR` builds, served from a local folder by
 a plain file server and read in Debian's Chromium with every request to another host aborted
 and counted. The landing page links every page; the explorer plays a Yōkai move and a War
-Stories flip in the reader's browser (Pyodide); a puzzle is solved by clicking; a shipped
-record replays. Each page: 0 requests elsewhere, 0 failed requests, 0 console errors.
+Stories flip in the reader's browser (Pyodide), analyses a position and opens the editor
+there; a puzzle is solved by clicking; a shipped record replays. Each page: 0 requests
+elsewhere, 0 failed requests, 0 console errors.
 
 The build itself: every wheel the site ships is in Pyodide's lock with its real hash, the
 kernel never falls back to PyPI, no page links a CDN, and a second build reads only the cache
@@ -151,6 +152,13 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
     page.locator('.re-board [data-cell="b3"]').dispatch_event("pointerdown")  # takes the Kodama
     page.wait_for_selector('.re-movelist .re-move[data-ply="1"]', state="attached", timeout=30_000)
     assert "Kodama b2–b3 takes Kodama" in page.locator(".re-movelist").inner_text()
+    # Analysis in the browser's Python (no threads there): a short search in the click's turn
+    page.get_by_role("button", name="Analysis").click()
+    page.get_by_role("button", name="Edit position").click()  # shown again after hidden: see runtime.SHOWN
+    page.locator(".re-editor").wait_for(state="visible", timeout=30_000)
+    page.get_by_role("button", name="Edit position").click()
+    page.locator(".re-analysis").get_by_text("done").wait_for(timeout=60_000)
+    page.get_by_role("button", name="Analysis").click()
     page.locator("select").first.select_option(label="War Stories (Sengokuki)")
     page.get_by_role("button", name="New game").click()
     page.wait_for_selector('.re-board [data-cell="a1"]', timeout=30_000)

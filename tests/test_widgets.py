@@ -339,7 +339,7 @@ def test_perfect_play_colours_targets_by_value(small_tablebase, monkeypatch):
     mover (W/D/L and plies), the status names who wins in how many plies."""
     monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: "ready")
     ex = widgets.Explorer("yokai-3x4", position="1l1/3/1G1/1L1[] w - - 0 1")
-    assert ex.perfect.layout.display is None and not ex.perfect.disabled
+    assert ex.perfect.layout.display == "" and not ex.perfect.disabled
     ex.tablebase = small_tablebase
     ex.perfect.value = True
     best = small_tablebase.best_moves(ex.state)

@@ -26,7 +26,9 @@ import ipywidgets as w
 import rules_kernel as rk
 from rules_kernel.analysis import Analysis, Estimate, Limit, analyse, get_engine
 from rules_kernel.core import Move, State
+from widgets import runtime
 from widgets.draw import Arrow, owner_colour
+from widgets.runtime import SHOWN
 from widgets.safe import html, one_line
 
 #: the engines an analysis asks for, in order: the first the game has and the machine can open
@@ -40,6 +42,9 @@ ARROWS, WORDS = 3, 8
 REFRESH_SECONDS = 0.25  # the page is redrawn at most this often while the search deepens
 RESULT_COLOURS = {"win": "#009E73", "draw": "#0072B2", "loss": "#D55E00"}
 RESULT_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
+#: where the page's Python starts no threads (the static site), a search runs this long in
+#: the click's own turn; switching Analysis off and on searches again
+FOREGROUND_SECONDS = 2.0
 _ONE_SEARCH = threading.Lock()  # an engine (a Fairy-Stockfish process) answers one search at a time
 
 
@@ -103,7 +108,7 @@ class AnalysisPanel:
                 self._forget()
                 self.body.layout.display = "none"
                 return
-            self.body.layout.display = None
+            self.body.layout.display = SHOWN
             if subject is not None and self.subject is not None and subject.key == self.subject.key:
                 return
             self._forget()
@@ -154,6 +159,10 @@ class AnalysisPanel:
     def _start(self, subject: Subject) -> None:
         generation, stop, previous = self._generation, threading.Event(), self._thread
         self._stop = stop
+        if not runtime.THREADS:  # the browser's Python: a short search now, the page waits
+            self.stop_button.disabled = True
+            self._search(generation, subject, stop, None, seconds=FOREGROUND_SECONDS)
+            return
         self.stop_button.disabled = False
         self.info.value = html("<small>{text}</small>", text="Analysing…")
         self._thread = threading.Thread(
@@ -164,7 +173,9 @@ class AnalysisPanel:
         )
         self._thread.start()
 
-    def _search(self, generation: int, subject: Subject, stop: threading.Event, previous) -> None:
+    def _search(
+        self, generation: int, subject: Subject, stop: threading.Event, previous, seconds: float | None = None
+    ) -> None:
         if previous is not None:
             previous.join()  # its stop flag is set: it ends within one progress interval
         if stop.is_set():
@@ -175,7 +186,7 @@ class AnalysisPanel:
                 result = analyse(
                     subject.state,
                     viewer=subject.viewer,
-                    limit=Limit(seconds=self.seconds),
+                    limit=Limit(seconds=self.seconds if seconds is None else seconds),
                     engine=engine,
                     progress=lambda found: self._post(generation, found, final=False),
                     stop=stop,

@@ -22,6 +22,7 @@ import rules_kernel as rk
 from rules_kernel.core import EditPiece, State
 from widgets.board import Board
 from widgets.draw import owner_colour
+from widgets.runtime import SHOWN
 from widgets.safe import guarded, html, message_html
 
 REMOVE = "remove"
@@ -88,7 +89,7 @@ class PositionEditor(w.VBox):
             description="Play from here", button_style="primary", layout=w.Layout(width="auto")
         )
         self.analyse = w.Button(description="Analyse", layout=w.Layout(width="auto"))
-        self.analyse.layout.display = None if on_analyse else "none"
+        self.analyse.layout.display = SHOWN if on_analyse else "none"
         self._wire()
         palette = w.HBox(list(self.buttons.values()), layout=w.Layout(flex_flow="row wrap"))
         self.counted = self._counted(counted) if grouped else _row(list(self.counters.values()))

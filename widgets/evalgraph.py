@@ -30,6 +30,7 @@ import ipywidgets as w
 import traitlets
 
 from rules_kernel.core import Game, RulesError
+from widgets import runtime
 from widgets.charts import GRID, INK, _ticks
 from widgets.safe import error_line, guarded, html, message_html
 
@@ -353,6 +354,14 @@ class ReportPanel(w.VBox):
     def _estimate(self) -> None:
         if self.record is None or self.running:
             return
+        if not runtime.importable("pandas"):  # the static site's browser Python
+            self.note.value = html(
+                "<small>The game report is a pandas table, which this page's Python (in your "
+                "browser) does not have: the server mode (<code>./run publish</code>) and "
+                "<code>rules-explorer analyse</code> make it.</small>"
+            )
+            self.button.disabled = True
+            return
         plies = len(self.record.actions)
         if plies > MAX_PLIES:
             self.note.value = html(
@@ -386,7 +395,7 @@ class ReportPanel(w.VBox):
         self._flag = threading.Event()
         self._started(limit)
         job = functools.partial(self._run, self._token, self._flag, engine, limit)
-        if wait:
+        if wait or not runtime.THREADS:  # the browser's Python starts no threads: the page waits
             job()
             return None
         self._thread = threading.Thread(target=job, name="replay-report", daemon=True)

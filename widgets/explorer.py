@@ -37,6 +37,7 @@ from widgets.movelist import MoveList
 from widgets.options import OptionsForm
 from widgets.presentation import Presentation, has_secrets, line_of, line_of_node, name_at, present
 from widgets.reference import reference_panel
+from widgets.runtime import SHOWN
 from widgets.safe import error_line, guarded, html, message_html
 
 ALL_SEEING = "all"
@@ -353,7 +354,7 @@ class Explorer(w.VBox):
         title = rk.game_class(self.game_select.value).title
         self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
         self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
-        self.options_form_box.layout.display = None if opened else "none"
+        self.options_form_box.layout.display = SHOWN if opened else "none"
 
     @property
     def option_widgets(self) -> dict[str, w.Widget]:
@@ -766,7 +767,7 @@ class Explorer(w.VBox):
         lines = () if curtain else line_of(self.session, view.viewer)
         self.move_list.show(lines, 0 if curtain else self.session.ply, self.game.player_names)
         hide = self.compact and not lines  # a live diagram shows its list once a move is made
-        self.move_list.layout.display = self.moves_heading.layout.display = "none" if hide else None
+        self.move_list.layout.display = self.moves_heading.layout.display = "none" if hide else SHOWN
         last = len(lines)
         looking = not curtain and self.session.ply < last
         self.looking_back.layout.display = "flex" if looking else "none"
@@ -822,12 +823,12 @@ class Explorer(w.VBox):
         if scene.layout != "square":
             self.turn_board.layout.display = "none"
             return None
-        self.turn_board.layout.display = None
+        self.turn_board.layout.display = SHOWN
         own_side = scene.perspective == 1
         return (not own_side) if self.turn_board.value else own_side
 
     def _show_curtain(self, curtain: bool) -> None:
-        self.board.widget.layout.display = "none" if curtain else None
+        self.board.widget.layout.display = "none" if curtain else SHOWN
         self.curtain.layout.display = "flex" if curtain else "none"
         if curtain:
             name = self.game.player_names[self.curtain_for]
@@ -866,7 +867,7 @@ class Explorer(w.VBox):
         self.all_moves.value = moves[0] if moves else None
         self.all_moves.disabled = self.play_button.disabled = not moves
         pending = view.chance_pending and not curtain
-        self.chance_box.layout.display = None if self.manual_chance.value else "none"
+        self.chance_box.layout.display = SHOWN if self.manual_chance.value else "none"
         self.chance_button.disabled = not pending
         # the outcome list names every possibility with its odds: analysis only
         self.chance_select.options = self._chance_options() if pending and view.viewer is None else []
@@ -923,7 +924,7 @@ class Explorer(w.VBox):
         if scene.layout != "hex":
             self.hex_names.layout.display = "none"
             return {}
-        self.hex_names.layout.display = None
+        self.hex_names.layout.display = SHOWN
         if not self.hex_names.value:
             return {}
         # an empty hex shows its name already (at its foot): only those under a coin need it
@@ -945,7 +946,7 @@ class Explorer(w.VBox):
         """Offered where the game has a solved table on this machine: "being prepared" (and
         off) while the server still unpacks or builds it; not offered where there is none."""
         availability = self.game.solved_table_availability() if self.game.SOLVED_TABLE else "absent"
-        self.perfect.layout.display = None if availability != "absent" else "none"
+        self.perfect.layout.display = SHOWN if availability != "absent" else "none"
         preparing = availability == "preparing"
         self.perfect.description = (
             "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
@@ -1043,7 +1044,7 @@ class Explorer(w.VBox):
             self._say("The editor shows every card: open it in the all-seeing view.", error=True)
             return
         editor = PositionEditor(self.state, self._play_edited, self._analyse_edited)
-        self.editor_box.children, self.editor_box.layout.display = (editor,), None
+        self.editor_box.children, self.editor_box.layout.display = (editor,), SHOWN
 
     def _play_edited(self, state: State) -> None:
         self.edit_toggle.value = False
@@ -1054,7 +1055,7 @@ class Explorer(w.VBox):
         self.analysis.switch.value = True
 
     def _show_edit_toggle(self) -> None:
-        self.edit_toggle.layout.display = None if has_editor(self.state) else "none"
+        self.edit_toggle.layout.display = SHOWN if has_editor(self.state) else "none"
 
     # --- links ---------------------------------------------------------------------------
     def open_link(self, query: str) -> None:

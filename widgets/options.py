@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 import rules_kernel as rk
+from widgets.runtime import SHOWN
 from widgets.safe import message_html
 from widgets.upload import Upload
 
@@ -230,7 +231,7 @@ class WordOrListsField(Field):
         super().__init__(name, option, [self.mode, self.lists])
 
     def _show_lists(self) -> None:
-        self.lists.layout.display = None if self.mode.value == self.CHOOSE else "none"
+        self.lists.layout.display = SHOWN if self.mode.value == self.CHOOSE else "none"
 
     def value(self) -> Any:
         if self.mode.value != self.CHOOSE:

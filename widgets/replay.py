@@ -37,6 +37,7 @@ from widgets.evalgraph import ReportPanel
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.presentation import _shown, has_secrets
+from widgets.runtime import SHOWN
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
 
@@ -285,7 +286,7 @@ class Replay(w.VBox):
         self._window = (0, -1)
         self.slider.max = self.player.max = len(nodes) - 1
         on_main = all(n.parent is None or n.parent.children[0] is n for n in nodes)
-        self.main_line_button.layout.display = "none" if on_main else None
+        self.main_line_button.layout.display = "none" if on_main else SHOWN
 
     def _show_annotations(self, ply: int) -> None:
         """The comment on the position shown; a button for each other line from it."""
