@@ -73,9 +73,10 @@ def landing_document(cards: list[tuple[Card, str]]) -> str:
 
 # --- pages that need the server ----------------------------------------------------------
 def write_server_only(notebook: Path, out: Path, home: str) -> None:
+    import rules_kernel as rk
     from publish.landing import card_for
 
-    card = card_for(notebook, fallback_game="yokai-3x4")
+    card = card_for(notebook, fallback_game=rk.list_games()[0])
     metadata = json.loads(notebook.read_text(encoding="utf-8")).get("metadata", {})
     why = metadata.get("rules_explorer", {}).get("server_only", "it needs what only the server has")
     body = (

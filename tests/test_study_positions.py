@@ -215,7 +215,8 @@ def test_to_war_study_position_accepted_played_and_told():
     state = TW.from_text(TW_STUDY)
     assert state.status() == [
         "14 cards of the Südliche Armee out of the game (6 Mamluk, 4 Beduine, 3 Saqāliba, 1 Sarbaz)",
-        "15 cards of the Nordische Armee out of the game (2 Berserker, 2 König, 3 Reiter, 4 Krieger, 4 Bogenschütze)",
+        "15 cards of the Nordische Armee out of the game "
+        "(2 Berserker, 2 König, 3 Reiter, 4 Krieger, 4 Bogenschütze)",
     ]
     assert TW.from_text(state.to_text()) == state
     placed = state.play("draw:BED", "BED@b1")
