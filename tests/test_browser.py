@@ -592,8 +592,15 @@ def test_the_board_editor_places_a_to_war_card_from_its_reserve_and_plays_from_i
     expect(box).to_have_value(re.compile(r"^0:MAM\."), timeout=15_000)
     expect(reserve).to_have_value(str(before - 1), timeout=15_000)
     page.screenshot(path=str(ARTIFACTS / "editor-to-war-390.png"), full_page=True)
+    text = box.input_value()
     editor.get_by_role("button", name="Play from here").click()
-    page.wait_for_function("() => !document.querySelector('.re-editor')", timeout=15_000)
+    page.wait_for_function(  # the explorer shows the edited position before a move is played
+        "(t) => document.querySelector(\"input[placeholder='paste a position text here']\").value === t"
+        " && !document.querySelector('.re-editor')",
+        arg=text,
+        timeout=30_000,
+    )
+    page.wait_for_timeout(SETTLE_MS)
     play_any_move(page)
     assert len(move_list(page)) >= 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
