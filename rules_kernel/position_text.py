@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from rules_kernel.core import CHANCE, PositionTextError, State
+from rules_kernel.core import CHANCE, Game, PositionTextError, State
 
 S = TypeVar("S", bound=State)
 
@@ -52,6 +52,18 @@ def read_position(game_id: str, text: object, parse: Callable[[list[str]], S]) -
         raise PositionTextError(
             f"{game_id} position {quote(text)}: {error}", field=error.field, why=error.why
         ) from None
+
+
+def read_edit(game: Game, build: Callable[[], S], write: Callable[[S], str]) -> State:
+    """A board editor's result (`State.edit`): `build()` makes the edited position, `write`
+    its text, and `game.from_text` reads that back, so an edit is checked exactly as a typed
+    position is; a FieldError from `build` becomes the PositionTextError naming the field,
+    worded as `read_position` words it."""
+    try:
+        sketch = build()
+    except FieldError as error:
+        raise PositionTextError(f"{game.id} edit: {error}", field=error.field, why=error.why) from None
+    return game.from_text(write(sketch))
 
 
 def quote(text: str) -> str:

@@ -52,7 +52,6 @@ from rules_kernel.core import (
     Option,
     OptionError,
     Outcome,
-    PositionTextError,
     ReferenceEntry,
     State,
 )
@@ -60,6 +59,7 @@ from rules_kernel.position_text import (
     FieldError,
     check_playable,
     named_fields,
+    read_edit,
     read_position,
     split_field,
     whole_number,
@@ -817,13 +817,9 @@ class ToWarState(State):
         six each. The turn's trails (squares the moving cards stood on) are kept where the
         same card still stands; the card pushing in keeps its own only while it is
         unchanged. It starts a game: ply 0, no last move."""
-        try:
-            sketch = _edited(self, place or {}, hands or {}, to_move, fields or {})
-        except FieldError as error:  # worded as a position text's: the field and why
-            raise PositionTextError(
-                f"{self.game.id} edit: {error}", field=error.field, why=error.why
-            ) from None
-        return self.game.from_text(_to_text(sketch))
+        return read_edit(
+            self.game, lambda: _edited(self, place or {}, hands or {}, to_move, fields or {}), _to_text
+        )
 
     def scene(self, perspective: int | None = None) -> Scene:
         return _scene(self if perspective is None else self.view(perspective), perspective)

@@ -42,12 +42,11 @@ from rules_kernel.core import (
     Move,
     Option,
     Outcome,
-    PositionTextError,
     ReferenceEntry,
     State,
     check_seat,
 )
-from rules_kernel.position_text import FieldError, read_position, whole_number
+from rules_kernel.position_text import FieldError, read_edit, read_position, whole_number
 from rules_kernel.scene import Cell, Scene, Token, Zone
 
 FILES, RANKS = 6, 7
@@ -609,13 +608,9 @@ class WarStoriesState(State):
     ) -> WarStoriesState:
         """This position edited (core.State.edit); the result is read back from its text, so
         it is checked exactly as any position text is."""
-        try:
-            sketch = _edited(self, place or {}, hands or {}, to_move, fields or {})
-        except FieldError as error:  # worded as a position text's: the field and why
-            raise PositionTextError(
-                f"{self.game.id} edit: {error}", field=error.field, why=error.why
-            ) from None
-        return self.game.from_text(_to_text(sketch))
+        return read_edit(
+            self.game, lambda: _edited(self, place or {}, hands or {}, to_move, fields or {}), _to_text
+        )
 
     def scene(self, perspective: int | None = None) -> Scene:
         shown = self if perspective is None else self.view(perspective)

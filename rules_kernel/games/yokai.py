@@ -33,7 +33,7 @@ from rules_kernel.core import (
     State,
 )
 from rules_kernel.persistent import Counts
-from rules_kernel.position_text import FieldError, read_position, whole_number
+from rules_kernel.position_text import FieldError, read_edit, read_position, whole_number
 from rules_kernel.scene import Cell, Scene, Token, Zone, ZoneItem, zone_cell
 
 # Piece kinds, in the rulebook's names.
@@ -813,13 +813,8 @@ class YokaiState(State):
                 field="fields",
                 why="the game has none to set",
             )
-        try:
-            sketch = self._edited(place or {}, hands or {}, self.side if to_move is None else to_move)
-        except FieldError as error:  # as a position text's: the field and why
-            raise PositionTextError(
-                f"{self.game.id} edit: {error}", field=error.field, why=error.why
-            ) from None
-        return self.game.from_text(_fen(sketch))  # checked as any position text is
+        side = self.side if to_move is None else to_move
+        return read_edit(self.game, lambda: self._edited(place or {}, hands or {}, side), _fen)
 
     def _edited(self, place, hands, side) -> YokaiState:
         board = list(self.board)

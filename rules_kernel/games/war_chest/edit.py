@@ -31,10 +31,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import EditPiece, PositionTextError
+from rules_kernel.core import EditPiece
 from rules_kernel.games.war_chest.box import COINS, NAMES, ROYAL, Hex, hex_label, hex_name
 from rules_kernel.games.war_chest.text import position_text
-from rules_kernel.position_text import FieldError
+from rules_kernel.position_text import FieldError, read_edit
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_chest.state import WarChestState
@@ -166,11 +166,7 @@ def edit(
 ) -> WarChestState:
     """`state` edited (core.State.edit), read back from its text: the text's own checks decide,
     and an edit starts a game (action count 0, no last action)."""
-    try:
-        sketch = _edited(state, place, hands, to_move, fields)
-    except FieldError as error:  # worded as a position text's: the field and why
-        raise PositionTextError(f"{state.game.id} edit: {error}", field=error.field, why=error.why) from None
-    return state.game.from_text(position_text(sketch))
+    return read_edit(state.game, lambda: _edited(state, place, hands, to_move, fields), position_text)
 
 
 def _edited(state, place, hands, to_move, fields) -> WarChestState:
