@@ -23,6 +23,7 @@ import os
 import random
 import re
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,15 +168,16 @@ STYLE = """<style>
 </style>"""
 
 
-def landing_html(directory: str | Path = ".") -> str:
-    """The landing page's HTML: a section of cards for dashboards, one for rule explainers."""
+def landing_html(directory: str | Path = ".", href_of: Callable[[Card], str] | None = None) -> str:
+    """The landing page's HTML: a section of cards for dashboards, one for rule explainers.
+    A card links to its notebook's page under Voilà, or to `href_of(card)` (the static site)."""
     cards, prefix = notebook_cards(directory), link_prefix()
     parts = [STYLE]
     for heading, belongs in SECTIONS:
         chosen = [card for card in cards if belongs(card.stem)]
         if chosen:
             parts.append(f'<h2 class="landing-section">{html.escape(heading)}</h2>')
-            grid = "".join(card_html(card, prefix) for card in chosen)
+            grid = "".join(card_html(card, prefix, href_of(card) if href_of else None) for card in chosen)
             parts.append(f'<div class="landing-grid">{grid}</div>')
     return '<div class="landing">' + "\n".join(parts) + "</div>"
 

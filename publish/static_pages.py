@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from publish.landing import SECTIONS, STYLE, Card, card_html, notebook_cards
+from publish.landing import landing_html
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -46,29 +46,23 @@ def document(title: str, body: str, home: str | None = None) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title>{PAGE_STYLE}{STYLE}</head>"
+        f"<title>{html.escape(title)}</title>{PAGE_STYLE}</head>"
         f"<body><main>{back}{body}</main></body></html>\n"
     )
 
 
 # --- the landing page --------------------------------------------------------------------
-def cards_for(folder: Path, kinds: dict[str, str]) -> list[tuple[Card, str]]:
-    """A card for every page, with its link on the static site (`kinds`: notebook stem ->
-    how it is published; the landing notebook itself gets no card)."""
-    from publish.static_site import page_href
-
-    return [(card, page_href(card.stem, kinds[card.stem])) for card in notebook_cards(folder)]
+def page_href(stem: str, kind: str) -> str:
+    """Where a notebook's page is on the static site, by how it is published."""
+    return f"voici/render/{stem}.html" if kind == "kernel" else f"pages/{stem}.html"
 
 
-def landing_document(cards: list[tuple[Card, str]]) -> str:
-    parts = ["<h1>Rules Explorer</h1><p>Every page runs in your browser: nothing is sent anywhere.</p>"]
-    for heading, belongs in SECTIONS:
-        chosen = [(card, href) for card, href in cards if belongs(card.stem)]
-        if chosen:
-            parts.append(f'<h2 class="landing-section">{html.escape(heading)}</h2>')
-            grid = "".join(card_html(card, href=href) for card, href in chosen)
-            parts.append(f'<div class="landing-grid">{grid}</div>')
-    return document("Rules Explorer", '<div class="landing">' + "\n".join(parts) + "</div>")
+def landing_document(folder: Path, kinds: dict[str, str]) -> str:
+    """The site's index.html: the landing page's cards (`publish.landing`), each linking to
+    its page here (`kinds`: notebook stem -> how it is published)."""
+    intro = "<h1>Rules Explorer</h1><p>Every page runs in your browser: nothing is sent anywhere.</p>"
+    cards = landing_html(folder, href_of=lambda card: page_href(card.stem, kinds[card.stem]))
+    return document("Rules Explorer", intro + cards)
 
 
 # --- pages that need the server ----------------------------------------------------------
@@ -184,12 +178,12 @@ class WidgetRenderer:
         if model is None:
             return ""
         name, values = model.get("model_name", ""), model.get("state", {})
-        classes = values.get("_dom_classes", [])
-        if STATIC_ONLY in classes:
-            return f"<div>{values.get('value', '')}</div>"
-        if self._hidden(values):
+        shown_here = STATIC_ONLY in values.get("_dom_classes", [])
+        if not shown_here and self._hidden(values):
             return ""
-        if name in TEXT_WIDGETS:
+        if shown_here or name in TEXT_WIDGETS:
+            # an HTML widget's value is HTML, made (and escaped) by the project's own widgets
+            # in a notebook of the project's, executed here at build time: kept as it is
             return f"<div>{values.get('value', '')}</div>"
         if name == "LabelModel":
             return f"<div>{html.escape(str(values.get('value', '')))}</div>"

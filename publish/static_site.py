@@ -51,7 +51,7 @@ from pathlib import Path
 
 import tomllib
 
-from rules_kernel.records import RECORDS_PACKAGE  # noqa: E402  (after the constants it needs none)
+from rules_kernel.records import RECORDS_PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 PINS = Path(__file__).resolve().parent / "static" / "pins.toml"
@@ -401,7 +401,7 @@ def kernel_extension_wheels(python: Path) -> list[Path]:
     return chosen
 
 
-def stage_pyodide(stage: Path, pyodide_package: Path, wheels: list[Path], pins: dict) -> list[Wheel]:
+def stage_pyodide(stage: Path, pyodide_package: Path, wheels: list[Path], pins: dict) -> None:
     """The site's static/pyodide/: the runtime's core files, the wheels and their lock."""
     folder = stage / "static" / "pyodide"
     folder.mkdir(parents=True)
@@ -417,7 +417,6 @@ def stage_pyodide(stage: Path, pyodide_package: Path, wheels: list[Path], pins: 
             f"the Pyodide tarball is {info.get('version')}, pins.toml says {pins['pyodide']}"
         )
     write_lock(folder, described, info, pins)
-    return described
 
 
 def lite_config(boot: Iterable[str]) -> dict:
@@ -531,10 +530,6 @@ def prune(site: Path) -> None:
             path.unlink()
 
 
-def page_href(stem: str, kind: str) -> str:
-    return f"voici/render/{stem}.html" if kind == "kernel" else f"pages/{stem}.html"
-
-
 # --- the whole build ---------------------------------------------------------------------
 def source_epoch() -> int:
     done = subprocess.run(
@@ -598,13 +593,13 @@ def build(out: Path, *, cache: Path | None = None) -> Path:
     prune(out)
     pages = out / "pages"
     pages.mkdir()
-    cards = static_pages.cards_for(NOTEBOOKS, {p.stem: k for k, ps in kinds.items() for p in ps})
     for path in kinds["prerender"]:
         say(f"executing {path.name} for its pre-rendered page")
         static_pages.write_prerendered(path, pages / f"{path.stem}.html", home="../index.html")
     for path in kinds["server"]:
         static_pages.write_server_only(path, pages / f"{path.stem}.html", home="../index.html")
-    (out / "index.html").write_text(static_pages.landing_document(cards), encoding="utf-8")
+    published = {p.stem: kind for kind, paths in kinds.items() for p in paths}
+    (out / "index.html").write_text(static_pages.landing_document(NOTEBOOKS, published), encoding="utf-8")
     say(f"built {out} in {time.monotonic() - started:.0f} s: {site_size(out) / 1e6:.1f} MB")
     return out
 

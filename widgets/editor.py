@@ -119,7 +119,7 @@ class PositionEditor(w.VBox):
         return button
 
     def _owner_name(self, owner: int | None) -> str:
-        return "Off the board" if owner is None else f"{self.state.game.player_names[owner]}"
+        return "Off the board" if owner is None else self.state.game.player_names[owner]
 
     def _counter(self, piece: EditPiece, grouped: bool) -> w.BoundedIntText:
         """A count of one piece in one pile; labelled with its pile and owner unless it

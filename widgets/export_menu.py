@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from rules_kernel.core import State
-from widgets import picture
+from widgets import picture, runtime
 from widgets.safe import guarded, html, message_html
 
 KINDS = (
@@ -31,11 +31,9 @@ RASTER = ("png", "gif")
 
 
 def kinds_here() -> tuple[tuple[str, str], ...]:
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
-        return tuple((label, kind) for label, kind in KINDS if kind not in RASTER)
-    return KINDS
+    if runtime.importable("PIL"):
+        return KINDS
+    return tuple((label, kind) for label, kind in KINDS if kind not in RASTER)
 
 
 MIME = {"png": "image/png", "svg": "image/svg+xml", "gif": "image/gif", "animated-svg": "image/svg+xml"}

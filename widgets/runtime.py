@@ -5,6 +5,7 @@ budget; and it has no pandas, so what builds a DataFrame says it needs the serve
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 #: False in the browser's Python (Pyodide: `threading.Thread.start` raises RuntimeError)
@@ -12,12 +13,12 @@ THREADS = sys.platform != "emscripten"
 
 
 def importable(module: str) -> bool:
-    """Whether `module` can be imported here (imported to find out: a finder may refuse it)."""
+    """Whether `module` can be imported here, found without importing it (pandas or Pillow
+    would cost a page's start); a finder that refuses it counts as absent."""
     try:
-        __import__(module)
+        return importlib.util.find_spec(module) is not None
     except ImportError:
         return False
-    return True
 
 
 #: the `layout.display` that shows a widget: the empty string, never None. The browser's
