@@ -13,7 +13,8 @@ build reaches no network. The build:
 2. puts Pyodide's core files, the pinned wheels, the project's own wheel and two stand-ins
    (`ssl` and `sqlite3`, which only Pyodide's full release carries) in the site, and writes
    Pyodide's lock for exactly those wheels, so the kernel loads them at start with no install
-   cell and never asks PyPI (`disablePyPIFallback`);
+   cell and never asks PyPI (`disablePyPIFallback`), and a snapshot of Python's memory after
+   its slow imports, which each page restores instead of starting Python afresh;
 3. builds the notebooks that run in the browser (`rules_explorer.static` metadata "kernel",
    the default) with Voici, and rewrites each page's configuration so the runtime is found
    from any folder the site is put in, and the icon font comes from the site, not a CDN;
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import base64
 import functools
+import gzip
 import hashlib
 import http.server
 import json
@@ -386,6 +388,34 @@ def compile_wheels(pyodide_package: Path, wheels: list[Path], into: Path) -> lis
     return sorted(compiled.glob("*.whl"))
 
 
+#: the runtime script each page's kernel loads: Pyodide's own, or, where the build wrote a
+#: snapshot, load_snapshot.js (Pyodide's, with Python restored from the snapshot)
+PYODIDE_SCRIPT, SNAPSHOT_SCRIPT = "pyodide.js", "load-snapshot.js"
+
+
+def write_snapshot(folder: Path, boot: list[str], epoch: int) -> str:
+    """Python's memory after its slow imports (publish/static/snapshot_imports.py), written
+    by Pyodide itself in Node.js into the site's static/pyodide/ as snapshot.bin.gz, with the
+    script that restores it in the reader's browser; the runtime script the pages load. With
+    no `node` there is no snapshot: the pages start Python as usual, slower."""
+    node = shutil.which("node")
+    if node is None:
+        say("no node: no snapshot of Python's start (pages start slower; install Node.js for one)")
+        return PYODIDE_SCRIPT
+    say("writing the snapshot of Python after its imports")
+    here = Path(__file__).resolve().parent / "static"
+    raw = folder / "snapshot.bin"
+    _run([node, here / "make_snapshot.js", folder, raw, str(epoch), ",".join(boot)], "writing the snapshot")
+    with raw.open("rb") as source, (folder / "snapshot.bin.gz").open("wb") as packed:
+        # gzip: every host serves it compressed, whatever it does with other types; mtime 0
+        # and no name keep two builds' bytes the same
+        with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0, compresslevel=6) as out:
+            shutil.copyfileobj(source, out)
+    raw.unlink()
+    shutil.copy2(here / "load_snapshot.js", folder / SNAPSHOT_SCRIPT)
+    return SNAPSHOT_SCRIPT
+
+
 def kernel_extension_wheels(python: Path) -> list[Path]:
     """The Pyodide kernel's own wheels (the kernel, its ipykernel stand-in, piplite), as its
     labextension carries them: in the lock, the kernel loads them with the rest at start
@@ -480,10 +510,11 @@ CONFIG_SCRIPT = re.compile(
 )
 
 
-def localise_page(page: Path, site: Path) -> None:
+def localise_page(page: Path, site: Path, runtime: str = PYODIDE_SCRIPT) -> None:
     """A built page made to work from any folder and host: the icon font from the site, and
-    the kernel's runtime URL relative to this page (Voici copies the site's settings into
-    each page, where "./static/..." would point below the page's own folder)."""
+    the kernel's runtime script (`runtime`, in static/pyodide/) by a URL relative to this page
+    (Voici copies the site's settings into each page, where "./static/..." would point below
+    the page's own folder)."""
     text = page.read_text(encoding="utf-8")
     up = os.path.relpath(site, page.parent).replace(os.sep, "/")
     text = FONT_LINK.sub(lambda m: f"{up}/static/fontawesome/css/{m.group(1)}", text)
@@ -495,7 +526,7 @@ def localise_page(page: Path, site: Path) -> None:
         config = json.loads(match.group(2))
         settings = config.get("litePluginSettings", {}).get(KERNEL_SETTINGS)
         if settings is not None:
-            settings["pyodideUrl"] = f"{up}/static/pyodide/pyodide.js"
+            settings["pyodideUrl"] = f"{up}/static/pyodide/{runtime}"
             settings["pipliteUrls"] = [
                 f"{up}/{u.removeprefix('./')}" if u.startswith("./") else u
                 for u in settings.get("pipliteUrls", [])
@@ -571,6 +602,7 @@ def build(out: Path, *, cache: Path | None = None) -> Path:
         wheels = compile_wheels(pyodide, wheels, Path(scratch) / "compiled")
         stage_pyodide(stage, pyodide, wheels, pins)
         boot = [*BOOT, PROJECT, *PROJECT_DEPENDS, canonical(RECORDS_PACKAGE)]
+        runtime = write_snapshot(stage / "static" / "pyodide", boot, epoch)
         (stage / "jupyter-lite.json").write_text(json.dumps(lite_config(boot), indent=1))
         contents = stage_contents(stage, kinds["kernel"])
         # built in a folder of its own: with a source date, JupyterLite re-dates everything
@@ -586,7 +618,7 @@ def build(out: Path, *, cache: Path | None = None) -> Path:
         )
         install_font(built, font)
         for page in sorted((built / "voici").rglob("*.html")):
-            localise_page(page, built)
+            localise_page(page, built, runtime)
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(built, out)

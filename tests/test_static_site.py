@@ -7,7 +7,10 @@ elsewhere, 0 failed requests, 0 console errors.
 
 The build itself: every wheel the site ships is in Pyodide's lock with its real hash, the
 kernel never falls back to PyPI, no page links a CDN, and a second build reads only the cache
-(the network is made unreachable for it) and ships the same wheels byte for byte."""
+(the network is made unreachable for it) and ships the same wheels and the same snapshot of
+Python's memory byte for byte. That snapshot is restored where a page starts (in Chromium, and
+in Node.js: each restore gets its own random state; without the snapshot Python starts as
+usual)."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -66,13 +70,29 @@ class Watch:
     requests (and answers of 400 or more) and console errors."""
 
     def __init__(self, browser, base: str, viewport=None) -> None:
-        self.base, self.outside, self.failed, self.errors = base, [], [], []
+        self.base, self.outside, self.failed, self.errors, self.warnings = base, [], [], [], []
+        self.snapshots = []
         self.page = browser.new_page(viewport=viewport or {"width": 1280, "height": 800})
         self.page.route("**/*", self._route)
         self.page.on("requestfailed", lambda r: self.failed.append(r.url))
         self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("console", self._console)
+        self.page.on("response", self._response)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _response(self, response) -> None:
+        if response.url.endswith("/snapshot.bin.gz"):
+            self.snapshots.append(response.status)
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+        elif message.type == "warning":
+            self.warnings.append(message.text)
+
+    def assert_python_came_from_the_snapshot(self) -> None:
+        assert self.snapshots == [200], f"snapshot.bin.gz answered {self.snapshots}"
+        assert not [w for w in self.warnings if "snapshot" in w], self.warnings
 
     def _route(self, route) -> None:
         url = route.request.url
@@ -123,14 +143,36 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     heatmaps = statistics.split("Where it happens on the board")[1].split("Agent ladder")[0]
     assert heatmaps.count("<svg") >= 5  # each heatmap's picture, not only its legend and caption
     assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
+    snapshot = (site / "static/pyodide/snapshot.bin.gz").read_bytes()
+    assert snapshot[:2] == b"\x1f\x8b" and snapshot[4:8] == b"\0\0\0\0"  # gzip, no date in it
+    for path in kinds["kernel"]:
+        page = (site / "voici/render" / f"{path.stem}.html").read_text(encoding="utf-8")
+        assert '"pyodideUrl": "../../static/pyodide/load-snapshot.js"' in page, path.name
 
 
-def test_a_second_build_needs_no_network_and_ships_the_same_wheels(site, tmp_path):
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_each_restore_of_the_snapshot_has_its_own_random_state_and_a_missing_one_falls_back(site):
+    done = subprocess.run(
+        ["node", ROOT / "tests/static_snapshot_check.js", site], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, second, missing = json.loads(done.stdout.strip().splitlines()[-1])
+    # restored: the imports snapshot_imports.py made are there before the page imports anything
+    assert first["restored"] and second["restored"] and not missing["restored"]
+    assert first["random"] != second["random"]  # the snapshot's own state would be everyone's
+    assert first["warnings"] == second["warnings"] == []
+    assert missing["warnings"] == ["Python starts without its snapshot (Error: snapshot.bin.gz: HTTP 404)"]
+    assert first["moves"] == second["moves"] == missing["moves"] > 0
+
+
+def test_a_second_build_needs_no_network_and_ships_the_same_wheels_and_snapshot(site, tmp_path):
     unreachable = "http://127.0.0.1:9"  # nothing answers there: a download would fail
     done = build(tmp_path / "again", https_proxy=unreachable, http_proxy=unreachable, PIP_NO_INDEX="1")
     assert done.returncode == 0, done.stderr[-3000:]
     first = (site / "static/pyodide/pyodide-lock.json").read_text()
     assert (tmp_path / "again/static/pyodide/pyodide-lock.json").read_text() == first
+    snapshot = "static/pyodide/snapshot.bin.gz"
+    assert (tmp_path / "again" / snapshot).read_bytes() == (site / snapshot).read_bytes()
 
 
 def test_the_landing_page_links_every_page(browser, served, site):
@@ -173,6 +215,7 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
             break
     page.wait_for_function(flipped, timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "static-explorer.png"))
+    watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()
 
 
@@ -185,6 +228,7 @@ def test_a_puzzle_is_solved_by_clicking_in_the_browser(browser, served):
         puzzle.locator(f'.re-hits [data-cell="{cell}"]').first.click(force=True)
     puzzle.get_by_text("Right!").wait_for(timeout=30_000)
     puzzle.screenshot(path=str(ARTIFACTS / "static-puzzle.png"))
+    watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()
 
 
@@ -194,4 +238,5 @@ def test_a_shipped_record_replays_in_the_browser(browser, served):
     assert page.locator(".widget-slider").filter(has_text="Ply").count() == 1
     page.get_by_text("actions: ").first.wait_for(timeout=30_000)  # the notebook's loop over a record file
     page.screenshot(path=str(ARTIFACTS / "static-replay-phone.png"))
+    watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()

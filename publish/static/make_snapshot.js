@@ -1,0 +1,63 @@
+// node make_snapshot.js PYODIDE_DIR OUT_FILE EPOCH PACKAGES: Pyodide in Node loads the site's
+// PACKAGES (comma-separated), runs snapshot_imports.py and writes its memory as OUT_FILE, which
+// load_snapshot.js restores in the reader's browser instead of starting Python and importing
+// the same modules again. The clock and the random source are fixed while it runs (from EPOCH, the source
+// date), so two builds write the same bytes.
+const fs = require("fs");
+const path = require("path");
+const [pyodideDir, outFile, epoch, packages] = process.argv.slice(2);
+const { loadPyodide } = require(path.join(path.resolve(pyodideDir), "pyodide.js"));
+
+function fixClockAndRandomness(epochSeconds) {
+  let now = epochSeconds * 1000;
+  let state = 0x9e3779b9;
+  const tick = () => (now += 1);
+  Date.now = tick;
+  Object.defineProperty(globalThis, "performance", { value: { now: tick, timeOrigin: 0 } });
+  Object.defineProperty(globalThis, "crypto", {
+    value: {
+      getRandomValues(view) {
+        const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+        for (let i = 0; i < bytes.length; i++) {
+          state ^= state << 13;
+          state ^= state >>> 17;
+          state ^= state << 5;
+          bytes[i] = state & 0xff;
+        }
+        return view;
+      },
+    },
+  });
+}
+
+function dependenciesFirst(locked, names) {
+  const order = [];
+  const visit = (given) => {
+    const name = given.toLowerCase().replace(/[-_.]+/g, "-"); // as the lock writes names
+    if (order.includes(name)) return;
+    if (!locked[name]) throw new Error(`${name} is not in the site's pyodide-lock.json`);
+    for (const dependency of [...locked[name].depends].sort()) visit(dependency);
+    order.push(name);
+  };
+  [...names].sort().forEach(visit);
+  return order;
+}
+
+(async () => {
+  fixClockAndRandomness(Number(epoch));
+  const indexURL = path.resolve(pyodideDir) + "/";
+  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+  // one package at a time, dependencies first: loaded together they are unpacked in the order
+  // their downloads end, and the memory written would differ from build to build
+  const lock = JSON.parse(fs.readFileSync(path.join(indexURL, "pyodide-lock.json"), "utf8"));
+  for (const name of dependenciesFirst(lock.packages, packages.split(","))) {
+    await pyodide.loadPackage([name], { messageCallback() {} });
+  }
+  pyodide.runPython(fs.readFileSync(path.join(__dirname, "snapshot_imports.py"), "utf8"));
+  // the list of loaded packages is the runtime's, remade in the browser when it loads them
+  for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
+  fs.writeFileSync(outFile, pyodide.makeMemorySnapshot());
+})().catch((error) => {
+  console.error(error.message || error);
+  process.exit(1);
+});

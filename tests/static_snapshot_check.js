@@ -1,0 +1,39 @@
+// node static_snapshot_check.js SITE: the site's load-snapshot.js in Node, as the browser's
+// kernel runs it (tests/test_static_site.py reads what it prints): Python restored from the
+// snapshot twice, then once with the snapshot missing. Files are "fetched" from SITE.
+const fs = require("fs");
+const path = require("path");
+const folder = path.join(path.resolve(process.argv[2]), "static", "pyodide") + "/";
+const { loadPyodide } = require(folder + "pyodide.js");
+require(folder + "load-snapshot.js");
+
+let missing = false;
+globalThis.fetch = async (url) => {
+  const file = folder + url.slice(folder.length);
+  if (missing || !url.startsWith(folder) || !fs.existsSync(file)) return new Response(null, { status: 404 });
+  return new Response(fs.readFileSync(file));
+};
+const warnings = [];
+console.warn = (text) => warnings.push(String(text));
+
+const SEEN = `
+import json, random, sys
+restored = "IPython" in sys.modules and "rules_kernel.games.war_chest" in sys.modules
+import rules_kernel
+state = rules_kernel.load_game("yokai-3x4").initial_state()
+json.dumps({"restored": restored, "random": random.random(), "moves": len(state.legal_moves())})
+`;
+
+(async () => {
+  const results = [];
+  for (const run of ["first", "second", "missing"]) {
+    missing = run === "missing";
+    const options = { indexURL: folder, packages: ["rules-explorer"] };
+    const pyodide = await globalThis.loadPyodideWithSnapshot(loadPyodide, options);
+    results.push({ run, ...JSON.parse(pyodide.runPython(SEEN)), warnings: warnings.splice(0) });
+  }
+  console.log(JSON.stringify(results));
+})().catch((error) => {
+  console.error(error.message || error);
+  process.exit(1);
+});
