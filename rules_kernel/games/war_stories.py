@@ -225,9 +225,10 @@ class WarStories(Game):
     AGENT_VALUES: ClassVar[dict[int, int]] = {DAIMYO: 0, SHINOBI: 5, ASHIGARU: 4, KIBATAI: 3, KIHEI: 3}
 
     def heuristic(self, state: State, player: int) -> float:
-        """Pieces on the board, the player's minus the opponent's, over 20."""
-        values = self.AGENT_VALUES
-        return sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in state.pieces if c) / 20
+        """Material (pieces on the board, the player's minus the opponent's, over 20) and each
+        Daimyo's danger: the checks its enemy has in one move, by how few safe squares it has
+        to flee to (`_heuristic`)."""
+        return _heuristic(state, player)
 
     def reference(self) -> list[ReferenceEntry]:
         """The pieces ("Pionnen") with their moves (the tables the moves are generated from),
@@ -800,6 +801,137 @@ def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
     """The removed cards as a multiset (sorted): the order they left in is history, not
     position, so two move orders reaching the same table give equal states."""
     return tuple(sorted(cards))
+
+
+# --- the agents' heuristic (Game.heuristic) ------------------------------------------------------
+
+#: for each square: the squares one step away (the Daimyo's), a Kibatai's jump away, and the
+#: eight rays outwards (orthogonal first), each a tuple of squares in order
+_NEIGHBOURS = tuple(
+    tuple(t for df, dr in ORTHOGONAL + DIAGONAL if (t := _step(sq, df, dr)) is not None) for sq in range(SIZE)
+)
+_JUMPS = tuple(tuple(t for df, dr in KNIGHT if (t := _step(sq, df, dr)) is not None) for sq in range(SIZE))
+
+
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    out, to = [], _step(sq, df, dr)
+    while to is not None:
+        out.append(to)
+        to = _step(to, df, dr)
+    return tuple(out)
+
+
+_RAYS = tuple(tuple(_ray(sq, df, dr) for df, dr in ORTHOGONAL + DIAGONAL) for sq in range(SIZE))
+#: the rays a slider walks: indexes into _RAYS' eight (orthogonal 0-3, diagonal 4-7)
+_SLIDER_RAYS = {SHINOBI: range(8), ASHIGARU: range(4), KIHEI: range(4, 8)}
+#: the heuristic's weights: a threat on a Daimyo (checks its enemy can give, weighed by how
+#: few squares it has to flee to), its flight squares, the squares each side controls
+_THREAT_WEIGHT, _FLIGHT_WEIGHT, _CONTROL_WEIGHT = 0.3, 0.03, 0.004
+_MOP_UP_WEIGHT = 0.02
+_HANGING_WEIGHT = 0.7
+
+
+def _reach(pieces: tuple[int, ...], cards: tuple[str | None, ...], player: int):
+    """What `player`'s pieces attack (squares, own pieces' included: they are defended) and
+    where each of its non-Daimyo pieces may go, as (kind, square) pairs."""
+    attacked: set[int] = set()
+    goes: list[tuple[int, int]] = []
+    for sq, code in enumerate(pieces):
+        if not code or code >> 3 != player:
+            continue
+        kind = code & 7
+        if kind == DAIMYO or kind == KIBATAI:
+            for to in _NEIGHBOURS[sq] if kind == DAIMYO else _JUMPS[sq]:
+                if cards[to] is None:
+                    attacked.add(to)
+                    if kind == KIBATAI and (not pieces[to] or pieces[to] >> 3 != player):
+                        goes.append((kind, to))
+            continue
+        rays = _RAYS[sq]
+        for i in _SLIDER_RAYS[kind]:
+            for to in rays[i]:
+                if cards[to] is not None:
+                    break
+                attacked.add(to)
+                if pieces[to]:
+                    if pieces[to] >> 3 != player:
+                        goes.append((kind, to))
+                    break
+                goes.append((kind, to))
+    return attacked, goes
+
+
+def _checking_squares(pieces: tuple[int, ...], cards: tuple[str | None, ...], daimyo: int):
+    """For each attacker kind, the squares from which it would attack the Daimyo on `daimyo`
+    (the lines from it up to the first card or piece, that piece's square included; the
+    Kibatai's jumps without a card)."""
+    rays = _RAYS[daimyo]
+    lines = (set(), set())  # orthogonal, diagonal
+    for i in range(8):
+        for to in rays[i]:
+            if cards[to] is not None:
+                break
+            lines[i >= 4].add(to)
+            if pieces[to]:
+                break
+    jumps = {to for to in _JUMPS[daimyo] if cards[to] is None}
+    return {SHINOBI: lines[0] | lines[1], ASHIGARU: lines[0], KIHEI: lines[1], KIBATAI: jumps}
+
+
+def _heuristic(state: WarStoriesState, player: int) -> float:
+    """Material (the agents' values, over 20), and what wins the game: Haisen, a Daimyo
+    attacked with no square to flee to (rulebook, "Haisen"; "Einde van het spel"). For each
+    Daimyo: the checks its enemy can give in one move (a piece moving onto a square from which
+    it attacks the Daimyo), weighed by how few safe squares the Daimyo has to flee to (Kyousei:
+    a free square next to it, no card, none of its own pieces, not attacked), so a Daimyo
+    hemmed in by cards with an attacker a move away scores as nearly lost; its safe squares
+    themselves; and the squares each side attacks (mobility). Each side's threat on the other
+    counts for it, the other's on it against it."""
+    pieces, cards = state.pieces, state.cards
+    values = WarStories.AGENT_VALUES
+    material = sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in pieces if c) / 20
+    reach = (_reach(pieces, cards, 0), _reach(pieces, cards, 1))
+    squares: list[int | None] = [None, None]
+    score = material + _CONTROL_WEIGHT * (len(reach[player][0]) - len(reach[1 - player][0]))
+    for side in (0, 1):
+        code = DAIMYO | side << 3
+        if code not in pieces:  # a study position without it
+            continue
+        daimyo = pieces.index(code)
+        enemy_attacks, enemy_goes = reach[1 - side]
+        flights = sum(
+            1
+            for to in _NEIGHBOURS[daimyo]
+            if cards[to] is None and (not pieces[to] or pieces[to] >> 3 != side) and to not in enemy_attacks
+        )
+        targets = _checking_squares(pieces, cards, daimyo)
+        checks = sum(1 for kind, to in enemy_goes if to in targets[kind])
+        danger = _THREAT_WEIGHT * min(checks, 3) / 3 / (1 + flights) - _FLIGHT_WEIGHT * min(flights, 4)
+        score += -danger if side == player else danger
+        squares[side] = daimyo
+    mover = state.side
+    if _HANGING_WEIGHT and not state.flips and squares[mover] is not None:
+        attacks, defended = reach[mover][0], reach[1 - mover][0]
+        if squares[mover] not in defended:  # not in Kyousei: the side to move may take a piece
+            hanging = max(
+                (
+                    values[c & 7]
+                    for sq, c in enumerate(pieces)
+                    if c and c >> 3 != mover and sq in attacks and sq not in defended
+                ),
+                default=0,
+            )
+            score += _HANGING_WEIGHT * hanging / 20 * (1 if mover == player else -1)
+    if _MOP_UP_WEIGHT and None not in squares and material:
+        # the side ahead drives the other Daimyo to the edge and brings its own Daimyo near
+        weak = squares[1 - player] if material > 0 else squares[player]
+        f, r = weak % FILES, weak // FILES
+        edge = min(f, FILES - 1 - f, r, RANKS - 1 - r)
+        (f0, r0), (f1, r1) = ((sq % FILES, sq // FILES) for sq in squares)
+        near = max(abs(f0 - f1), abs(r0 - r1))
+        mop = _MOP_UP_WEIGHT * ((2 - edge) + (6 - near) / 2)
+        score += mop if material > 0 else -mop
+    return score
 
 
 # --- position text -------------------------------------------------------------------------
