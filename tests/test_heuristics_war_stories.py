@@ -1,0 +1,66 @@
+"""War Stories' heuristic (`WarStories.heuristic`, the agents' and the tree search's estimate):
+besides material it knows what wins the game, Haisen (rules/war-stories-sengokuki.nl.txt,
+"Haisen": "De Daimyo wordt gedwongen te bewegen, maar heeft geen mogelijkheid meer om naar een
+veld te vluchten, waar hij niet geslagen kan worden in de volgende beurt"; "Einde van het
+spel": the player whose Daimyo stands in Haisen has lost)."""
+
+from __future__ import annotations
+
+import rules_kernel as rk
+from rules_kernel.games.war_stories import SQUARES, WarStoriesState
+
+GAME = rk.load_game("war-stories")
+LETTERS = {"D": 1, "S": 2, "A": 3, "K": 4, "H": 5}
+
+
+def position(pieces: dict[str, str], cards: dict[str, str] | None = None, side: int = 0) -> WarStoriesState:
+    """A dealt position: pieces like {"c1": "D", "c7": "d"} (upper case White), cards by square."""
+    board = [0] * 42
+    for square, letter in pieces.items():
+        board[SQUARES[square]] = LETTERS[letter.upper()] | (0 if letter.isupper() else 8)
+    layout = [None] * 42
+    for square, code in (cards or {}).items():
+        layout[SQUARES[square]] = code
+    return WarStoriesState(GAME, tuple(board), tuple(layout), side=side)
+
+
+def test_it_is_the_same_position_seen_from_both_sides():
+    s = position({"c1": "D", "d1": "S", "c7": "d", "f5": "h"}, {"c6": "ki", "b6": "he"}, side=1)
+    assert GAME.heuristic(s, 0) == -GAME.heuristic(s, 1)
+
+
+def test_an_enemy_daimyo_with_fewer_safe_squares_scores_better():
+    """Kyousei: an attacked Daimyo must flee to a square where it cannot be taken; the fewer
+    such squares, the nearer Haisen. The same pieces, the black Daimyo hemmed in by cards."""
+    pieces = {"c1": "D", "f1": "S", "c7": "d", "a4": "s"}
+    open_board = position(pieces, side=1)
+    hemmed = position(pieces, {"b7": "he", "b6": "ki", "c6": "kbr", "d6": "he"}, side=1)
+    assert GAME.heuristic(hemmed, 0) > GAME.heuristic(open_board, 0)
+
+
+def test_a_check_at_hand_on_a_daimyo_that_cannot_flee_is_nearly_a_win():
+    """The black Daimyo on c7 has no free square (cards and its own Shinobi around it): a
+    white Kibatai that can jump to b5 or d5 ("het enige spelstuk dat over ... bordkaarten kan
+    'springen'") gives Haisen next move; one on f1 cannot."""
+    cards = {"b7": "he", "b6": "ki", "c6": "kbr", "d6": "he"}
+    reaches = position({"c1": "D", "c3": "K", "c7": "d", "d7": "s"}, cards, side=1)
+    far = position({"c1": "D", "f1": "K", "c7": "d", "d7": "s"}, cards, side=1)
+    assert GAME.heuristic(reaches, 0) > GAME.heuristic(far, 0) + 0.2
+
+
+def test_our_own_daimyo_in_danger_counts_against_us():
+    """The same threat with colours swapped: White's Daimyo is the one that cannot flee."""
+    cards = {"b1": "he", "b2": "ki", "c2": "kbr", "d2": "he"}
+    threatened = position({"c1": "D", "d1": "S", "c7": "d", "c5": "k"}, cards, side=0)
+    far = position({"c1": "D", "d1": "S", "c7": "d", "f7": "k"}, cards, side=0)
+    assert GAME.heuristic(threatened, 0) < GAME.heuristic(far, 0) - 0.2
+
+
+def test_a_piece_the_side_to_move_can_take_for_nothing_counts_for_it():
+    """A capture ends the move and takes the piece off the board ("Een pion verplaatsen / een
+    pion van de tegenstander 'slaan'"): an undefended Ashigaru in a white Shinobi's line,
+    White to move, is worth most of its value to White; Black to move, it can step away."""
+    pieces = {"a1": "D", "c3": "S", "f7": "d", "c6": "a"}
+    white_to_move = GAME.heuristic(position(pieces, side=0), 0)
+    black_to_move = GAME.heuristic(position(pieces, side=1), 0)
+    assert white_to_move > black_to_move + 0.1
