@@ -62,7 +62,7 @@ RECORDS = ROOT / "data"
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: what the kernel loads when it starts (the Pyodide kernel installs any of its own boot
 #: packages missing here from PyPI, which a static site must never ask)
-BOOT = ("ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython", "piplite")
+BOOT = ("ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython", "piplite", "micropip")
 PROJECT = "rules-explorer"
 #: the project's own wheel needs only these in the browser (tests/test_static_imports.py)
 PROJECT_DEPENDS = ("ipywidgets", "anywidget", "tqdm")

@@ -8,7 +8,6 @@
   const SNAPSHOT = "snapshot.bin.gz";
 
   async function fetchSnapshot(indexURL) {
-    if (typeof DecompressionStream !== "function") return null;
     const response = await fetch(indexURL + SNAPSHOT);
     if (!response.ok) throw new Error(`${SNAPSHOT}: HTTP ${response.status}`);
     const unpacked = response.body.pipeThrough(new DecompressionStream("gzip"));
@@ -16,16 +15,18 @@
   }
 
   async function loadWithSnapshot(loadPyodide, options) {
-    try {
-      const snapshot = await fetchSnapshot(options.indexURL);
-      if (snapshot !== null) {
+    if (typeof DecompressionStream === "function") {
+      // fetched and unpacked while Pyodide fetches and compiles its own files
+      const snapshot = fetchSnapshot(options.indexURL);
+      snapshot.catch(() => {}); // a failure is loadPyodide's to report, below
+      try {
         const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
         // the snapshot's random state would be every reader's: each gets their own
         pyodide.runPython("import random; random.seed()");
         return pyodide;
+      } catch (error) {
+        console.warn(`Python starts without its snapshot (${error})`);
       }
-    } catch (error) {
-      console.warn(`Python starts without its snapshot (${error})`);
     }
     return loadPyodide(options);
   }

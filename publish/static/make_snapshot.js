@@ -9,11 +9,12 @@ const [pyodideDir, outFile, epoch, packages] = process.argv.slice(2);
 const { loadPyodide } = require(path.join(path.resolve(pyodideDir), "pyodide.js"));
 
 function fixClockAndRandomness(epochSeconds) {
-  let now = epochSeconds * 1000;
+  // a clock that stands still: one that moved would give each reading taken while Python
+  // imports a value that depends on how busy the machine was
+  const now = () => epochSeconds * 1000;
   let state = 0x9e3779b9;
-  const tick = () => (now += 1);
-  Date.now = tick;
-  Object.defineProperty(globalThis, "performance", { value: { now: tick, timeOrigin: 0 } });
+  Date.now = now;
+  Object.defineProperty(globalThis, "performance", { value: { now, timeOrigin: 0 } });
   Object.defineProperty(globalThis, "crypto", {
     value: {
       getRandomValues(view) {
