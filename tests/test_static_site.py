@@ -240,3 +240,21 @@ def test_a_shipped_record_replays_in_the_browser(browser, served):
     page.screenshot(path=str(ARTIFACTS / "static-replay-phone.png"))
     watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()
+
+
+def test_without_the_snapshot_the_pages_load_pyodides_own_script(tmp_path):
+    """`--no-snapshot` (12 MB less for a reader to fetch): no snapshot is written and each page's
+    kernel loads Pyodide's own script, as a build on a machine without Node.js does."""
+    from publish.static_site import PYODIDE_SCRIPT, localise_page, write_snapshot
+
+    folder = tmp_path / "static/pyodide"
+    folder.mkdir(parents=True)
+    assert write_snapshot(folder, ["rules-explorer"], 0, wanted=False) == PYODIDE_SCRIPT
+    assert list(folder.iterdir()) == []
+    settings = {"litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": {}}}
+    page = tmp_path / "voici/render/explorer.html"
+    page.parent.mkdir(parents=True)
+    config = f'<script id="jupyter-config-data" type="application/json">{json.dumps(settings)}</script>'
+    page.write_text(config)
+    localise_page(page, tmp_path, PYODIDE_SCRIPT)
+    assert '"pyodideUrl": "../../static/pyodide/pyodide.js"' in page.read_text()
