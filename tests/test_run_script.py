@@ -183,6 +183,7 @@ def test_externally_managed_system_python_gets_a_project_venv(fake_project):
     assert Path(report(first)["prefix"]).resolve() == venv.resolve()
     assert report(first)["argv"] == [
         "notebooks/explorer.ipynb",
+        "--template=rules-explorer",
         "--Voila.ip=127.0.0.1",
         "--VoilaExecutor.iopub_timeout=120",
         "--port=1",

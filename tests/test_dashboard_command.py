@@ -1,0 +1,62 @@
+"""`./run dashboard`, the README's command, really started: the explorer dashboard answers on
+127.0.0.1 and its page asks no other host for anything (issue #25 left this open: Voilà's own
+page template linked a CDN for its icon font, which a machine without internet never
+reaches; the dashboard now uses the publishing mode's template, publish/share)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import time
+
+import pytest
+from browser_support import ARTIFACTS, KERNEL_TRANSPORT, ROOT, chromium_path, free_port, stop
+
+pytestmark = pytest.mark.skipif(chromium_path() is None, reason="Debian's chromium is not installed")
+LISTEN_TIMEOUT = 180  # s: the command first checks the environment is up to date
+PAGE_TIMEOUT = 120_000  # ms: the notebook runs in a fresh kernel on a busy 2-core machine
+
+
+@contextlib.contextmanager
+def dashboard():
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"run-dashboard-{port}.log", "w") as log:
+        command = ["./run", "dashboard", "--no-browser", f"--port={port}", *KERNEL_TRANSPORT]
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + LISTEN_TIMEOUT
+            while True:
+                assert proc.poll() is None, f"./run dashboard exited with {proc.returncode}; see {log.name}"
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                    break
+                assert time.monotonic() < deadline, f"no answer within {LISTEN_TIMEOUT} s; see {log.name}"
+                time.sleep(0.5)
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            stop(proc)
+
+
+def test_the_dashboard_asks_no_other_host_and_draws_its_icons(browser):
+    outside, failed = [], []
+    with dashboard() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+
+        def route(request_route):
+            if request_route.request.url.startswith((url, "data:", "blob:")):
+                request_route.continue_()
+            else:
+                outside.append(request_route.request.url)
+                request_route.abort()
+
+        page.route("**/*", route)
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.goto(url)
+        page.wait_for_selector(".re-board [data-cell]", timeout=PAGE_TIMEOUT)
+        # the icon font comes from the page itself (voila-style.js carries Font Awesome 5)
+        page.wait_for_function("() => document.fonts.check('900 16px \"Font Awesome 5 Free\"')")
+        page.screenshot(path=str(ARTIFACTS / "run-dashboard.png"))
+        page.close()
+    assert outside == [], f"requests to other hosts: {outside[:5]}"
+    assert failed == [], f"failed requests: {failed[:5]}"
