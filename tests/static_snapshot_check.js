@@ -1,17 +1,21 @@
 // node static_snapshot_check.js SITE: the site's load-snapshot.js in Node, as the browser's
 // kernel runs it (tests/test_static_site.py reads what it prints): Python restored from the
-// snapshot twice, then once with the snapshot missing. Files are "fetched" from SITE.
+// snapshot twice, once more from a host that sends it gzip-encoded (the browser hands over the
+// unpacked bytes), then once with the snapshot missing. Files are "fetched" from SITE.
 const fs = require("fs");
+const zlib = require("zlib");
 const path = require("path");
 const folder = path.join(path.resolve(process.argv[2]), "static", "pyodide") + "/";
 const { loadPyodide } = require(folder + "pyodide.js");
 require(folder + "load-snapshot.js");
 
 let missing = false;
+let encoded = false;
 globalThis.fetch = async (url) => {
   const file = folder + url.slice(folder.length);
   if (missing || !url.startsWith(folder) || !fs.existsSync(file)) return new Response(null, { status: 404 });
-  return new Response(fs.readFileSync(file));
+  const bytes = fs.readFileSync(file);
+  return new Response(encoded ? zlib.gunzipSync(bytes) : bytes);
 };
 const warnings = [];
 console.warn = (text) => warnings.push(String(text));
@@ -26,8 +30,9 @@ json.dumps({"restored": restored, "random": random.random(), "moves": len(state.
 
 (async () => {
   const results = [];
-  for (const run of ["first", "second", "missing"]) {
+  for (const run of ["first", "second", "encoded", "missing"]) {
     missing = run === "missing";
+    encoded = run === "encoded";
     const options = { indexURL: folder, packages: ["rules-explorer"] };
     const pyodide = await globalThis.loadPyodideWithSnapshot(loadPyodide, options);
     results.push({ run, ...JSON.parse(pyodide.runPython(SEEN)), warnings: warnings.splice(0) });

@@ -10,7 +10,9 @@
   async function fetchSnapshot(indexURL) {
     const response = await fetch(indexURL + SNAPSHOT);
     if (!response.ok) throw new Error(`${SNAPSHOT}: HTTP ${response.status}`);
-    const unpacked = response.body.pipeThrough(new DecompressionStream("gzip"));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it as gzip-encoded
+    const unpacked = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
     return new Uint8Array(await new Response(unpacked).arrayBuffer());
   }
 
