@@ -230,7 +230,9 @@ def test_the_prior_steers_the_playouts_and_stays_reproducible():
     limit = Limit(seconds=None, playouts=24)
 
     def run(seed, weight):
-        engine = TreeSearchEngine(seed=seed, prior_weight=weight, exploration=0.05)
+        engine = TreeSearchEngine(
+            seed=seed, prior_weight=weight, exploration=0.05, minimax_weight=0.0, expand_leaf=False
+        )
         return analyse(state, viewer=state.current_player, limit=limit, engine=engine)
 
     first, again, unbiased = run(7, 2.0), run(7, 2.0), run(7, 0.0)
@@ -238,3 +240,49 @@ def test_the_prior_steers_the_playouts_and_stays_reproducible():
     assert summary_of(first) != summary_of(unbiased)
     # unbiased, 24 playouts among the moves each try an untried one; biased, they pile on a few
     assert max(m.visits for m in first.moves) > max(m.visits for m in unbiased.moves)
+
+
+# --- a leaf a ply deeper (expand_leaf) and implicit minimax backups -----------------------------------
+
+# Yōkai 3x4, the first player (upper case) to move: its Koropokkuru on b2 can take the Kodama on
+# b3, which the Tanuki on b4 guards, or step to a3, next to the other Koropokkuru; either loses it
+# on the next move, and taking the Koropokkuru wins (rulebook, "Einde van het spel").
+HANGING_KOROPOKKURU = "lg1/1c1/1L1/3[] w - - 0 1"
+
+
+@pytest.mark.parametrize("minimax_weight", [0.0, 0.5])
+def test_a_leaf_scored_a_ply_deeper_sees_the_reply_that_takes_the_koropokkuru(minimax_weight):
+    """One playout a move, untried moves first: scored at once, taking the Kodama looks best
+    (material); scored by the best reply, it and the step to a3 are lost (0) and rank last."""
+    state = rk.load_game("yokai-3x4").from_text(HANGING_KOROPOKKURU)
+    limit = Limit(seconds=None, playouts=len(state.legal_moves()))
+
+    def values(expand_leaf):
+        engine = TreeSearchEngine(
+            seed=2, prior_weight=0.0, expand_leaf=expand_leaf, minimax_weight=minimax_weight
+        )
+        result = analyse(state, engine=engine, limit=limit)
+        assert all(line.visits == 1 for line in result.moves)
+        return result.best.move, {line.move: line.value.win_probability for line in result.moves}
+
+    best, at_once = values(expand_leaf=False)
+    assert best == "b2b3" and at_once["b2b3"] > at_once["b2a1"]
+    best, deeper = values(expand_leaf=True)
+    assert deeper["b2b3"] == deeper["b2a3"] == 0.0
+    assert best not in ("b2b3", "b2a3") and deeper[best] == at_once[best]
+
+
+def test_implicit_minimax_backs_up_the_best_reply_and_stays_reproducible():
+    """With minimax backups a node's value is its best move's for whoever chooses there: at the
+    root's children, 1 minus the opponent's best reply; the same seed gives the same analysis."""
+    state = rk.load_game("yokai-3x4").from_text(HANGING_KOROPOKKURU)
+    limit = Limit(seconds=None, playouts=40)
+
+    def run():
+        engine = TreeSearchEngine(seed=3, minimax_weight=0.5, expand_leaf=True)
+        return analyse(state, engine=engine, limit=limit)
+
+    first, again = run(), run()
+    assert summary_of(first) == summary_of(again) and first.line == again.line
+    assert first.best.move not in ("b2b3", "b2a3")
+    assert {line.move: line.visits for line in first.moves}["b2b3"] <= 2  # refuted at its first look

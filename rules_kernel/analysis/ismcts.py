@@ -17,6 +17,15 @@ the move's mean, so its weight fades as 1 / (visits + prior_weight). With few pl
 dozens of near-equal moves (War Chest) the search then spends them deepening the moves the
 heuristic likes instead of trying each once with a noisy random rollout.
 
+Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014), off by default: each
+node also keeps the heuristic's value backed up by minimax over the moves tried below it (the
+best for whoever chooses there), and selection mixes it into the playouts' mean with weight
+`minimax_weight`; with `expand_leaf` a new leaf is expanded at once and scored by its best move,
+a ply deeper, so even one playout a move sees the reply that takes a piece left hanging. Against
+the greedy agent neither helped (docs/analysis.md has the figures): in a world dealt at random a
+best reply also knows the cards nobody has seen, and War Chest's heuristic, searched deeper,
+plays for safety where greedy races for the locations.
+
 Seeded: the same seed, position and number of playouts give the same analysis.
 """
 
@@ -51,6 +60,11 @@ ROLLOUT_ACTIONS = 0
 EXPLORATION = 0.2
 #: how many imagined playouts a move's heuristic prior counts for (0: no progressive bias)
 PRIOR_WEIGHT = 2.0
+#: how much of a move's value is its implicit minimax value (the rest: the playouts' mean with
+#: the prior); 0 is the search without minimax backups (the default: see the module's text)
+MINIMAX_WEIGHT = 0.0
+#: a new leaf's moves are scored at once and its value is the best of them (a ply deeper)
+EXPAND_LEAF = False
 #: the principal line follows children visited at least this often
 LINE_MIN_VISITS = 4
 #: progress reports at most this often (seconds)
@@ -60,7 +74,17 @@ PROGRESS_EVERY = 0.1
 class _Node:
     """A decision point: statistics of the move that led here, for every seat."""
 
-    __slots__ = ("mover", "children", "visits", "totals", "available", "entered", "won_at_once", "prior")
+    __slots__ = (
+        "mover",
+        "children",
+        "visits",
+        "totals",
+        "available",
+        "entered",
+        "won_at_once",
+        "prior",
+        "minimax",
+    )
 
     def __init__(self, mover: int | None, seats: int, prior: float = 0.5) -> None:
         self.mover = mover  # the seat that chose the move leading here
@@ -70,6 +94,7 @@ class _Node:
         self.available = 0  # iterations in which the move was legal (ISMCTS' subset-armed UCB)
         self.entered = self.won_at_once = 0  # times played; times it ended the game, won
         self.prior = prior  # the heuristic's score in [0, 1] for the mover after the move
+        self.minimax = prior  # the same backed up by minimax over the moves tried below
 
     @property
     def proven(self) -> bool:
@@ -79,13 +104,18 @@ class _Node:
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.5
 
-    def ucb(self, exploration: float, prior_weight: float) -> float:
+    def ucb(self, exploration: float, prior_weight: float, minimax_weight: float) -> float:
         """UCB1 on the mean with the prior counted as `prior_weight` playouts (progressive
-        bias: its weight fades as the move's own playouts accumulate)."""
+        bias: its weight fades as the move's own playouts accumulate), mixed with the implicit
+        minimax value by `minimax_weight`."""
         explore = exploration * math.sqrt(math.log(max(self.available, 1)) / (self.visits + 1))
         if prior_weight == 0.0:
-            return math.inf if self.visits == 0 else self.totals[self.mover] / self.visits + explore
-        return (self.totals[self.mover] + prior_weight * self.prior) / (self.visits + prior_weight) + explore
+            if self.visits == 0:
+                return math.inf
+            mean = self.totals[self.mover] / self.visits
+        else:
+            mean = (self.totals[self.mover] + prior_weight * self.prior) / (self.visits + prior_weight)
+        return (1.0 - minimax_weight) * mean + minimax_weight * self.minimax + explore
 
 
 class TreeSearchEngine:
@@ -102,13 +132,19 @@ class TreeSearchEngine:
         ordered: bool = True,
         heuristic: Callable[[State, int], float] = evaluate,
         prior_weight: float = PRIOR_WEIGHT,
+        minimax_weight: float = MINIMAX_WEIGHT,
+        expand_leaf: bool = EXPAND_LEAF,
     ) -> None:
         """`ordered`: score every move of a node by the heuristic when the node is first reached
         (its prior), try untried moves best prior first (else at random), and with
-        `prior_weight` > 0 count the prior as that many playouts of the move (progressive bias)."""
+        `prior_weight` > 0 count the prior as that many playouts of the move (progressive bias).
+        `minimax_weight`: the share of the implicit minimax value in a move's value (ordered
+        only); `expand_leaf`: score a new leaf by its best move a ply deeper (ordered only)."""
         self.seed, self.exploration = seed, exploration
         self.rollout_actions, self.heuristic, self.ordered = rollout_actions, heuristic, ordered
         self.prior_weight = prior_weight if ordered else 0.0
+        self.minimax_weight = minimax_weight if ordered else 0.0
+        self.expand_leaf = expand_leaf and ordered
 
     def close(self) -> None:
         """Nothing to release."""
@@ -147,6 +183,8 @@ class _Run:
         self.limit, self.stop = limit, stop
         self.rng = random.Random(f"ismcts:{engine.seed}")
         self.seats = info.game.num_players
+        team = getattr(info.game, "team", None)  # a game of sides declares who fights for which
+        self.side: Callable[[int], int] = team if callable(team) else (lambda seat: seat)
         self.root = _Node(None, self.seats)
         self.started = time.perf_counter()
         self.playouts = self.actions = 0
@@ -176,7 +214,7 @@ class _Run:
 
     # --- one iteration -------------------------------------------------------------------------
     def _iterate(self, world: State) -> None:
-        node, path = self.root, [self.root]
+        node, path, levels = self.root, [self.root], []
         while not world.is_terminal():
             if world.current_player == CHANCE:
                 world = self._step(world, world.sample_chance(self.rng))
@@ -186,6 +224,7 @@ class _Run:
             after = self._expand(node, world, legal, keys)
             for key in keys:
                 node.children[key].available += 1
+            levels.append((node, keys))
             key = self._select(node, keys)
             child = node.children[key]
             path.append(child)
@@ -193,11 +232,37 @@ class _Run:
             if child.visits == 0:  # a new leaf: score it
                 break
             node = child
-        scores = self._rollout(self._settle(world))
+        world, leaf = self._settle(world), path[-1]
+        deeper = self.engine.expand_leaf and leaf is not self.root and not world.is_terminal()
+        if deeper:
+            legal = {str(m): m for m in world.legal_moves()}
+            keys = sorted(legal)
+            self._expand(leaf, world, legal, keys)
+            levels.append((leaf, keys))
+        for visited, keys in reversed(levels):
+            self._back_up(visited, keys)
+        if deeper and self.engine.rollout_actions == 0:
+            scores = [self._for_seat(leaf.minimax, leaf.mover, seat) for seat in range(self.seats)]
+        else:
+            scores = self._rollout(world)
         for visited in path:
             visited.visits += 1
             for seat in range(self.seats):
                 visited.totals[seat] += scores[seat]
+
+    def _back_up(self, node: _Node, keys: list[str]) -> None:
+        """The node's implicit minimax value: the best of its moves legal in this world for
+        whoever chooses among them, seen from the node's own mover."""
+        if node.mover is None or not self.engine.ordered:
+            return
+        children = [node.children[key] for key in keys]
+        best = max(child.minimax for child in children)
+        node.minimax = self._for_seat(best, children[0].mover, node.mover)
+
+    def _for_seat(self, value: float, mover: int, seat: int) -> float:
+        """A value for `mover` seen by `seat`: the same for a partner, its complement for an
+        opponent (the heuristic and the results are zero-sum between the sides)."""
+        return value if self.side(mover) == self.side(seat) else 1.0 - value
 
     def _expand(self, node: _Node, world: State, legal: dict, keys: list[str]) -> dict[str, State]:
         """Add a child for each move legal here that has none. Ordered, each is played once in
@@ -208,7 +273,7 @@ class _Run:
         if not new:
             return {}
         mover = world.current_player
-        if not self.engine.ordered or len(keys) == 1:
+        if not self.engine.ordered:
             for key in new:
                 node.children[key] = _Node(mover, self.seats)
             return {}
@@ -216,7 +281,7 @@ class _Run:
         for key in new:
             node.children[key] = child = _Node(mover, self.seats)
             after[key] = self._settle(self._enter(child, world, legal[key]))
-            child.prior = (self.engine.heuristic(after[key], mover) + 1.0) / 2.0
+            child.prior = child.minimax = (self.engine.heuristic(after[key], mover) + 1.0) / 2.0
         return after
 
     def _select(self, node: _Node, keys: list[str]) -> str:
@@ -228,8 +293,9 @@ class _Run:
             if untried:
                 best = max(children[k].prior for k in untried)
                 return self.rng.choice([k for k in untried if children[k].prior >= best - 1e-12])
-        exploration, weight = self.engine.exploration, self.engine.prior_weight
-        return max(keys, key=lambda k: children[k].ucb(exploration, weight))
+        engine = self.engine
+        weights = engine.exploration, engine.prior_weight, engine.minimax_weight
+        return max(keys, key=lambda k: children[k].ucb(*weights))
 
     def _enter(self, node: _Node, world: State, move) -> State:
         """Play the node's move in this world, noting whether it won on the spot."""
