@@ -43,6 +43,15 @@ def war_chest_win():
     )
 
 
+def war_chest_decision(seed: int, moves: int = 8):
+    """A War Chest position reached at random where the player to move has `moves` or more."""
+    state, rng = rk.load_game("war-chest").initial_state(), random.Random(seed)
+    while state.current_player == rk.CHANCE or len(state.legal_moves()) < moves:
+        chance = state.current_player == rk.CHANCE
+        state = state.apply(state.sample_chance(rng) if chance else rng.choice(state.legal_moves()))
+    return state
+
+
 def scenarios():
     return [
         ("war-stories", rk.load_game("war-stories").from_text(WAR_STORIES_WIN), 0),
@@ -221,12 +230,7 @@ def test_a_move_that_wins_on_the_spot_is_first_after_one_playout(game_id, state,
 def test_the_prior_steers_the_playouts_and_stays_reproducible():
     """With the bias the playouts go to the moves the heuristic likes (the first move is the
     best-scored one after its look); the same seed and weight give the same analysis."""
-    game = rk.load_game("war-chest")
-    state, rng = game.initial_state(), random.Random(1)
-    while state.current_player == rk.CHANCE or len(state.legal_moves()) < 8:
-        state = state.apply(
-            state.sample_chance(rng) if state.current_player == rk.CHANCE else rng.choice(state.legal_moves())
-        )
+    state = war_chest_decision(seed=1)
     limit = Limit(seconds=None, playouts=24)
 
     def run(seed, weight):
@@ -286,3 +290,17 @@ def test_implicit_minimax_backs_up_the_best_reply_and_stays_reproducible():
     assert summary_of(first) == summary_of(again) and first.line == again.line
     assert first.best.move not in ("b2b3", "b2a3")
     assert {line.move: line.visits for line in first.moves}["b2b3"] <= 2  # refuted at its first look
+
+
+def test_the_line_starts_with_the_move_ranked_first():
+    """Moves equal in visits rank by their value; the principal line (drawn as arrows) starts
+    with that first move, not with another of the most visited (the line once broke the tie by
+    the moves' names)."""
+    checked = 0
+    for seed in range(6):
+        state = war_chest_decision(seed)
+        result = analyse(state, viewer=state.current_player, limit=Limit(seconds=None, playouts=30))
+        top = [line for line in result.moves if line.visits == result.moves[0].visits]
+        checked += len(top) > 1
+        assert result.line[0] == result.best.move == result.moves[0].move
+    assert checked  # some analyses had ties among the most visited

@@ -6,22 +6,7 @@ spel": the player whose Daimyo stands in Haisen has lost)."""
 
 from __future__ import annotations
 
-import rules_kernel as rk
-from rules_kernel.games.war_stories import SQUARES, WarStoriesState
-
-GAME = rk.load_game("war-stories")
-LETTERS = {"D": 1, "S": 2, "A": 3, "K": 4, "H": 5}
-
-
-def position(pieces: dict[str, str], cards: dict[str, str] | None = None, side: int = 0) -> WarStoriesState:
-    """A dealt position: pieces like {"c1": "D", "c7": "d"} (upper case White), cards by square."""
-    board = [0] * 42
-    for square, letter in pieces.items():
-        board[SQUARES[square]] = LETTERS[letter.upper()] | (0 if letter.isupper() else 8)
-    layout = [None] * 42
-    for square, code in (cards or {}).items():
-        layout[SQUARES[square]] = code
-    return WarStoriesState(GAME, tuple(board), tuple(layout), side=side)
+from test_war_stories import GAME, position  # a dealt position from pieces and cards by square
 
 
 def test_it_is_the_same_position_seen_from_both_sides():

@@ -273,7 +273,9 @@ class _Run:
         if not new:
             return {}
         mover = world.current_player
-        if not self.engine.ordered:
+        # a forced move needs no prior to be chosen, only to be backed up
+        backs_up = self.engine.minimax_weight > 0.0 or self.engine.expand_leaf
+        if not self.engine.ordered or (len(keys) == 1 and not backs_up):
             for key in new:
                 node.children[key] = _Node(mover, self.seats)
             return {}
@@ -344,7 +346,7 @@ class _Run:
             else []
         )
         if lines:
-            lines[0] = MoveLine(lines[0].move, lines[0].value, self._line(), lines[0].visits)
+            lines[0] = MoveLine(lines[0].move, lines[0].value, self._line(ranked[0][0]), lines[0].visits)
         if info.is_terminal():
             value = of_outcome(info.outcome(), player)
             values = tuple(of_outcome(info.outcome(), s).win_probability for s in range(self.seats))
@@ -385,12 +387,13 @@ class _Run:
         mean = node.mean(player)
         return Estimate(mean, score_margin(mean, node.visits))
 
-    def _line(self) -> tuple[str, ...]:
-        """The most visited child, again and again, while it is visited often enough."""
-        line, node = [], self.root
+    def _line(self, best: str) -> tuple[str, ...]:
+        """The best move, then the most visited child, again and again, while it is visited
+        often enough (the line starts with the move ranked first, whatever its ties)."""
+        line, node = [best], self.root.children[best]
         while node.children:
             key, child = max(node.children.items(), key=lambda kv: (kv[1].proven, kv[1].visits, kv[0]))
-            if child.visits < LINE_MIN_VISITS and line:
+            if child.visits < LINE_MIN_VISITS:
                 break
             line.append(key)
             node = child
