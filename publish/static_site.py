@@ -393,11 +393,18 @@ def compile_wheels(pyodide_package: Path, wheels: list[Path], into: Path) -> lis
 PYODIDE_SCRIPT, SNAPSHOT_SCRIPT = "pyodide.js", "load-snapshot.js"
 
 
+#: what the snapshot ships beside it in static/pyodide/: Python's memory, and the files its
+#: packages put in site-packages (written there in the browser instead of unpacking the wheels)
+SNAPSHOT_FILES = ("snapshot.bin.gz", "site-packages.tar.gz")
+
+
 def write_snapshot(folder: Path, boot: list[str], epoch: int, wanted: bool = True) -> str:
     """Python's memory after its slow imports (publish/static/snapshot_imports.py), written
-    by Pyodide itself in Node.js into the site's static/pyodide/ as snapshot.bin.gz, with the
-    script that restores it in the reader's browser; the runtime script the pages load. With
-    no `node` there is no snapshot: the pages start Python as usual, slower."""
+    by Pyodide itself in Node.js into the site's static/pyodide/ as snapshot.bin.gz, the files
+    the `boot` packages and their dependencies unpacked into site-packages as
+    site-packages.tar.gz, and the script that restores both in the reader's browser; the
+    runtime script the pages load. With no `node` there is no snapshot: the pages start Python
+    as usual, slower."""
     if not wanted:
         return PYODIDE_SCRIPT
     node = shutil.which("node")
@@ -406,14 +413,15 @@ def write_snapshot(folder: Path, boot: list[str], epoch: int, wanted: bool = Tru
         return PYODIDE_SCRIPT
     say("writing the snapshot of Python after its imports")
     here = Path(__file__).resolve().parent / "static"
-    raw = folder / "snapshot.bin"
-    _run([node, here / "make_snapshot.js", folder, raw, str(epoch), ",".join(boot)], "writing the snapshot")
-    with raw.open("rb") as source, (folder / "snapshot.bin.gz").open("wb") as packed:
-        # gzip: every host serves it compressed, whatever it does with other types; mtime 0
-        # and no name keep two builds' bytes the same
-        with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0, compresslevel=6) as out:
-            shutil.copyfileobj(source, out)
-    raw.unlink()
+    raws = [folder / name.removesuffix(".gz") for name in SNAPSHOT_FILES]
+    _run([node, here / "make_snapshot.js", folder, *raws, str(epoch), ",".join(boot)], "writing the snapshot")
+    for raw in raws:
+        with raw.open("rb") as source, raw.with_name(raw.name + ".gz").open("wb") as packed:
+            # gzip: every host serves it compressed, whatever it does with other types; mtime
+            # 0 and no name keep two builds' bytes the same
+            with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0, compresslevel=6) as out:
+                shutil.copyfileobj(source, out)
+        raw.unlink()
     shutil.copy2(here / "load_snapshot.js", folder / SNAPSHOT_SCRIPT)
     return SNAPSHOT_SCRIPT
 

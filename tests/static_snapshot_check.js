@@ -1,7 +1,8 @@
 // node static_snapshot_check.js SITE: the site's load-snapshot.js in Node, as the browser's
 // kernel runs it (tests/test_static_site.py reads what it prints): Python restored from the
-// snapshot twice, once more from a host that sends it gzip-encoded (the browser hands over the
-// unpacked bytes), then once with the snapshot missing. Files are "fetched" from SITE.
+// snapshot (and its packages' files from site-packages.tar.gz) twice, once more from a host that
+// sends the .gz files gzip-encoded (the browser hands over the unpacked bytes), then once with
+// the snapshot's files missing. Files are "fetched" from SITE.
 const fs = require("fs");
 const zlib = require("zlib");
 const path = require("path");
@@ -15,7 +16,7 @@ globalThis.fetch = async (url) => {
   const file = folder + url.slice(folder.length);
   if (missing || !url.startsWith(folder) || !fs.existsSync(file)) return new Response(null, { status: 404 });
   const bytes = fs.readFileSync(file);
-  return new Response(encoded ? zlib.gunzipSync(bytes) : bytes);
+  return new Response(encoded && url.endsWith(".gz") ? zlib.gunzipSync(bytes) : bytes);
 };
 const warnings = [];
 console.warn = (text) => warnings.push(String(text));

@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import threading
 from pathlib import Path
 
@@ -71,7 +72,7 @@ class Watch:
 
     def __init__(self, browser, base: str, viewport=None) -> None:
         self.base, self.outside, self.failed, self.errors, self.warnings = base, [], [], [], []
-        self.snapshots = []
+        self.snapshots, self.wheels = {}, []
         self.page = browser.new_page(viewport=viewport or {"width": 1280, "height": 800})
         self.page.route("**/*", self._route)
         self.page.on("requestfailed", lambda r: self.failed.append(r.url))
@@ -81,8 +82,11 @@ class Watch:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _response(self, response) -> None:
-        if response.url.endswith("/snapshot.bin.gz"):
-            self.snapshots.append(response.status)
+        name = response.url.rsplit("/", 1)[-1]
+        if name in ("snapshot.bin.gz", "site-packages.tar.gz"):
+            self.snapshots.setdefault(name, []).append(response.status)
+        elif name.endswith(".whl"):
+            self.wheels.append(name)
 
     def _console(self, message) -> None:
         if message.type == "error":
@@ -91,8 +95,12 @@ class Watch:
             self.warnings.append(message.text)
 
     def assert_python_came_from_the_snapshot(self) -> None:
-        assert self.snapshots == [200], f"snapshot.bin.gz answered {self.snapshots}"
+        """Python's memory from snapshot.bin.gz, its packages' files from site-packages.tar.gz:
+        no wheel fetched."""
+        wanted = {"snapshot.bin.gz": [200], "site-packages.tar.gz": [200]}
+        assert self.snapshots == wanted, f"the snapshot's files answered {self.snapshots}"
         assert not [w for w in self.warnings if "snapshot" in w], self.warnings
+        assert self.wheels == [], f"wheels fetched: {self.wheels[:5]}"
 
     def _route(self, route) -> None:
         url = route.request.url
@@ -145,6 +153,18 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
     snapshot = (site / "static/pyodide/snapshot.bin.gz").read_bytes()
     assert snapshot[:2] == b"\x1f\x8b" and snapshot[4:8] == b"\0\0\0\0"  # gzip, no date in it
+    with tarfile.open(site / "static/pyodide/site-packages.tar.gz") as tar:
+        entries = tar.getmembers()
+    # every package a page loads at start (the boot packages and what they need), unpacked:
+    # its dist-info with INSTALLER, as Pyodide's loadPackage writes it
+    loaded, todo = set(), [re.sub(r"[-_.]+", "-", name).lower() for name in boot]
+    while todo:
+        name = todo.pop()
+        loaded.add(name)
+        todo += [d for d in lock["packages"][name]["depends"] if d not in loaded]
+    installed = {e.name.split("/")[0] for e in entries if e.name.endswith(".dist-info/INSTALLER")}
+    assert len(installed) == len(loaded), (sorted(installed), sorted(loaded))
+    assert all(e.mtime == 0 and e.uid == 0 and (e.isfile() or e.isdir()) for e in entries)
     for path in kinds["kernel"]:
         page = (site / "voici/render" / f"{path.stem}.html").read_text(encoding="utf-8")
         assert '"pyodideUrl": "../../static/pyodide/load-snapshot.js"' in page, path.name
@@ -173,8 +193,8 @@ def test_a_second_build_needs_no_network_and_ships_the_same_wheels_and_snapshot(
     assert done.returncode == 0, done.stderr[-3000:]
     first = (site / "static/pyodide/pyodide-lock.json").read_text()
     assert (tmp_path / "again/static/pyodide/pyodide-lock.json").read_text() == first
-    snapshot = "static/pyodide/snapshot.bin.gz"
-    assert (tmp_path / "again" / snapshot).read_bytes() == (site / snapshot).read_bytes()
+    for snapshot in ("static/pyodide/snapshot.bin.gz", "static/pyodide/site-packages.tar.gz"):
+        assert (tmp_path / "again" / snapshot).read_bytes() == (site / snapshot).read_bytes(), snapshot
 
 
 def test_the_landing_page_links_every_page(browser, served, site):

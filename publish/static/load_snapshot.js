@@ -1,28 +1,84 @@
 // The static site's runtime script (the Pyodide kernel's `pyodideUrl`, shipped as
 // static/pyodide/load-snapshot.js): Pyodide's own loadPyodide, with Python restored from the
 // snapshot the build wrote (snapshot.bin.gz, make_snapshot.js) instead of started afresh and
-// made to import IPython, the widgets and the games again. Where the snapshot cannot be
-// fetched, unpacked or restored (a browser without DecompressionStream, a host that lost the
-// file), Python starts as it does without one: slower, never broken.
+// made to import IPython, the widgets and the games again, and the files of the packages it
+// was asked for written into site-packages from the build's tar of them (site-packages.tar.gz)
+// instead of each wheel fetched and unpacked by Pyodide in Python. Where either cannot be
+// fetched, unpacked or restored (a browser without DecompressionStream, a host that lost a
+// file), Python starts as it does without them: slower, never broken.
 (function (scope) {
   const SNAPSHOT = "snapshot.bin.gz";
+  const FILES = "site-packages.tar.gz";
+  const CHANNEL = "default channel"; // what Pyodide's loadPackage notes for a package of the lock
 
-  async function fetchSnapshot(indexURL) {
-    const response = await fetch(indexURL + SNAPSHOT);
-    if (!response.ok) throw new Error(`${SNAPSHOT}: HTTP ${response.status}`);
+  async function fetchGzipped(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it as gzip-encoded
     const unpacked = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
     return new Uint8Array(await new Response(unpacked).arrayBuffer());
   }
 
+  async function fetchLock(url) {
+    const response = await fetch(url); // Pyodide's own request for it, answered from the cache
+    if (!response.ok) throw new Error(`pyodide-lock.json: HTTP ${response.status}`);
+    return response.json();
+  }
+
+  // the entries of a ustar archive (as Python's tarfile writes it: folders and plain files)
+  function* untar(bytes) {
+    const text = (start, length) =>
+      new TextDecoder().decode(bytes.subarray(start, start + length)).replace(/\0[^]*$/, "");
+    for (let at = 0; at + 512 <= bytes.length && bytes[at] !== 0; ) {
+      const prefix = text(at + 345, 155);
+      const path = (prefix ? prefix + "/" : "") + text(at, 100);
+      const size = parseInt(text(at + 124, 12).trim() || "0", 8);
+      const type = text(at + 156, 1) || "0";
+      if (type !== "0" && type !== "5") throw new Error(`${FILES}: ${path} is neither a file nor a folder`);
+      yield { path, folder: type === "5", data: bytes.subarray(at + 512, at + 512 + size) };
+      at += 512 + Math.ceil(size / 512) * 512;
+    }
+  }
+
+  // `names` and everything they depend on, in the lock's names (as Pyodide would load them)
+  function withDependencies(locked, names) {
+    const found = new Set();
+    const visit = (given) => {
+      const name = given.toLowerCase().replace(/[-_.]+/g, "-");
+      if (found.has(name)) return;
+      if (!locked[name]) throw new Error(`${name} is not in pyodide-lock.json`);
+      found.add(name);
+      locked[name].depends.forEach(visit);
+    };
+    names.forEach(visit);
+    return found;
+  }
+
   async function loadWithSnapshot(loadPyodide, options) {
     if (typeof DecompressionStream === "function") {
       // fetched and unpacked while Pyodide fetches and compiles its own files
-      const snapshot = fetchSnapshot(options.indexURL);
-      snapshot.catch(() => {}); // a failure is loadPyodide's to report, below
+      const snapshot = fetchGzipped(options.indexURL + SNAPSHOT);
+      const files = fetchGzipped(options.indexURL + FILES);
+      const lock = fetchLock(options.lockFileURL || options.indexURL + "pyodide-lock.json");
+      [snapshot, files, lock].forEach((promise) => promise.catch(() => {})); // reported below
       try {
-        const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+        const pyodide = await loadPyodide({
+          ...options,
+          packages: [], // their files come from the tar, their modules from the snapshot
+          _loadSnapshot: snapshot,
+          async fsInit(FS, info) {
+            for (const entry of untar(await files)) {
+              const path = `${info.sitePackages}/${entry.path}`;
+              if (entry.folder) FS.mkdirTree(path);
+              else FS.writeFile(path, entry.data);
+            }
+            if (options.fsInit) await options.fsInit(FS, info);
+          },
+        });
+        // as if loadPackage had loaded them: a later loadPackage or import finds them there
+        const packages = withDependencies((await lock).packages, options.packages || []);
+        for (const name of packages) pyodide.loadedPackages[name] = CHANNEL;
         // the snapshot's random state would be every reader's: each gets their own
         pyodide.runPython("import random; random.seed()");
         return pyodide;

@@ -1,11 +1,14 @@
-// node make_snapshot.js PYODIDE_DIR OUT_FILE EPOCH PACKAGES: Pyodide in Node loads the site's
-// PACKAGES (comma-separated), runs snapshot_imports.py and writes its memory as OUT_FILE, which
-// load_snapshot.js restores in the reader's browser instead of starting Python and importing
-// the same modules again. The clock and the random source are fixed while it runs (from EPOCH, the source
-// date), so two builds write the same bytes.
+// node make_snapshot.js PYODIDE_DIR OUT_FILE FILES_OUT EPOCH PACKAGES: Pyodide in Node loads the
+// site's PACKAGES (comma-separated), runs snapshot_imports.py and writes its memory as OUT_FILE,
+// which load_snapshot.js restores in the reader's browser instead of starting Python and
+// importing the same modules again; and the files those packages put in site-packages as the
+// tar FILES_OUT, which load_snapshot.js writes there instead of having Pyodide unpack each wheel
+// (in Python, the slowest part of a page's start after the imports). The clock and the random
+// source are fixed while it runs (from EPOCH, the source date), so two builds write the same
+// bytes.
 const fs = require("fs");
 const path = require("path");
-const [pyodideDir, outFile, epoch, packages] = process.argv.slice(2);
+const [pyodideDir, outFile, filesOut, epoch, packages] = process.argv.slice(2);
 const { loadPyodide } = require(path.join(path.resolve(pyodideDir), "pyodide.js"));
 
 function fixClockAndRandomness(epochSeconds) {
@@ -58,6 +61,27 @@ function dependenciesFirst(locked, names) {
   // the list of loaded packages is the runtime's, remade in the browser when it loads them
   for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
   fs.writeFileSync(outFile, pyodide.makeMemorySnapshot());
+  // after the snapshot, so that writing the tar leaves no trace in it: every file and folder
+  // under site-packages, sorted, with no date, owner or mode of the build's (a folder 755, a
+  // file 644); a path too long for a plain ustar header stops the build
+  pyodide.runPython(`
+import os, site, tarfile
+root = site.getsitepackages()[0]
+paths = []
+for folder, folders, files in os.walk(root):
+    paths += [os.path.join(folder, name) for name in folders + files]
+with tarfile.open("/tmp/site-packages.tar", "w", format=tarfile.USTAR_FORMAT) as tar:
+    for path in sorted(paths):
+        entry = tarfile.TarInfo(os.path.relpath(path, root))
+        if os.path.isdir(path):
+            entry.type, entry.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(entry)
+        else:
+            entry.size, entry.mode = os.path.getsize(path), 0o644
+            with open(path, "rb") as file:
+                tar.addfile(entry, file)
+`);
+  fs.writeFileSync(filesOut, pyodide.FS.readFile("/tmp/site-packages.tar"));
 })().catch((error) => {
   console.error(error.message || error);
   process.exit(1);
