@@ -393,16 +393,18 @@ def compile_wheels(pyodide_package: Path, wheels: list[Path], into: Path) -> lis
 PYODIDE_SCRIPT, SNAPSHOT_SCRIPT = "pyodide.js", "load-snapshot.js"
 
 
-#: what the snapshot ships beside it in static/pyodide/: Python's memory, and the files its
-#: packages put in site-packages (written there in the browser instead of unpacking the wheels)
-SNAPSHOT_FILES = ("snapshot.bin.gz", "site-packages.tar.gz")
+#: what the snapshot ships in static/pyodide/: Python's memory, and the files Python had then
+#: beyond its standard library (site-packages, which the packages filled, and the home folder):
+#: written into the browser's file system instead of unpacking the wheels
+SNAPSHOT_FILES = ("snapshot.bin.gz", "snapshot-files.tar.gz")
 
 
 def write_snapshot(folder: Path, boot: list[str], epoch: int, wanted: bool = True) -> str:
-    """Python's memory after its slow imports (publish/static/snapshot_imports.py), written
-    by Pyodide itself in Node.js into the site's static/pyodide/ as snapshot.bin.gz, the files
-    the `boot` packages and their dependencies unpacked into site-packages as
-    site-packages.tar.gz, and the script that restores both in the reader's browser; the
+    """Python's memory after its slow imports and the Pyodide kernel's start
+    (publish/static/snapshot_imports.py), written by Pyodide itself in Node.js into the site's
+    static/pyodide/ as snapshot.bin.gz, the files Python had then (what the `boot` packages and
+    their dependencies unpacked into site-packages, IPython's profile) as
+    snapshot-files.tar.gz, and the script that restores both in the reader's browser; the
     runtime script the pages load. With no `node` there is no snapshot: the pages start Python
     as usual, slower."""
     if not wanted:

@@ -1,6 +1,6 @@
 // node static_snapshot_check.js SITE: the site's load-snapshot.js in Node, as the browser's
 // kernel runs it (tests/test_static_site.py reads what it prints): Python restored from the
-// snapshot (and its packages' files from site-packages.tar.gz) twice, once more from a host that
+// snapshot (and its packages' files from snapshot-files.tar.gz) twice, once more from a host that
 // sends the .gz files gzip-encoded (the browser hands over the unpacked bytes), then once with
 // the snapshot's files missing. Files are "fetched" from SITE.
 const fs = require("fs");
@@ -24,9 +24,17 @@ console.warn = (text) => warnings.push(String(text));
 const SEEN = `
 import json, random, sys
 restored = "IPython" in sys.modules and "rules_kernel.games.war_chest" in sys.modules
+kernel = found = None
+if "pyodide_kernel" in sys.modules:  # started in the snapshot: what it holds of Pyodide's works
+    import micropip
+    from pyodide_kernel.kernel import _load_packages_from_imports
+    await _load_packages_from_imports("import rules_kernel")  # Pyodide's, found again by name
+    kernel = type(sys.modules["pyodide_kernel"].kernel_instance).__name__
+    found = "rules-explorer" in micropip.list()  # micropip reads Pyodide's loadedPackages
 import rules_kernel
 state = rules_kernel.load_game("yokai-3x4").initial_state()
-json.dumps({"restored": restored, "random": random.random(), "moves": len(state.legal_moves())})
+json.dumps({"restored": restored, "random": random.random(), "moves": len(state.legal_moves()),
+            "kernel": kernel, "found": found})
 `;
 
 (async () => {
@@ -36,7 +44,7 @@ json.dumps({"restored": restored, "random": random.random(), "moves": len(state.
     encoded = run === "encoded";
     const options = { indexURL: folder, packages: ["rules-explorer"] };
     const pyodide = await globalThis.loadPyodideWithSnapshot(loadPyodide, options);
-    results.push({ run, ...JSON.parse(pyodide.runPython(SEEN)), warnings: warnings.splice(0) });
+    results.push({ run, ...JSON.parse(await pyodide.runPythonAsync(SEEN)), warnings: warnings.splice(0) });
   }
   console.log(JSON.stringify(results));
 })().catch((error) => {

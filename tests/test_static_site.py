@@ -83,7 +83,7 @@ class Watch:
 
     def _response(self, response) -> None:
         name = response.url.rsplit("/", 1)[-1]
-        if name in ("snapshot.bin.gz", "site-packages.tar.gz"):
+        if name in ("snapshot.bin.gz", "snapshot-files.tar.gz"):
             self.snapshots.setdefault(name, []).append(response.status)
         elif name.endswith(".whl"):
             self.wheels.append(name)
@@ -95,9 +95,9 @@ class Watch:
             self.warnings.append(message.text)
 
     def assert_python_came_from_the_snapshot(self) -> None:
-        """Python's memory from snapshot.bin.gz, its packages' files from site-packages.tar.gz:
+        """Python's memory from snapshot.bin.gz, its packages' files from snapshot-files.tar.gz:
         no wheel fetched."""
-        wanted = {"snapshot.bin.gz": [200], "site-packages.tar.gz": [200]}
+        wanted = {"snapshot.bin.gz": [200], "snapshot-files.tar.gz": [200]}
         assert self.snapshots == wanted, f"the snapshot's files answered {self.snapshots}"
         assert not [w for w in self.warnings if "snapshot" in w], self.warnings
         assert self.wheels == [], f"wheels fetched: {self.wheels[:5]}"
@@ -153,7 +153,7 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
     snapshot = (site / "static/pyodide/snapshot.bin.gz").read_bytes()
     assert snapshot[:2] == b"\x1f\x8b" and snapshot[4:8] == b"\0\0\0\0"  # gzip, no date in it
-    with tarfile.open(site / "static/pyodide/site-packages.tar.gz") as tar:
+    with tarfile.open(site / "static/pyodide/snapshot-files.tar.gz") as tar:
         entries = tar.getmembers()
     # every package a page loads at start (the boot packages and what they need), unpacked:
     # its dist-info with INSTALLER, as Pyodide's loadPackage writes it
@@ -162,8 +162,11 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
         name = todo.pop()
         loaded.add(name)
         todo += [d for d in lock["packages"][name]["depends"] if d not in loaded]
-    installed = {e.name.split("/")[0] for e in entries if e.name.endswith(".dist-info/INSTALLER")}
+    installed = {e.name.split("/")[-2] for e in entries if e.name.endswith(".dist-info/INSTALLER")}
     assert len(installed) == len(loaded), (sorted(installed), sorted(loaded))
+    names = {e.name for e in entries}
+    assert "lib/python3.12/site-packages/pyodide_kernel/__init__.pyc" in names
+    assert "home/pyodide/.ipython/profile_default/startup/README" in names  # the kernel's IPython
     assert all(e.mtime == 0 and e.uid == 0 and (e.isfile() or e.isdir()) for e in entries)
     for path in kinds["kernel"]:
         page = (site / "voici/render" / f"{path.stem}.html").read_text(encoding="utf-8")
@@ -185,6 +188,9 @@ def test_each_restore_of_the_snapshot_has_its_own_random_state_and_a_missing_one
     assert first["warnings"] == second["warnings"] == encoded["warnings"] == []
     assert missing["warnings"] == ["Python starts without its snapshot (Error: snapshot.bin.gz: HTTP 404)"]
     assert first["moves"] == second["moves"] == missing["moves"] > 0
+    # the Pyodide kernel started in the snapshot, and what it holds of Pyodide's own answers
+    assert first["kernel"] == encoded["kernel"] == "PyodideKernel" and first["found"] is True
+    assert missing["kernel"] is None
 
 
 def test_a_second_build_needs_no_network_and_ships_the_same_wheels_and_snapshot(site, tmp_path):
@@ -193,7 +199,7 @@ def test_a_second_build_needs_no_network_and_ships_the_same_wheels_and_snapshot(
     assert done.returncode == 0, done.stderr[-3000:]
     first = (site / "static/pyodide/pyodide-lock.json").read_text()
     assert (tmp_path / "again/static/pyodide/pyodide-lock.json").read_text() == first
-    for snapshot in ("static/pyodide/snapshot.bin.gz", "static/pyodide/site-packages.tar.gz"):
+    for snapshot in ("static/pyodide/snapshot.bin.gz", "static/pyodide/snapshot-files.tar.gz"):
         assert (tmp_path / "again" / snapshot).read_bytes() == (site / snapshot).read_bytes(), snapshot
 
 

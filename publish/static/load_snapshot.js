@@ -1,14 +1,15 @@
 // The static site's runtime script (the Pyodide kernel's `pyodideUrl`, shipped as
 // static/pyodide/load-snapshot.js): Pyodide's own loadPyodide, with Python restored from the
 // snapshot the build wrote (snapshot.bin.gz, make_snapshot.js) instead of started afresh and
-// made to import IPython, the widgets and the games again, and the files of the packages it
-// was asked for written into site-packages from the build's tar of them (site-packages.tar.gz)
-// instead of each wheel fetched and unpacked by Pyodide in Python. Where either cannot be
-// fetched, unpacked or restored (a browser without DecompressionStream, a host that lost a
-// file), Python starts as it does without them: slower, never broken.
+// made to import IPython, the widgets and the games and start the Pyodide kernel again, and the
+// files Python had then (its packages', IPython's profile) written into the file system from
+// the build's tar of them (snapshot-files.tar.gz) instead of each wheel fetched and unpacked by
+// Pyodide in Python. Where either cannot be fetched, unpacked or restored (a browser without
+// DecompressionStream, a host that lost a file), Python starts as it does without them:
+// slower, never broken.
 (function (scope) {
   const SNAPSHOT = "snapshot.bin.gz";
-  const FILES = "site-packages.tar.gz";
+  const FILES = "snapshot-files.tar.gz";
   const CHANNEL = "default channel"; // what Pyodide's loadPackage notes for a package of the lock
 
   async function fetchGzipped(url) {
@@ -55,6 +56,33 @@
     return found;
   }
 
+  // What the snapshot holds of Pyodide's own, by name (make_snapshot.js): the same on this
+  // Pyodide, `current()`, once loadPyodide has returned it (nothing calls them before that).
+  function findAgain(current) {
+    return (named) => {
+      const real = () => (named.pyodide ? current()[named.pyodide] : current()._api[named.api]);
+      if (named.kind === "function") {
+        return function (...args) {
+          return real().apply(this, args);
+        };
+      }
+      return new Proxy(
+        {},
+        {
+          get: (_, key) => Reflect.get(real(), key),
+          set: (_, key, value) => Reflect.set(real(), key, value),
+          has: (_, key) => Reflect.has(real(), key),
+          deleteProperty: (_, key) => Reflect.deleteProperty(real(), key),
+          ownKeys: () => Reflect.ownKeys(real()),
+          getOwnPropertyDescriptor: (_, key) => {
+            const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+            return descriptor && { ...descriptor, configurable: true };
+          },
+        },
+      );
+    };
+  }
+
   async function loadWithSnapshot(loadPyodide, options) {
     if (typeof DecompressionStream === "function") {
       // fetched and unpacked while Pyodide fetches and compiles its own files
@@ -62,20 +90,22 @@
       const files = fetchGzipped(options.indexURL + FILES);
       const lock = fetchLock(options.lockFileURL || options.indexURL + "pyodide-lock.json");
       [snapshot, files, lock].forEach((promise) => promise.catch(() => {})); // reported below
+      let restored = null;
       try {
         const pyodide = await loadPyodide({
           ...options,
           packages: [], // their files come from the tar, their modules from the snapshot
           _loadSnapshot: snapshot,
+          _snapshotDeserializer: findAgain(() => restored),
           async fsInit(FS, info) {
             for (const entry of untar(await files)) {
-              const path = `${info.sitePackages}/${entry.path}`;
-              if (entry.folder) FS.mkdirTree(path);
-              else FS.writeFile(path, entry.data);
+              if (entry.folder) FS.mkdirTree(`/${entry.path}`);
+              else FS.writeFile(`/${entry.path}`, entry.data);
             }
             if (options.fsInit) await options.fsInit(FS, info);
           },
         });
+        restored = pyodide;
         // as if loadPackage had loaded them: a later loadPackage or import finds them there
         const packages = withDependencies((await lock).packages, options.packages || []);
         for (const name of packages) pyodide.loadedPackages[name] = CHANNEL;

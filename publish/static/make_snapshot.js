@@ -1,11 +1,13 @@
 // node make_snapshot.js PYODIDE_DIR OUT_FILE FILES_OUT EPOCH PACKAGES: Pyodide in Node loads the
-// site's PACKAGES (comma-separated), runs snapshot_imports.py and writes its memory as OUT_FILE,
-// which load_snapshot.js restores in the reader's browser instead of starting Python and
-// importing the same modules again; and the files those packages put in site-packages as the
-// tar FILES_OUT, which load_snapshot.js writes there instead of having Pyodide unpack each wheel
-// (in Python, the slowest part of a page's start after the imports). The clock and the random
-// source are fixed while it runs (from EPOCH, the source date), so two builds write the same
-// bytes.
+// site's PACKAGES (comma-separated), runs snapshot_imports.py (the slow imports, then the Pyodide
+// kernel's own start) and writes its memory as OUT_FILE, which load_snapshot.js restores in the
+// reader's browser instead of starting Python and importing the same modules again; and the
+// files Python has then beyond its standard library (site-packages, which the packages filled,
+// and the home folder, where IPython made its profile) as the tar FILES_OUT, which
+// load_snapshot.js writes into the browser's file system instead of having Pyodide unpack each
+// wheel (in Python, the slowest part of a page's start after the imports). The clock and the
+// random source are fixed while it runs (from EPOCH, the source date), so two builds write the
+// same bytes.
 const fs = require("fs");
 const path = require("path");
 const [pyodideDir, outFile, filesOut, epoch, packages] = process.argv.slice(2);
@@ -34,6 +36,24 @@ function fixClockAndRandomness(epochSeconds) {
   });
 }
 
+// What the snapshot's Python holds of Pyodide's own (the kernel, piplite and micropip import
+// loadPackage, loadPackagesFromImports, loadBinaryFile...): written as its name, e.g.
+// {pyodide: "loadPackage", kind: "function"} or {api: "public_api", kind: "object"}, which
+// load_snapshot.js finds again on the browser's Pyodide. Anything else stops the build.
+function nameInPyodide(pyodide) {
+  return (value) => {
+    for (const [where, owner] of [["pyodide", pyodide], ["api", pyodide._api]]) {
+      for (const name of Object.getOwnPropertyNames(owner).sort()) {
+        const descriptor = Object.getOwnPropertyDescriptor(owner, name);
+        if (descriptor && "value" in descriptor && descriptor.value === value) {
+          return { [where]: name, kind: typeof value === "function" ? "function" : "object" };
+        }
+      }
+    }
+    throw new Error(`the snapshot would hold a JavaScript object that is not Pyodide's: ${value}`);
+  };
+}
+
 function dependenciesFirst(locked, names) {
   const order = [];
   const visit = (given) => {
@@ -57,22 +77,26 @@ function dependenciesFirst(locked, names) {
   for (const name of dependenciesFirst(lock.packages, packages.split(","))) {
     await pyodide.loadPackage([name], { messageCallback() {} });
   }
+  // Node has no XMLHttpRequest: a stand-in, so that pyodide.http (which micropip imports) keeps
+  // the name, and the browser's own is found under it when the snapshot is restored
+  globalThis.XMLHttpRequest ??= class XMLHttpRequest {};
   pyodide.runPython(fs.readFileSync(path.join(__dirname, "snapshot_imports.py"), "utf8"));
   // the list of loaded packages is the runtime's, remade in the browser when it loads them
   for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
-  fs.writeFileSync(outFile, pyodide.makeMemorySnapshot());
+  fs.writeFileSync(outFile, pyodide.makeMemorySnapshot({ serializer: nameInPyodide(pyodide) }));
   // after the snapshot, so that writing the tar leaves no trace in it: every file and folder
-  // under site-packages, sorted, with no date, owner or mode of the build's (a folder 755, a
-  // file 644); a path too long for a plain ustar header stops the build
+  // under site-packages and the home folder, sorted, named from the root, with no date, owner
+  // or mode of the build's (a folder 755, a file 644); a path too long for a plain ustar header
+  // stops the build
   pyodide.runPython(`
 import os, site, tarfile
-root = site.getsitepackages()[0]
 paths = []
-for folder, folders, files in os.walk(root):
-    paths += [os.path.join(folder, name) for name in folders + files]
-with tarfile.open("/tmp/site-packages.tar", "w", format=tarfile.USTAR_FORMAT) as tar:
+for root in (site.getsitepackages()[0], os.path.expanduser("~")):
+    for folder, folders, files in os.walk(root):
+        paths += [os.path.join(folder, name) for name in folders + files]
+with tarfile.open("/tmp/files.tar", "w", format=tarfile.USTAR_FORMAT) as tar:
     for path in sorted(paths):
-        entry = tarfile.TarInfo(os.path.relpath(path, root))
+        entry = tarfile.TarInfo(path.lstrip("/"))
         if os.path.isdir(path):
             entry.type, entry.mode = tarfile.DIRTYPE, 0o755
             tar.addfile(entry)
@@ -81,7 +105,7 @@ with tarfile.open("/tmp/site-packages.tar", "w", format=tarfile.USTAR_FORMAT) as
             with open(path, "rb") as file:
                 tar.addfile(entry, file)
 `);
-  fs.writeFileSync(filesOut, pyodide.FS.readFile("/tmp/site-packages.tar"));
+  fs.writeFileSync(filesOut, pyodide.FS.readFile("/tmp/files.tar"));
 })().catch((error) => {
   console.error(error.message || error);
   process.exit(1);

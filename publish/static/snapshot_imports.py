@@ -1,25 +1,19 @@
 """What the static site's Python has done before its memory is written as the snapshot
-(make_snapshot.js): the imports every page begins with, the slow part of a page's start.
+(make_snapshot.js): the imports every page begins with, the slow part of a page's start, then
+the Pyodide kernel's own start (what its worker runs after loadPyodide: piplite, then the
+kernel with its IPython shell; 0.63 s in the browser), which the worker then finds done.
 
-Only imports of modules that hold no browser object: a snapshot cannot carry one (the Pyodide
-kernel itself, piplite and micropip hold some, and are imported in the browser as before). What
-they import from the standard library and IPython holds none, and is imported here: without it
-piplite's import took twice as long in the browser (0.67 s, 0.34 s with them; unittest.mock,
-which piplite imports, was most of it).
+A snapshot cannot carry a browser object. The plain imports hold none; the kernel, piplite and
+micropip hold some of Pyodide's own (loadPackage, loadPackagesFromImports, ...), which the
+snapshot names and load_snapshot.js finds again on the browser's Pyodide, and the page's
+`fetch`, which Pyodide itself finds again by its name.
 """
 
-# gc, and what piplite (with micropip) and the Pyodide kernel import from the standard library
-import _strptime  # noqa: F401
-import difflib  # noqa: F401
 import gc
-import getpass  # noqa: F401
-import html.parser  # noqa: F401
-import unittest.mock  # noqa: F401
 
 import anywidget  # noqa: F401
 import comm  # noqa: F401
 import IPython  # noqa: F401
-import IPython.core.completerlib  # noqa: F401
 import ipywidgets  # noqa: F401
 
 import rules_kernel
@@ -28,4 +22,9 @@ import widgets.puzzle  # noqa: F401
 import widgets.replay  # noqa: F401
 
 rules_kernel.list_games()  # imports every game's module
+
+# the kernel's worker: initPackageManager, then initKernel (pyodide-kernel 0.6.1's worker.ts)
+import piplite.piplite  # noqa: E402, F401
+import pyodide_kernel  # noqa: E402, F401
+
 gc.collect()
