@@ -6,7 +6,10 @@ spel": the player whose Daimyo stands in Haisen has lost)."""
 
 from __future__ import annotations
 
+import pytest
 from test_war_stories import GAME, position  # a dealt position from pieces and cards by square
+
+from rules_kernel.games.war_stories import SQUARES
 
 
 def test_it_is_the_same_position_seen_from_both_sides():
@@ -49,3 +52,19 @@ def test_a_piece_the_side_to_move_can_take_for_nothing_counts_for_it():
     white_to_move = GAME.heuristic(position(pieces, side=0), 0)
     black_to_move = GAME.heuristic(position(pieces, side=1), 0)
     assert white_to_move > black_to_move + 0.1
+
+
+def test_a_second_ki_in_a_second_turn_running_is_counted_as_the_chance_of_losing():
+    """Rulebook, "Yonhon no ki (4 bomen) regel": two Ki in two turns running lose ("De Daimyo
+    pleegt seppuku"); a Heiya is removed and another card turned instead. White turned two Ki
+    last turn and a Ki now: of the cards left, a Ki, an army card and two Heiya, the next
+    non-Heiya card is the Ki half the time, so White's score is halfway to a loss."""
+    pieces = {"c1": "D", "d1": "S", "c7": "d", "d7": "s"}
+    cards = {"a3": "ki", "b3": "ki", "c3": "kbr", "d3": "he", "e3": "he"}
+    calm = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1)
+    at_risk = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1, two_ki=(True, False))
+    white, black = GAME.heuristic(calm, 0), GAME.heuristic(calm, 1)
+    assert GAME.heuristic(at_risk, 0) == pytest.approx(white / 2 - 0.5)
+    assert GAME.heuristic(at_risk, 1) == pytest.approx(black / 2 + 0.5)
+    black_had_two = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1, two_ki=(False, True))
+    assert GAME.heuristic(black_had_two, 0) == white  # only the side turning cards can lose so

@@ -931,7 +931,21 @@ def _heuristic(state: WarStoriesState, player: int) -> float:
         near = max(abs(f0 - f1), abs(r0 - r1))
         mop = _MOP_UP_WEIGHT * ((2 - edge) + (6 - near) / 2)
         score += mop if material > 0 else -mop
-    return score
+    risk = _yonhon_no_ki_risk(state)
+    return score * (1 - risk) + (-risk if player == state.side else risk)
+
+
+def _yonhon_no_ki_risk(state: WarStoriesState) -> float:
+    """The chance that the side to move loses by Yonhon no ki on its next flip: it turned up
+    two Ki last turn and a Ki now, and must turn a second card (a Heiya is removed and another
+    turned instead), so it loses if that card is a Ki (rulebook, "Yonhon no ki (4 bomen)
+    regel"). The cards left are counted as the state has them: in an imagined world its deal,
+    on average the chance the view allows."""
+    if state.face_up is None or not state.two_ki[state.side] or state.cards[state.face_up] != KI:
+        return 0.0
+    left = [state.cards[sq] for sq in state._flippable()]
+    others = len(left) - left.count(HEIYA)
+    return left.count(KI) / others if others else 0.0
 
 
 # --- position text -------------------------------------------------------------------------
