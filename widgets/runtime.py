@@ -12,13 +12,25 @@ import sys
 THREADS = sys.platform != "emscripten"
 
 
+#: importable's answers in the browser's Python, where they cannot change (a static site's
+#: kernel installs nothing but the site's own wheels). The site's snapshot holds them, asked at
+#: build time (publish/static/snapshot_imports.py): a page's search began in the kernel's
+#: working folder, the page's contents, where each look is a request to the page (~0.1 s).
+_FOUND: dict[str, bool] = {}
+
+
 def importable(module: str) -> bool:
     """Whether `module` can be imported here, found without importing it (pandas or Pillow
     would cost a page's start); a finder that refuses it counts as absent."""
+    if module in _FOUND:
+        return _FOUND[module]
     try:
-        return importlib.util.find_spec(module) is not None
+        found = importlib.util.find_spec(module) is not None
     except ImportError:
-        return False
+        found = False
+    if sys.platform == "emscripten":
+        _FOUND[module] = found
+    return found
 
 
 #: the `layout.display` that shows a widget: the empty string, never None. The browser's

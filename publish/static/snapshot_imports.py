@@ -20,8 +20,11 @@ import rules_kernel
 import widgets.explorer  # noqa: F401
 import widgets.puzzle  # noqa: F401
 import widgets.replay  # noqa: F401
+import widgets.runtime
 
 rules_kernel.list_games()  # imports every game's module
+for optional in ("PIL", "pandas"):  # what the pages ask is there (found once, here: not there)
+    widgets.runtime.importable(optional)
 
 # the kernel's worker: initPackageManager, then initKernel (pyodide-kernel 0.6.1's worker.ts)
 import piplite.piplite  # noqa: E402, F401
