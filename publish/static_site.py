@@ -546,8 +546,31 @@ def localise_page(page: Path, site: Path, runtime: str = PYODIDE_SCRIPT) -> None
         body = json.dumps(config).replace("</", "<\\/")  # the JSON cannot close its script
         return match.group(1) + body + match.group(3)
 
-    page.write_text(CONFIG_SCRIPT.sub(rewrite, text), encoding="utf-8")
+    text = CONFIG_SCRIPT.sub(rewrite, text)
+    text = VOICI_SCRIPT.sub(lambda m: SERVICE_WORKER_VERSION + m.group(0), text, count=1)
+    page.write_text(text, encoding="utf-8")
 
+
+VOICI_SCRIPT = re.compile(r'<script src="[^"]*/voici\.js"></script>')
+#: JupyterLite 0.6 notes which version of its service worker a browser holds only when a page
+#: is already controlled by one, never when it registers it: so a reader's second visit found
+#: no note, unregistered the worker and registered it again before the kernel could start
+#: (usually 0.05 s, at times 2.5 s). The note is written as soon as the worker is active, where
+#: there is none yet; one already there is JupyterLite's to compare (a new build's version
+#: still replaces the old worker).
+SERVICE_WORKER_VERSION = """<script>
+(function () {
+  const workers = navigator.serviceWorker;
+  const config = document.getElementById("jupyter-config-data");
+  const version = config && JSON.parse(config.textContent).appVersion;
+  if (!workers || !version) return;
+  workers.ready.then((registration) => {
+    const key = registration.active && `${registration.active.scriptURL}-version`;
+    if (key && localStorage.getItem(key) === null) localStorage.setItem(key, version);
+  });
+})();
+</script>
+"""
 
 FONT_FILES = ("all.min.css", "v4-shims.min.css")
 

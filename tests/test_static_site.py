@@ -260,6 +260,23 @@ def test_a_puzzle_is_solved_by_clicking_in_the_browser(browser, served):
     watch.assert_clean()
 
 
+def test_a_second_visit_keeps_the_service_worker(browser, served):
+    """JupyterLite registers its service worker on a reader's first visit without noting its
+    version, so the second unregistered it and registered it again before the kernel started
+    (at times 2.5 s); the pages note it (static_site.SERVICE_WORKER_VERSION)."""
+    context = browser.new_context()
+    messages = []
+    context.on("console", lambda m: messages.append(m.text))
+    for _visit in range(2):
+        page = context.new_page()
+        page.goto(served + "voici/render/explorer.html")
+        page.wait_for_selector(".re-board [data-cell]", timeout=PAGE_TIMEOUT)
+        page.close()
+    context.close()
+    assert sum("JupyterLite ServiceWorker was already registered" in m for m in messages) == 1
+    assert not [m for m in messages if "New version, unregistering" in m], messages
+
+
 def test_a_shipped_record_replays_in_the_browser(browser, served):
     watch = Watch(browser, served, viewport={"width": 390, "height": 844})
     page = watch.open("voici/render/replay.html")
