@@ -367,10 +367,11 @@ def main() -> None:
             )
         lone = voila_costs = None
         if not args.skip_voila:
-            # `voila notebooks/explorer.ipynb` serves the notebook itself at its root
-            with voila(VOILA_NOTEBOOK) as url:
+            # `voila notebooks/explorer.ipynb` serves the notebook itself at its root; the published
+            # page template, as ./run dashboard and ./run publish serve it
+            with voila(VOILA_NOTEBOOK, published=True) as url:
                 lone = voila_loads(browser, voila_visits, url, args.repeat)
-            with voila(VOILA_NOTEBOOK) as url:
+            with voila(VOILA_NOTEBOOK, published=True) as url:
                 voila_costs = visitor_costs(browser, voila_visits, url, url, voila_pid(url), True, "Voilà")
         browser.close()
 

@@ -44,11 +44,19 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
+def voila(notebook: str, timeout: float = 180, *, published: bool = False) -> Iterator[str]:
     """Start `voila notebooks/<notebook>` (or a notebook's path) on a free loopback port; yield
     its URL once it listens; stop it. (Readiness is the open port, not a page: asking for the
-    page would run the notebook in a kernel nobody uses, and the first page is the test's.)"""
+    page would run the notebook in a kernel nobody uses, and the first page is the test's.)
+    `published`: with the publishing mode's page template (publish/share), as `./run
+    dashboard` starts it, instead of Voilà's own (which links a CDN for its icon font)."""
     port = free_port()
+    env, template = dict(os.environ), []
+    if published:
+        env["JUPYTER_PATH"] = os.pathsep.join(
+            filter(None, [str(ROOT / "publish" / "share"), env.get("JUPYTER_PATH")])
+        )
+        template = ["--template=rules-explorer"]
     ARTIFACTS.mkdir(exist_ok=True)
     with open(ARTIFACTS / f"voila-{Path(notebook).stem}-{port}.log", "w") as log:
         proc = subprocess.Popen(
@@ -61,10 +69,12 @@ def voila(notebook: str, timeout: float = 180) -> Iterator[str]:
                 f"--port={port}",
                 "--Voila.ip=127.0.0.1",
                 "--show_tracebacks=True",
+                *template,
                 *KERNEL_TRANSPORT,
                 *PATIENT_EXECUTOR,
             ],
             cwd=ROOT / "notebooks",
+            env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
