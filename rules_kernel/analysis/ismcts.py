@@ -145,6 +145,7 @@ class TreeSearchEngine:
         self.prior_weight = prior_weight if ordered else 0.0
         self.minimax_weight = minimax_weight if ordered else 0.0
         self.expand_leaf = expand_leaf and ordered
+        self.backs_up = self.minimax_weight > 0.0 or self.expand_leaf  # keeps minimax values
 
     def close(self) -> None:
         """Nothing to release."""
@@ -239,8 +240,9 @@ class _Run:
             keys = sorted(legal)
             self._expand(leaf, world, legal, keys)
             levels.append((leaf, keys))
-        for visited, keys in reversed(levels):
-            self._back_up(visited, keys)
+        if self.engine.backs_up:
+            for visited, keys in reversed(levels):
+                self._back_up(visited, keys)
         if deeper and self.engine.rollout_actions == 0:
             scores = [self._for_seat(leaf.minimax, leaf.mover, seat) for seat in range(self.seats)]
         else:
@@ -253,7 +255,7 @@ class _Run:
     def _back_up(self, node: _Node, keys: list[str]) -> None:
         """The node's implicit minimax value: the best of its moves legal in this world for
         whoever chooses among them, seen from the node's own mover."""
-        if node.mover is None or not self.engine.ordered:
+        if node.mover is None:
             return
         children = [node.children[key] for key in keys]
         best = max(child.minimax for child in children)
@@ -274,8 +276,7 @@ class _Run:
             return {}
         mover = world.current_player
         # a forced move needs no prior to be chosen, only to be backed up
-        backs_up = self.engine.minimax_weight > 0.0 or self.engine.expand_leaf
-        if not self.engine.ordered or (len(keys) == 1 and not backs_up):
+        if not self.engine.ordered or (len(keys) == 1 and not self.engine.backs_up):
             for key in new:
                 node.children[key] = _Node(mover, self.seats)
             return {}
