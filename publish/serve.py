@@ -35,7 +35,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -533,11 +533,11 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def use_project_template() -> None:
+def use_project_template(environ: MutableMapping[str, str] = os.environ) -> None:
     """Make Voilà find the `rules-explorer` template (Jupyter data path) in this process and
-    in the kernels it starts."""
-    paths = [str(TEMPLATE_ROOT), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
+    in the kernels it starts, or in the processes started with `environ`."""
+    paths = [str(TEMPLATE_ROOT), *filter(None, environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+    environ["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
 
 
 def solved_games() -> list[str]:

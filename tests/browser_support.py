@@ -53,10 +53,10 @@ def voila(notebook: str, timeout: float = 180, *, published: bool = False) -> It
     port = free_port()
     env, template = dict(os.environ), []
     if published:
-        env["JUPYTER_PATH"] = os.pathsep.join(
-            filter(None, [str(ROOT / "publish" / "share"), env.get("JUPYTER_PATH")])
-        )
-        template = ["--template=rules-explorer"]
+        from publish.serve import TEMPLATE, use_project_template
+
+        use_project_template(env)
+        template = [f"--template={TEMPLATE}"]
     ARTIFACTS.mkdir(exist_ok=True)
     with open(ARTIFACTS / f"voila-{Path(notebook).stem}-{port}.log", "w") as log:
         proc = subprocess.Popen(
