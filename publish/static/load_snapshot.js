@@ -42,18 +42,19 @@
     }
   }
 
-  // `names` and everything they depend on, in the lock's names (as Pyodide would load them)
-  function withDependencies(locked, names) {
-    const found = new Set();
+  // `names` and everything they depend on, in the lock's names (as Pyodide would load them),
+  // sorted, each after its dependencies (make_snapshot.js loads them in this order)
+  function dependenciesFirst(locked, names) {
+    const order = [];
     const visit = (given) => {
-      const name = given.toLowerCase().replace(/[-_.]+/g, "-");
-      if (found.has(name)) return;
+      const name = given.toLowerCase().replace(/[-_.]+/g, "-"); // as the lock writes names
+      if (order.includes(name)) return;
       if (!locked[name]) throw new Error(`${name} is not in pyodide-lock.json`);
-      found.add(name);
-      locked[name].depends.forEach(visit);
+      for (const dependency of [...locked[name].depends].sort()) visit(dependency);
+      order.push(name);
     };
-    names.forEach(visit);
-    return found;
+    [...names].sort().forEach(visit);
+    return order;
   }
 
   // What the snapshot holds of Pyodide's own, by name (make_snapshot.js): the same on this
@@ -107,7 +108,7 @@
         });
         restored = pyodide;
         // as if loadPackage had loaded them: a later loadPackage or import finds them there
-        const packages = withDependencies((await lock).packages, options.packages || []);
+        const packages = dependenciesFirst((await lock).packages, options.packages || []);
         for (const name of packages) pyodide.loadedPackages[name] = CHANNEL;
         // the snapshot's random state would be every reader's: each gets their own
         pyodide.runPython("import random; random.seed()");
@@ -120,6 +121,7 @@
   }
 
   scope.loadPyodideWithSnapshot = loadWithSnapshot;
+  scope.pyodideLockOrder = dependenciesFirst; // for make_snapshot.js, in Node
   if (typeof importScripts === "function") {
     // the kernel's worker: importScripts(this file), then self.loadPyodide({indexURL, ...})
     scope.loadPyodide = function loadPyodide(options) {

@@ -12,6 +12,8 @@ const fs = require("fs");
 const path = require("path");
 const [pyodideDir, outFile, filesOut, epoch, packages] = process.argv.slice(2);
 const { loadPyodide } = require(path.join(path.resolve(pyodideDir), "pyodide.js"));
+require("./load_snapshot.js"); // the order the pages' script reads the lock in
+const dependenciesFirst = globalThis.pyodideLockOrder;
 
 function fixClockAndRandomness(epochSeconds) {
   // a clock that stands still: one that moved would give each reading taken while Python
@@ -52,19 +54,6 @@ function nameInPyodide(pyodide) {
     }
     throw new Error(`the snapshot would hold a JavaScript object that is not Pyodide's: ${value}`);
   };
-}
-
-function dependenciesFirst(locked, names) {
-  const order = [];
-  const visit = (given) => {
-    const name = given.toLowerCase().replace(/[-_.]+/g, "-"); // as the lock writes names
-    if (order.includes(name)) return;
-    if (!locked[name]) throw new Error(`${name} is not in the site's pyodide-lock.json`);
-    for (const dependency of [...locked[name].depends].sort()) visit(dependency);
-    order.push(name);
-  };
-  [...names].sort().forEach(visit);
-  return order;
 }
 
 (async () => {
