@@ -90,6 +90,28 @@ def _step(sq: int, df: int, dr: int) -> int | None:
     return r * FILES + f if 0 <= f < FILES and 0 <= r < RANKS else None
 
 
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    out, to = [], _step(sq, df, dr)
+    while to is not None:
+        out.append(to)
+        to = _step(to, df, dr)
+    return tuple(out)
+
+
+def _walks(kind: int, sq: int) -> tuple[tuple[int, ...], ...]:
+    """Where a piece of `kind` on `sq` goes, walk by walk, outwards, in its directions' order
+    (an empty walk where the board ends): a slider's rays (SLIDES), the Daimyo's one step and
+    the Kibatai's jump (KNIGHT) each a walk of one square. A walk stops at a card or a piece."""
+    if kind in SLIDES:
+        return tuple(_ray(sq, df, dr) for df, dr in SLIDES[kind])
+    steps = ORTHOGONAL + DIAGONAL if kind == DAIMYO else KNIGHT
+    return tuple(() if (to := _step(sq, df, dr)) is None else (to,) for df, dr in steps)
+
+
+#: _walks for every piece kind and square, made once: move generation and the agents' heuristic
+_WALKS = {kind: tuple(_walks(kind, sq) for sq in range(SIZE)) for kind in (*SLIDES, DAIMYO, KIBATAI)}
+
+
 def _positive_or_none(value: int | None) -> int | None:
     if value is not None and value < 1:
         raise ValueError(f"must be at least 1 (or None for no cap), got {value}")
@@ -652,24 +674,16 @@ class WarStoriesState(State):
         cards and pieces; the Kibatai jumps."""
         pieces = pieces or self.pieces
         code = pieces[sq]
-        kind, owner = code & 7, code >> 3
-        out = []
-        if kind in (DAIMYO, KIBATAI):
-            for df, dr in ORTHOGONAL + DIAGONAL if kind == DAIMYO else KNIGHT:
-                to = _step(sq, df, dr)
-                free = to is not None and self.cards[to] is None
-                if free and (pieces[to] == 0 or pieces[to] >> 3 != owner):
-                    out.append(to)
-            return out
-        for df, dr in SLIDES[kind]:
-            to = _step(sq, df, dr)
-            while to is not None and self.cards[to] is None:
+        owner, out = code >> 3, []
+        for walk in _WALKS[code & 7][sq]:
+            for to in walk:
+                if self.cards[to] is not None:
+                    break
                 if pieces[to]:
                     if pieces[to] >> 3 != owner:
                         out.append(to)
                     break
                 out.append(to)
-                to = _step(to, df, dr)
         return out
 
     def _attacked(self, sq: int, by: int, pieces: tuple[int, ...] | None = None) -> bool:
@@ -805,25 +819,9 @@ def _sorted_cards(cards: tuple[str, ...]) -> tuple[str, ...]:
 
 # --- the agents' heuristic (Game.heuristic) ------------------------------------------------------
 
-#: for each square: the squares one step away (the Daimyo's), a Kibatai's jump away, and the
-#: eight rays outwards (orthogonal first), each a tuple of squares in order
-_NEIGHBOURS = tuple(
-    tuple(t for df, dr in ORTHOGONAL + DIAGONAL if (t := _step(sq, df, dr)) is not None) for sq in range(SIZE)
-)
-_JUMPS = tuple(tuple(t for df, dr in KNIGHT if (t := _step(sq, df, dr)) is not None) for sq in range(SIZE))
-
-
-def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
-    out, to = [], _step(sq, df, dr)
-    while to is not None:
-        out.append(to)
-        to = _step(to, df, dr)
-    return tuple(out)
-
-
-_RAYS = tuple(tuple(_ray(sq, df, dr) for df, dr in ORTHOGONAL + DIAGONAL) for sq in range(SIZE))
-#: the rays a slider walks: indexes into _RAYS' eight (orthogonal 0-3, diagonal 4-7)
-_SLIDER_RAYS = {SHINOBI: range(8), ASHIGARU: range(4), KIHEI: range(4, 8)}
+#: for each square: the squares one step away (the Daimyo's) and a Kibatai's jump away
+_NEIGHBOURS = tuple(tuple(to for walk in walks for to in walk) for walks in _WALKS[DAIMYO])
+_JUMPS = tuple(tuple(to for walk in walks for to in walk) for walks in _WALKS[KIBATAI])
 #: the heuristic's weights: a threat on a Daimyo (checks its enemy can give, weighed by how
 #: few squares it has to flee to), its flight squares, the squares each side controls
 _THREAT_WEIGHT, _FLIGHT_WEIGHT, _CONTROL_WEIGHT = 0.3, 0.03, 0.004
@@ -840,24 +838,16 @@ def _reach(pieces: tuple[int, ...], cards: tuple[str | None, ...], player: int):
         if not code or code >> 3 != player:
             continue
         kind = code & 7
-        if kind == DAIMYO or kind == KIBATAI:
-            for to in _NEIGHBOURS[sq] if kind == DAIMYO else _JUMPS[sq]:
-                if cards[to] is None:
-                    attacked.add(to)
-                    if kind == KIBATAI and (not pieces[to] or pieces[to] >> 3 != player):
-                        goes.append((kind, to))
-            continue
-        rays = _RAYS[sq]
-        for i in _SLIDER_RAYS[kind]:
-            for to in rays[i]:
+        for walk in _WALKS[kind][sq]:
+            for to in walk:
                 if cards[to] is not None:
                     break
                 attacked.add(to)
+                own = pieces[to] and pieces[to] >> 3 == player
+                if kind != DAIMYO and not own:
+                    goes.append((kind, to))
                 if pieces[to]:
-                    if pieces[to] >> 3 != player:
-                        goes.append((kind, to))
                     break
-                goes.append((kind, to))
     return attacked, goes
 
 
@@ -865,7 +855,7 @@ def _checking_squares(pieces: tuple[int, ...], cards: tuple[str | None, ...], da
     """For each attacker kind, the squares from which it would attack the Daimyo on `daimyo`
     (the lines from it up to the first card or piece, that piece's square included; the
     Kibatai's jumps without a card)."""
-    rays = _RAYS[daimyo]
+    rays = _WALKS[SHINOBI][daimyo]  # the eight lines, orthogonal first (SLIDES)
     lines = (set(), set())  # orthogonal, diagonal
     for i in range(8):
         for to in rays[i]:
