@@ -79,18 +79,24 @@ def voila(notebook: str, timeout: float = 180, *, published: bool = False) -> It
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"voila exited with {proc.returncode}; see {log.name}")
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-                    break
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"voila did not listen on port {port} within {timeout} s")
-                time.sleep(0.2)
+            wait_listening(proc, port, timeout, "voila", log.name)
             yield f"http://127.0.0.1:{port}/"
         finally:
             stop(proc)
+
+
+def wait_listening(proc: subprocess.Popen, port: int, timeout: float, what: str, log: str) -> None:
+    """Wait until the server `proc` (`what`, logging to `log`) listens on 127.0.0.1:`port`;
+    raise if it exits first or takes longer than `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}; see {log}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not listen on port {port} within {timeout} s; see {log}")
+        time.sleep(0.2)
 
 
 def stop(proc: subprocess.Popen, grace: float = 10) -> None:

@@ -6,12 +6,10 @@ reaches; the dashboard now uses the publishing mode's template, publish/share)."
 from __future__ import annotations
 
 import contextlib
-import socket
 import subprocess
-import time
 
 import pytest
-from browser_support import ARTIFACTS, KERNEL_TRANSPORT, ROOT, chromium_path, free_port, stop
+from browser_support import ARTIFACTS, KERNEL_TRANSPORT, ROOT, chromium_path, free_port, stop, wait_listening
 
 pytestmark = pytest.mark.skipif(chromium_path() is None, reason="Debian's chromium is not installed")
 LISTEN_TIMEOUT = 180  # s: the command first checks the environment is up to date
@@ -26,13 +24,7 @@ def dashboard():
         command = ["./run", "dashboard", "--no-browser", f"--port={port}", *KERNEL_TRANSPORT]
         proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + LISTEN_TIMEOUT
-            while True:
-                assert proc.poll() is None, f"./run dashboard exited with {proc.returncode}; see {log.name}"
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-                    break
-                assert time.monotonic() < deadline, f"no answer within {LISTEN_TIMEOUT} s; see {log.name}"
-                time.sleep(0.5)
+            wait_listening(proc, port, LISTEN_TIMEOUT, "./run dashboard", log.name)
             yield f"http://127.0.0.1:{port}/"
         finally:
             stop(proc)
