@@ -72,8 +72,9 @@ class Watch:
 
     def __init__(self, browser, base: str, viewport=None) -> None:
         self.base, self.outside, self.failed, self.errors, self.warnings = base, [], [], [], []
-        self.snapshots, self.wheels = {}, []
+        self.snapshots, self.wheels, self.workers = {}, [], []
         self.page = browser.new_page(viewport=viewport or {"width": 1280, "height": 800})
+        self.page.on("worker", lambda worker: self.workers.append(worker.url))
         self.page.route("**/*", self._route)
         self.page.on("requestfailed", lambda r: self.failed.append(r.url))
         self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
@@ -96,9 +97,11 @@ class Watch:
 
     def assert_python_came_from_the_snapshot(self) -> None:
         """Python's memory from snapshot.bin.gz, its packages' files from snapshot-files.tar.gz:
-        no wheel fetched."""
+        no wheel fetched. Each file fetched once, by the page's early fetch (a worker of the
+        page's): had the kernel's worker not been handed them, it would have fetched them again."""
         wanted = {"snapshot.bin.gz": [200], "snapshot-files.tar.gz": [200]}
         assert self.snapshots == wanted, f"the snapshot's files answered {self.snapshots}"
+        assert [w for w in self.workers if w.endswith("/static/pyodide/load-snapshot.js#prefetch")], self.workers
         assert not [w for w in self.warnings if "snapshot" in w], self.warnings
         assert self.wheels == [], f"wheels fetched: {self.wheels[:5]}"
 
@@ -168,9 +171,13 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     assert "lib/python3.12/site-packages/pyodide_kernel/__init__.pyc" in names
     assert "home/pyodide/.ipython/profile_default/startup/README" in names  # the kernel's IPython
     assert all(e.mtime == 0 and e.uid == 0 and (e.isfile() or e.isdir()) for e in entries)
+    early_fetch = '<script>try { new Worker("../../static/pyodide/load-snapshot.js#prefetch"); }'
     for path in kinds["kernel"]:
         page = (site / "voici/render" / f"{path.stem}.html").read_text(encoding="utf-8")
         assert '"pyodideUrl": "../../static/pyodide/load-snapshot.js"' in page, path.name
+        # the early fetch is the page's first script, before JupyterLite's own
+        assert page.index("<script", page.index("<head>")) == page.index(early_fetch), path.name
+    assert "#prefetch" not in (site / "voici/index.html").read_text(encoding="utf-8")  # no kernel there
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
@@ -260,21 +267,38 @@ def test_a_puzzle_is_solved_by_clicking_in_the_browser(browser, served):
     watch.assert_clean()
 
 
-def test_a_second_visit_keeps_the_service_worker(browser, served):
+def test_a_second_visit_keeps_the_service_worker_and_fetches_the_files_past_it(browser, served):
     """JupyterLite registers its service worker on a reader's first visit without noting its
     version, so the second unregistered it and registered it again before the kernel started
-    (at times 2.5 s); the pages note it (static_site.SERVICE_WORKER_VERSION)."""
+    (at times 2.5 s); the pages note it (static_site.SERVICE_WORKER_VERSION). On the second
+    visit, controlled by the worker, the page's scripts come past it (static_site.
+    SERVICE_WORKER_ROUTES): handed over by it they were compiled again on every visit."""
     context = browser.new_context()
-    messages = []
+    messages, visits = [], []
     context.on("console", lambda m: messages.append(m.text))
     for _visit in range(2):
+        responses = []
         page = context.new_page()
+        page.on("response", lambda r: responses.append(r))
         page.goto(served + "voici/render/explorer.html")
         page.wait_for_selector(".re-board [data-cell]", timeout=PAGE_TIMEOUT)
+        controlled = page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
+        scripts = [r for r in responses if "/voici/build/" in r.url or "/extensions/" in r.url]
+        visits.append((controlled, len(scripts), [r.url for r in scripts if r.from_service_worker]))
         page.close()
     context.close()
     assert sum("JupyterLite ServiceWorker was already registered" in m for m in messages) == 1
     assert not [m for m in messages if "New version, unregistering" in m], messages
+    controlled, scripts, through_worker = visits[1]
+    assert controlled  # the worker still answers the kernel's drive
+    assert scripts > 50 and through_worker == [], through_worker[:5]
+
+
+def test_the_service_worker_routes_every_file_but_the_kernels_api_past_it(site):
+    worker = (site / "service-worker.js").read_text()
+    names = json.loads(re.search(r"const routes = (\[.*?\])\.map", worker).group(1))
+    assert {name for name, _folder in names} == {p.name for p in site.iterdir()} - {"api", "service-worker.js"}
+    assert all(folder == (site / name).is_dir() for name, folder in names)
 
 
 def test_a_shipped_record_replays_in_the_browser(browser, served):
@@ -301,5 +325,6 @@ def test_without_the_snapshot_the_pages_load_pyodides_own_script(tmp_path):
     page.parent.mkdir(parents=True)
     config = f'<script id="jupyter-config-data" type="application/json">{json.dumps(settings)}</script>'
     page.write_text(config)
-    localise_page(page, tmp_path, PYODIDE_SCRIPT)
+    localise_page(page, tmp_path, PYODIDE_SCRIPT, runs_notebook=True)
     assert '"pyodideUrl": "../../static/pyodide/pyodide.js"' in page.read_text()
+    assert "#prefetch" not in page.read_text()  # no snapshot to fetch early

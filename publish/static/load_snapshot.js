@@ -7,18 +7,128 @@
 // Pyodide in Python. Where either cannot be fetched, unpacked or restored (a browser without
 // DecompressionStream, a host that lost a file), Python starts as it does without them:
 // slower, never broken.
+//
+// The same file is also each page's early fetch (a worker the page starts as its first
+// script, `load-snapshot.js#prefetch`): the two files fetched and unpacked while the page's
+// own scripts start (about 1.7 s here), and handed to the kernel's worker when it asks, over
+// a BroadcastChannel; the kernel's worker starts only once the page has started, and then no
+// longer waits for them (0.55 s on a warm visit here). No early fetch answering in time (a
+// page without it, another tab's that took the question), the kernel's worker fetches them.
 (function (scope) {
   const SNAPSHOT = "snapshot.bin.gz";
   const FILES = "snapshot-files.tar.gz";
   const CHANNEL = "default channel"; // what Pyodide's loadPackage notes for a package of the lock
+  const HANDOVER = "rules-explorer: the snapshot fetched early"; // the BroadcastChannel's name
+  const PATIENCE = 500; // ms the kernel's worker waits for an early fetch to answer
 
+  // the bytes of a .gz file, unpacked as they arrive
   async function fetchGzipped(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it as gzip-encoded
-    const unpacked = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(unpacked).arrayBuffer());
+    const reader = response.body.getReader();
+    const head = [];
+    let done = false;
+    while (!done && head.reduce((length, chunk) => length + chunk.length, 0) < 2) {
+      const next = await reader.read();
+      if (next.value) head.push(next.value);
+      done = next.done;
+    }
+    const body = new ReadableStream({
+      start(controller) {
+        head.forEach((chunk) => controller.enqueue(chunk));
+        if (done) controller.close();
+      },
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    const first = [];
+    for (const chunk of head) first.push(...chunk.subarray(0, 2 - first.length));
+    const gzipped = first[0] === 0x1f && first[1] === 0x8b; // else a host sent it gzip-encoded
+    const bytes = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+    return new Uint8Array(await new Response(bytes).arrayBuffer());
+  }
+
+  const randomName = () => Math.random().toString(36).slice(2);
+
+  // The page's early fetch (its own worker): the files fetched and unpacked at once, handed
+  // over to the first kernel's worker that asks for them all, then the worker ends (its copy
+  // of them is freed). It answers one question only: a second one is another tab's kernel,
+  // which fetches them itself (see askEarlyFetch).
+  function prefetch(folder) {
+    const fetched = new Map([SNAPSHOT, FILES].map((name) => [new URL(name, folder).href, null]));
+    fetched.forEach((_, url) => fetched.set(url, fetchGzipped(url)));
+    fetched.forEach((promise) => promise.catch(() => {})); // told to the one who asks
+    const channel = new BroadcastChannel(HANDOVER);
+    const answerer = randomName();
+    const end = () => {
+      channel.close();
+      scope.close();
+    };
+    const unasked = setTimeout(end, 120000); // a page whose kernel never started
+    channel.onmessage = async ({ data }) => {
+      const { question, urls } = data || {};
+      if (!question || !Array.isArray(urls) || !urls.every((url) => fetched.has(url))) return;
+      channel.onmessage = null;
+      clearTimeout(unasked);
+      channel.postMessage({ question, answerer }); // "coming": the asker waits for this one
+      for (const url of urls) {
+        try {
+          channel.postMessage({ question, answerer, url, bytes: await fetched.get(url) });
+        } catch (error) {
+          channel.postMessage({ question, answerer, url, error: String(error) });
+        }
+      }
+      end();
+    };
+  }
+
+  // The kernel's worker asks the page's early fetch for `urls`: a promise of each one's bytes
+  // from the first early fetch that answers within PATIENCE ms, or null when none does.
+  function askEarlyFetch(urls) {
+    if (typeof BroadcastChannel !== "function") return Promise.resolve(null);
+    const channel = new BroadcastChannel(HANDOVER);
+    const question = randomName();
+    const waiting = new Map();
+    const answers = Object.fromEntries(
+      urls.map((url) => [url, new Promise((resolve, reject) => waiting.set(url, { resolve, reject }))]),
+    );
+    return new Promise((resolve) => {
+      let answerer = null;
+      const noOne = setTimeout(() => {
+        channel.close();
+        resolve(null);
+      }, PATIENCE);
+      channel.onmessage = ({ data }) => {
+        if (!data || data.question !== question) return;
+        if (answerer === null) {
+          answerer = data.answerer;
+          clearTimeout(noOne);
+          resolve(answers);
+        }
+        const promise = data.answerer === answerer && waiting.get(data.url);
+        if (!promise) return;
+        waiting.delete(data.url);
+        if (data.error) promise.reject(new Error(data.error));
+        else promise.resolve(data.bytes);
+        if (waiting.size === 0) channel.close();
+      };
+      channel.postMessage({ question, urls });
+    });
+  }
+
+  // the bytes of each of `names` (in Pyodide's folder): handed over by the page's early
+  // fetch, else (none answered, or it failed) fetched here
+  function snapshotFiles(folder, names) {
+    const here = scope.location && scope.location.href; // none in Node.js, where paths are files
+    const urls = names.map((name) => (here ? new URL(folder + name, here).href : folder + name));
+    const early = askEarlyFetch(urls);
+    return urls.map((url) =>
+      early.then((answers) => (answers ? answers[url].catch(() => fetchGzipped(url)) : fetchGzipped(url))),
+    );
   }
 
   async function fetchLock(url) {
@@ -29,8 +139,8 @@
 
   // the entries of a ustar archive (as Python's tarfile writes it: folders and plain files)
   function* untar(bytes) {
-    const text = (start, length) =>
-      new TextDecoder().decode(bytes.subarray(start, start + length)).replace(/\0[^]*$/, "");
+    const decoder = new TextDecoder();
+    const text = (start, length) => decoder.decode(bytes.subarray(start, start + length)).replace(/\0[^]*$/, "");
     for (let at = 0; at + 512 <= bytes.length && bytes[at] !== 0; ) {
       const prefix = text(at + 345, 155);
       const path = (prefix ? prefix + "/" : "") + text(at, 100);
@@ -87,8 +197,7 @@
   async function loadWithSnapshot(loadPyodide, options) {
     if (typeof DecompressionStream === "function") {
       // fetched and unpacked while Pyodide fetches and compiles its own files
-      const snapshot = fetchGzipped(options.indexURL + SNAPSHOT);
-      const files = fetchGzipped(options.indexURL + FILES);
+      const [snapshot, files] = snapshotFiles(options.indexURL, [SNAPSHOT, FILES]);
       const lock = fetchLock(options.lockFileURL || options.indexURL + "pyodide-lock.json");
       [snapshot, files, lock].forEach((promise) => promise.catch(() => {})); // reported below
       let restored = null;
@@ -101,7 +210,7 @@
           async fsInit(FS, info) {
             for (const entry of untar(await files)) {
               if (entry.folder) FS.mkdirTree(`/${entry.path}`);
-              else FS.writeFile(`/${entry.path}`, entry.data);
+              else FS.writeFile(`/${entry.path}`, entry.data, { canOwn: true }); // no copy: the tar stays
             }
             if (options.fsInit) await options.fsInit(FS, info);
           },
@@ -122,7 +231,9 @@
 
   scope.loadPyodideWithSnapshot = loadWithSnapshot;
   scope.pyodideLockOrder = dependenciesFirst; // for make_snapshot.js, in Node
-  if (typeof importScripts === "function") {
+  if (typeof importScripts === "function" && scope.location.hash === "#prefetch") {
+    prefetch(new URL(".", scope.location.href)); // the page's early fetch
+  } else if (typeof importScripts === "function") {
     // the kernel's worker: importScripts(this file), then self.loadPyodide({indexURL, ...})
     scope.loadPyodide = function loadPyodide(options) {
       importScripts(options.indexURL + "pyodide.js"); // Pyodide's own, in the same folder
