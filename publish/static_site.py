@@ -522,7 +522,9 @@ CONFIG_SCRIPT = re.compile(
 )
 
 
-def localise_page(page: Path, site: Path, runtime: str = PYODIDE_SCRIPT, *, runs_notebook: bool = False) -> None:
+def localise_page(
+    page: Path, site: Path, runtime: str = PYODIDE_SCRIPT, *, runs_notebook: bool = False
+) -> None:
     """A built page made to work from any folder and host: the icon font from the site, and
     the kernel's runtime script (`runtime`, in static/pyodide/) by a URL relative to this page
     (Voici copies the site's settings into each page, where "./static/..." would point below
@@ -610,7 +612,8 @@ def route_around_service_worker(site: Path) -> None:
     """Every file and folder of the built `site` but api/ (SERVICE_WORKER_ROUTES)."""
     worker = site / "service-worker.js"
     names = sorted([p.name, p.is_dir()] for p in site.iterdir() if p.name not in ("api", worker.name))
-    worker.write_text(worker.read_text(encoding="utf-8") + SERVICE_WORKER_ROUTES % json.dumps(names), encoding="utf-8")
+    routes = SERVICE_WORKER_ROUTES % json.dumps(names)
+    worker.write_text(worker.read_text(encoding="utf-8") + routes, encoding="utf-8")
 
 
 def install_font(site: Path, font_package: Path) -> None:

@@ -101,7 +101,8 @@ class Watch:
         page's): had the kernel's worker not been handed them, it would have fetched them again."""
         wanted = {"snapshot.bin.gz": [200], "snapshot-files.tar.gz": [200]}
         assert self.snapshots == wanted, f"the snapshot's files answered {self.snapshots}"
-        assert [w for w in self.workers if w.endswith("/static/pyodide/load-snapshot.js#prefetch")], self.workers
+        early = [w for w in self.workers if w.endswith("/static/pyodide/load-snapshot.js#prefetch")]
+        assert early, self.workers
         assert not [w for w in self.warnings if "snapshot" in w], self.warnings
         assert self.wheels == [], f"wheels fetched: {self.wheels[:5]}"
 
@@ -279,7 +280,7 @@ def test_a_second_visit_keeps_the_service_worker_and_fetches_the_files_past_it(b
     for _visit in range(2):
         responses = []
         page = context.new_page()
-        page.on("response", lambda r: responses.append(r))
+        page.on("response", lambda r, responses=responses: responses.append(r))
         page.goto(served + "voici/render/explorer.html")
         page.wait_for_selector(".re-board [data-cell]", timeout=PAGE_TIMEOUT)
         controlled = page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
@@ -297,7 +298,8 @@ def test_a_second_visit_keeps_the_service_worker_and_fetches_the_files_past_it(b
 def test_the_service_worker_routes_every_file_but_the_kernels_api_past_it(site):
     worker = (site / "service-worker.js").read_text()
     names = json.loads(re.search(r"const routes = (\[.*?\])\.map", worker).group(1))
-    assert {name for name, _folder in names} == {p.name for p in site.iterdir()} - {"api", "service-worker.js"}
+    everything = {p.name for p in site.iterdir()}
+    assert {name for name, _folder in names} == everything - {"api", "service-worker.js"}
     assert all(folder == (site / name).is_dir() for name, folder in names)
 
 
