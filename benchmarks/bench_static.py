@@ -4,11 +4,15 @@ site weighs, and what each visitor costs the server.
     python benchmarks/bench_static.py [--site DIR] [--repeat 5] [--skip-voila]
 
 1. Page load to the explorer's first board (`.re-board [data-cell]` visible) on the static site
-   (`voici/render/explorer.html`, Python on Pyodide in the reader's browser), cold (a fresh
-   browser context each time: empty cache) and warm (the same context, the page loaded again),
-   median and min-max of --repeat each; beside it the peer, measured in the same run: the
-   server mode's lone visitor (Voilà serving notebooks/explorer.ipynb, a fresh context).
-   Goals: static cold <= 8 s, warm <= 3 s.
+   (`voici/render/explorer.html`, Python on Pyodide in the reader's browser), as a reader's
+   browser sees it: in a new browser profile (its own folder, as a reader's browser keeps
+   one) the first visit (cold: empty caches), the second (the files in the HTTP cache; the
+   browser compiles the scripts again and keeps the compiled code) and the third (warm: a
+   returning reader, the files and their compiled code cached); and in a private window (a
+   fresh browser context: an HTTP cache but no compiled-code cache) a first and a second
+   visit. Median and min-max of --repeat each; beside them the peer, measured in the same run:
+   the server mode's lone visitor (Voilà serving notebooks/explorer.ipynb), a first and a
+   third visit in a new profile. Goals: static cold <= 8 s, warm <= 3 s.
 2. The site's size on disk and compressed (each file gzipped at level 6, as a static host
    sends it), the largest files, and what a cold visitor fetched.
 3. The server side per visitor: the static site's file server (publish.static_site.SiteHandler in
@@ -155,6 +159,23 @@ class Visits:
         self.watch(context, base)
         return context
 
+    @contextlib.contextmanager
+    def new_profile(self, playwright, base: str):
+        """A browser with a new profile of its own (a folder, removed afterwards), as a
+        reader's: it keeps its HTTP cache and its compiled-code cache from visit to visit."""
+        with tempfile.TemporaryDirectory() as folder:
+            context = playwright.chromium.launch_persistent_context(
+                folder,
+                executable_path=chromium_path(),
+                args=[*CHROMIUM_ARGS, NO_OTHER_HOSTS],
+                viewport=VIEWPORT,
+            )
+            self.watch(context, base)
+            try:
+                yield context
+            finally:
+                context.close()
+
 
 def browser_cpu() -> float:
     """CPU-seconds (user + system) of every Chromium process this benchmark started."""
@@ -218,6 +239,26 @@ def static_loads(browser, visits: Visits, base: str, repeat: int) -> tuple[Loads
         progress(f"static warm load {i + 1}/{repeat}: {elapsed:.2f} s, browser {cpu:.1f} CPU-s")
         context.close()
     return cold, warm, fetched, cached
+
+
+VISITS_IN_A_PROFILE = 3  # the first, the second and a returning reader's
+
+
+def profile_loads(playwright, visits: Visits, base: str, url: str, repeat: int, name: str) -> list[Loads]:
+    """`repeat` new browser profiles, each visiting `url` VISITS_IN_A_PROFILE times (each page
+    closed before the next visit): the loads of each visit (first, second, third)."""
+    loads = [Loads() for _ in range(VISITS_IN_A_PROFILE)]
+    for i in range(repeat):
+        with visits.new_profile(playwright, base) as context:
+            for visit, into in enumerate(loads, 1):
+                elapsed, cpu, page = time_to_board(context, url)
+                into.add(elapsed, cpu)
+                progress(f"{name}, profile {i + 1}/{repeat}, visit {visit}: {elapsed:.2f} s, {cpu:.1f} CPU-s")
+                with contextlib.suppress(Exception):
+                    page.wait_for_load_state("networkidle", timeout=15_000)
+                page.close()
+                time.sleep(1)  # a closed page's kernel (server mode) is shut down
+    return loads
 
 
 def voila_loads(browser, visits: Visits, url: str, repeat: int) -> Loads:
@@ -359,18 +400,21 @@ def main() -> None:
         p = stack.enter_context(sync_playwright())
         browser = launch(p)
         with static_server(site) as (base, proc):
+            first, second, returning = profile_loads(
+                p, static_visits, base, base + STATIC_PAGE, args.repeat, "static"
+            )
             cold, warm, fetched, cached = static_loads(browser, static_visits, base, args.repeat)
             fetched_count, fetched_raw, fetched_packed = fetched_files(fetched, base, sizes)
         with static_server(site) as (base, proc):
             static_costs = visitor_costs(
                 browser, static_visits, base, base + STATIC_PAGE, proc.pid, False, "static"
             )
-        lone = voila_costs = None
+        lone = lone_returning = voila_costs = None
         if not args.skip_voila:
             # `voila notebooks/explorer.ipynb` serves the notebook itself at its root; the published
             # page template, as ./run dashboard and ./run publish serve it
             with voila(VOILA_NOTEBOOK, published=True) as url:
-                lone = voila_loads(browser, voila_visits, url, args.repeat)
+                lone, _second, lone_returning = profile_loads(p, voila_visits, url, url, args.repeat, "Voilà")
             with voila(VOILA_NOTEBOOK, published=True) as url:
                 voila_costs = visitor_costs(browser, voila_visits, url, url, voila_pid(url), True, "Voilà")
         browser.close()
@@ -379,17 +423,25 @@ def main() -> None:
     print(f"  machine: {loads_before} at the start, {load_average()} at the end")
     print()
     print("1. Page load to the explorer's first board")
-    print(f"  static, cold (fresh context):        {spread(cold)}   {verdict(cold, GOAL_COLD)}")
-    print(f"  static, warm (same context, again):  {spread(warm)}   {verdict(warm, GOAL_WARM)}")
+    print("  in a browser profile, as a reader's browser:")
+    print(f"    static, first visit (cold):           {spread(first)}   {verdict(first, GOAL_COLD)}")
+    print(f"    static, second visit:                 {spread(second)}")
+    print(f"    static, third visit (warm, returning): {spread(returning)}   {verdict(returning, GOAL_WARM)}")
     if lone:
-        print(f"  server mode, lone visitor (peer):    {spread(lone)}")
-        peer = statistics.median(lone.seconds)
-        print(
-            f"  static cold / warm = {statistics.median(cold.seconds) / peer:.1f}x / "
-            f"{statistics.median(warm.seconds) / peer:.1f}x the server mode's lone visitor"
-        )
+        print(f"    server mode, lone visitor, first visit (peer): {spread(lone)}")
+        print(f"    server mode, lone visitor, third visit (peer): {spread(lone_returning)}")
+        ratios = [
+            statistics.median(a.seconds) / statistics.median(b.seconds)
+            for a, b in ((first, lone), (returning, lone_returning))
+        ]
+        print(f"    static cold / warm = {ratios[0]:.1f}x / {ratios[1]:.1f}x the server mode's lone visitor")
+    print("  in a private window (an HTTP cache, no compiled-code cache):")
+    print(f"    static, cold (fresh context):         {spread(cold)}")
+    print(f"    static, again (same context):         {spread(warm)}")
+    print(
+        f"    the second loads: {cached[1]} of {cached[0]} resources came from the HTTP cache (0 bytes sent)"
+    )
     print("  (browser CPU-s: every Chromium process, from the request to the board, median)")
-    print(f"  warm loads: {cached[1]} of {cached[0]} resources came from the browser's cache (0 bytes sent)")
     for name, visits in (("static", static_visits), ("server mode", voila_visits))[
         : 1 if args.skip_voila else 2
     ]:

@@ -219,3 +219,12 @@ def _wait_until_answering(url: str, proc: subprocess.Popen, log_path: Path, time
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no answer on {url} within {timeout} s") from None
             time.sleep(0.5)
+
+
+def open_folded_tools(page) -> None:
+    """Open the explorer's folded tools (the position box, Edit position, Export record, the
+    picture, Copy link), built on first opening, unless they are open."""
+    toggle = page.locator(".re-tools-toggle").first
+    if "▸" in toggle.inner_text():
+        toggle.click()
+    page.get_by_role("button", name="Load position").first.wait_for(timeout=30_000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, voila
+from browser_support import ARTIFACTS, chromium_path, open_folded_tools, voila
 from playwright.sync_api import expect
 
 import rules_kernel as rk
@@ -185,6 +185,7 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
     page.locator(".re-side select").filter(has_text="All-seeing").select_option(label="All-seeing (analysis)")
     page.wait_for_timeout(1000)
     all_lines = move_list(page)
+    open_folded_tools(page)
     position = page.locator("input[placeholder='paste a position text here']").input_value()
     # a line the player saw differently (not just without the name of a card the flip showed)
     secrets = [
@@ -368,6 +369,7 @@ def test_tab_reaches_the_options_and_the_position_error_stands_under_the_box(bro
     page.keyboard.press("Enter")
     page.get_by_text("repetitions", exact=False).first.wait_for(timeout=10_000)
     pick_game(page, "Yōkai no Mori 5x6")
+    open_folded_tools(page)
     box = page.locator("input[placeholder='paste a position text here']")
     box.fill("gle/1c1/1C1/ELG[] w - - 0 1")
     page.get_by_role("button", name="Load position").click()
@@ -412,6 +414,7 @@ def test_the_move_list_in_the_page_is_the_kernels_words(browser, server, title, 
     see_all_where_hidden(page)
     for _ in range(5):
         play_any_move(page)
+    open_folded_tools(page)  # the record's download link is there
     link = page.locator("a[download]").first
     link.wait_for(timeout=15_000)
     data = link.get_attribute("href").split("base64,", 1)[1]
@@ -512,6 +515,7 @@ def test_a_copied_link_opens_the_same_board_and_log_in_a_new_page(browser, serve
     see_all_where_hidden(page)
     for _ in range(4):
         play_any_move(page)
+    open_folded_tools(page)
     page.get_by_role("button", name="Copy link").click()
     field = page.locator("input.re-link")
     field.wait_for(timeout=15_000)
@@ -541,6 +545,7 @@ def test_the_board_editor_builds_a_position_and_plays_from_it(
     from here: the explorer's position text and study status follow, and a move is played."""
     page = open_explorer(browser, server, viewport=viewport)
     pick_game(page, title)
+    open_folded_tools(page)
     page.get_by_role("button", name="Edit position").click()
     editor = page.locator(".re-editor")
     editor.wait_for(timeout=15_000)
@@ -577,6 +582,7 @@ def test_the_board_editor_places_a_to_war_card_from_its_reserve_and_plays_from_i
     page = open_explorer(browser, server, viewport=PHONE)
     pick_game(page, "To War!")
     see_all_where_hidden(page)
+    open_folded_tools(page)
     page.get_by_role("button", name="Edit position").click()
     editor = page.locator(".re-editor")
     editor.wait_for(timeout=15_000)

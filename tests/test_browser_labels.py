@@ -10,7 +10,7 @@ The same rule is checked headless on the drawing list by tests/test_labels.py.
 from __future__ import annotations
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, voila
+from browser_support import ARTIFACTS, chromium_path, open_folded_tools, voila
 from playing import random_game
 
 import rules_kernel as rk
@@ -87,6 +87,7 @@ def show(page, title: str, game_id: str) -> None:
     if seeing.count():
         seeing.first.select_option(label="All-seeing (analysis)")
         page.wait_for_timeout(800)
+    open_folded_tools(page)
     page.locator(
         "input[placeholder='paste a position text here'], textarea[placeholder='paste a position text here']"
     ).first.fill(position_in_play(game_id))

@@ -28,7 +28,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser_support import chromium_path
+from browser_support import chromium_path, open_folded_tools
 
 from publish.static_site import SiteHandler, notebook_kinds
 
@@ -232,6 +232,7 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
     assert "Kodama b2–b3 takes Kodama" in page.locator(".re-movelist").inner_text()
     # Analysis in the browser's Python (no threads there): a short search in the click's turn
     page.get_by_role("button", name="Analysis").click()
+    open_folded_tools(page)
     page.get_by_role("button", name="Edit position").click()  # shown again after hidden: see runtime.SHOWN
     page.locator(".re-editor").wait_for(state="visible", timeout=30_000)
     page.get_by_role("button", name="Edit position").click()

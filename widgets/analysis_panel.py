@@ -78,13 +78,10 @@ class AnalysisPanel:
             layout=w.Layout(width="auto"),
         )
         self.switch.add_class("re-analysis-switch")
-        self.stop_button = w.Button(description="Stop", disabled=True, layout=w.Layout(width="auto"))
-        self.bar = w.HTML()
-        self.words = w.HTML()
-        self.info = w.HTML()
-        self.body = w.VBox([self.bar, self.words, self.info], layout=w.Layout(display="none"))
-        self.box = w.VBox([w.HBox([self.switch, self.stop_button]), self.body])
+        self._row = w.HBox([self.switch])
+        self.box = w.VBox([self._row])
         self.box.add_class("re-analysis")
+        self._built = False  # Stop, the bar, the line and the figures: built when first switched on
         self.result: Analysis | None = None
         self.subject: Subject | None = None
         self.engine = ""
@@ -93,7 +90,21 @@ class AnalysisPanel:
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
         self._shown_at = 0.0
+
+    def _build(self) -> None:
+        """What the switch shows: built the first time it is on, so a page starts with fewer
+        widgets."""
+        if self._built:
+            return
+        self._built = True
+        self.stop_button = w.Button(description="Stop", disabled=True, layout=w.Layout(width="auto"))
         self.stop_button.on_click(lambda _: self.stop())
+        self.bar = w.HTML()
+        self.words = w.HTML()
+        self.info = w.HTML()
+        self.body = w.VBox([self.bar, self.words, self.info])
+        self._row.children = (self.switch, self.stop_button)
+        self.box.children = (self._row, self.body)
 
     # --- what the page asks ---------------------------------------------------------------
     @property
@@ -106,8 +117,10 @@ class AnalysisPanel:
         with self._lock:
             if not self.on:
                 self._forget()
-                self.body.layout.display = "none"
+                if self._built:
+                    self.body.layout.display = "none"
                 return
+            self._build()
             self.body.layout.display = SHOWN
             if subject is not None and self.subject is not None and subject.key == self.subject.key:
                 return
@@ -123,7 +136,8 @@ class AnalysisPanel:
         """End the running search; what it found stays shown."""
         if self._stop is not None:
             self._stop.set()
-        self.stop_button.disabled = True
+        if self._built:
+            self.stop_button.disabled = True
 
     def close(self) -> None:
         with self._lock:
@@ -154,7 +168,8 @@ class AnalysisPanel:
         self._generation += 1
         self.stop()
         self.result, self.subject = None, None
-        self.bar.value = self.words.value = self.info.value = ""
+        if self._built:
+            self.bar.value = self.words.value = self.info.value = ""
 
     def _start(self, subject: Subject) -> None:
         generation, stop, previous = self._generation, threading.Event(), self._thread

@@ -66,6 +66,31 @@ PAGE_CSS = """<style>
 </style>"""
 
 
+#: the layout of a menu or a text box in the side column
+WIDE = {"width": "96%", "max_width": "330px"}
+#: the title of the explorer's folded tools
+FOLDED_TITLE = "Position, export and link"
+
+
+class _OnFirstUse:
+    """A widget built on first use by the explorer's method `build` (with the others it
+    builds), so that a page starts with fewer widgets: the folded tools ("Position, export and
+    link") when the fold is first opened, the chance controls when chance is first resolved by
+    hand, or either when a script asks for one. Once built it is a plain attribute."""
+
+    def __init__(self, build: str) -> None:
+        self.build = build
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, explorer: Explorer | None, owner: type | None = None) -> Any:
+        if explorer is None:
+            return self
+        getattr(explorer, self.build)()
+        return explorer.__dict__[self.name]
+
+
 class Explorer(w.VBox):
     """Explore a game in a notebook:
 
@@ -79,6 +104,20 @@ class Explorer(w.VBox):
     picker, options or analysis controls): a diagram a reader can play on. Without a game:
     the first in the games' declared order (Yōkai no Mori 3x4).
     """
+
+    position_text = _OnFirstUse("_build_folded_tools")
+    position_load = _OnFirstUse("_build_folded_tools")
+    position_note = _OnFirstUse("_build_folded_tools")
+    edit_toggle = _OnFirstUse("_build_folded_tools")
+    position_switch = _OnFirstUse("_build_folded_tools")
+    export_button = _OnFirstUse("_build_folded_tools")
+    export_area = _OnFirstUse("_build_folded_tools")
+    pictures = _OnFirstUse("_build_folded_tools")
+    copy_link = _OnFirstUse("_build_folded_tools")
+    link_note = _OnFirstUse("_build_folded_tools")
+    chance_button = _OnFirstUse("_build_chance_controls")
+    chance_select = _OnFirstUse("_build_chance_controls")
+    chance_apply = _OnFirstUse("_build_chance_controls")
 
     def __init__(
         self,
@@ -111,6 +150,8 @@ class Explorer(w.VBox):
         self._stop_observing = lambda: None
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
         self._quiet = False  # True while new_game sets its menus: their observers wait
+        # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
+        self._folded_built = self._chance_built = False
         self._make_controls()
         self._wire()
         body = self._layout()
@@ -124,7 +165,7 @@ class Explorer(w.VBox):
 
     # --- building ----------------------------------------------------------------------
     def _make_controls(self) -> None:
-        wide = w.Layout(width="96%", max_width="330px")
+        wide = w.Layout(**WIDE)
         self.game_select = w.Dropdown(
             options=[(rk.game_class(g).title or g, g) for g in rk.list_games()],
             description="Game",
@@ -201,53 +242,27 @@ class Explorer(w.VBox):
         self.manual_chance = w.Checkbox(
             value=False, indent=False, description="Resolve chance by hand (teaching)"
         )
-        self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
-        self.chance_select = w.Dropdown(description="or pick", layout=wide)
-        self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
-        self.chance_box = w.VBox([self.chance_button, w.HBox([self.chance_select, self.chance_apply])])
+        self.chance_box = w.VBox(layout=w.Layout(display="none"))  # _build_chance_controls
         self.all_moves = w.Dropdown(
             description="Any move",
             style={"description_width": "initial"},
             layout=w.Layout(width="100%", max_width="250px"),
         )
         self.play_button = w.Button(description="Play", layout=w.Layout(width="70px"))
-        self.position_text = w.Text(
-            description="Position",
-            style={"description_width": "initial"},
-            layout=wide,
-            placeholder="paste a position text here",
-        )
-        self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
-        self.position_note = w.HTML()
-        #: the board editor (a game whose states have `edit` hooks), opened on the position shown
-        self.edit_toggle = w.ToggleButton(
-            value=False,
-            description="Edit position",
-            tooltip="Set up a position by clicking: pieces, hands, side to move",
-            layout=w.Layout(width="auto"),
-        )
         self.editor_box = w.Box(layout=w.Layout(display="none", width="100%"))
         #: what `state.status()` reports of a study position (never an error: it is playable)
         self.study_status = w.HTML()
         #: what a screen reader hears after a click or a move (visually hidden)
         self.announcer = w.HTML()
-        self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.export_area = w.HTML()
         #: shareable links: the page's query string opens a position; "Copy link" writes one
         self.address = PageAddress()
-        self.copy_link = w.Button(
-            description="Copy link",
-            tooltip="A link to this position and its moves (in a player's view: the game and view only)",
-            layout=w.Layout(width="auto"),
+        #: the position's text, the board editor, the record, the picture and the link: folded,
+        #: built on first opening (_build_folded_tools)
+        self.tools_toggle = w.ToggleButton(
+            value=False, description=f"{FOLDED_TITLE} ▸", layout=w.Layout(width="auto")
         )
-        self.link_note = w.HTML()
-        self.export_button = w.Button(
-            description="Export record",
-            layout=w.Layout(width="auto"),
-            tooltip="Rebuilt on every change; this re-renders the link",
-        )
-        #: the position shown or the game so far as a picture, in the page's view
-        self.pictures = PictureExport(self._picture_source)
+        self.tools_toggle.add_class("re-tools-toggle")
+        self.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
         self.curtain = w.VBox(layout=w.Layout(display="none"))
         self.curtain.add_class("re-curtain")
         self.curtain_text = w.HTML()
@@ -292,15 +307,8 @@ class Explorer(w.VBox):
                 w.HBox([self.all_moves, self.play_button]),
                 self.manual_chance,
                 self.chance_box,
-                self.position_text,
-                w.HBox([self.position_load, self.edit_toggle], layout=w.Layout(flex_flow="row wrap")),
-                self.position_note,
-                self.position_switch,
-                self.export_button,
-                self.export_area,
-                self.pictures.box,
-                self.copy_link,
-                self.link_note,
+                self.tools_toggle,
+                self.tools_box,
                 self.address,
             ]
         side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
@@ -322,6 +330,7 @@ class Explorer(w.VBox):
         self.game_select.observe(on(lambda ch: self._build_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self.new_game()))
         self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
+        self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
         self.undo_button.on_click(on(lambda _: self.undo()))
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
@@ -332,16 +341,10 @@ class Explorer(w.VBox):
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
         self.analysis.switch.observe(on(lambda _: self._analysis_switched()), names="value")
-        self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
-        self.chance_button.on_click(on(lambda _: self.sample_chance()))
-        self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.play_button.on_click(on(lambda _: self._play_selected()))
-        self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
-        self.export_button.on_click(on(lambda _: self.export()))
         self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
         self.done_button.on_click(on(lambda _: self._done_looking()))
         self.address.on_opened(guarded(self._link_refused)(self.open_link))
-        self.copy_link.on_click(on(lambda _: self.address.copy(self.link_query())))
         self.address.on_copied(on(self._link_copied))
 
     def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
@@ -355,6 +358,84 @@ class Explorer(w.VBox):
         self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
         self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
         self.options_form_box.layout.display = SHOWN if opened else "none"
+
+    def _build_chance_controls(self) -> None:
+        """Sample chance, or pick an outcome and apply it: once, when chance is first resolved by
+        hand (the box is shown while it is)."""
+        if self._chance_built:
+            return
+        self._chance_built = True
+        self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
+        self.chance_select = w.Dropdown(description="or pick", layout=w.Layout(**WIDE))
+        self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
+        on = guarded(error_line(self.message))
+        self.chance_button.on_click(on(lambda _: self.sample_chance()))
+        self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
+        self.chance_box.children = (self.chance_button, w.HBox([self.chance_select, self.chance_apply]))
+
+    def _show_folded_tools(self) -> None:
+        opened = self.tools_toggle.value
+        if opened:
+            self._build_folded_tools()
+        self.tools_toggle.description = f"{FOLDED_TITLE} {'▾' if opened else '▸'}"
+        self.tools_box.layout.display = SHOWN if opened else "none"
+
+    def _build_folded_tools(self) -> None:
+        """The folded tools' widgets (the `_OnFirstUse` attributes), once, showing the position
+        on the page."""
+        if self._folded_built:
+            return
+        self._folded_built = True
+        wide = w.Layout(**WIDE)
+        self.position_text = w.Text(
+            description="Position",
+            style={"description_width": "initial"},
+            layout=wide,
+            placeholder="paste a position text here",
+        )
+        self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
+        self.position_note = w.HTML()
+        #: the board editor (a game whose states have `edit` hooks), opened on the position shown
+        self.edit_toggle = w.ToggleButton(
+            value=False,
+            description="Edit position",
+            tooltip="Set up a position by clicking: pieces, hands, side to move",
+            layout=w.Layout(width="auto"),
+        )
+        self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.export_button = w.Button(
+            description="Export record",
+            layout=w.Layout(width="auto"),
+            tooltip="Rebuilt on every change; this re-renders the link",
+        )
+        self.export_area = w.HTML()
+        #: the position shown or the game so far as a picture, in the page's view
+        self.pictures = PictureExport(self._picture_source)
+        self.copy_link = w.Button(
+            description="Copy link",
+            tooltip="A link to this position and its moves (in a player's view: the game and view only)",
+            layout=w.Layout(width="auto"),
+        )
+        self.link_note = w.HTML()
+        on = guarded(error_line(self.message))
+        self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
+        self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
+        self.export_button.on_click(on(lambda _: self.export()))
+        self.copy_link.on_click(on(lambda _: self.address.copy(self.link_query())))
+        self.tools_box.children = (
+            self.position_text,
+            w.HBox([self.position_load, self.edit_toggle], layout=w.Layout(flex_flow="row wrap")),
+            self.position_note,
+            self.position_switch,
+            self.export_button,
+            self.export_area,
+            self.pictures.box,
+            self.copy_link,
+            self.link_note,
+        )
+        if self._view is not None:
+            self._show_position(self._view, self.curtain_for is not None)
+            self.export(self._view)
 
     @property
     def option_widgets(self) -> dict[str, w.Widget]:
@@ -381,7 +462,6 @@ class Explorer(w.VBox):
             self._quiet = False
         self._say("")
         self._note_position("")
-        self.position_switch.children = ()
         self._start(self.game.initial_state())
 
     def _set_menus(self) -> None:
@@ -466,7 +546,7 @@ class Explorer(w.VBox):
         """Start exploring from a position (its text, as `state.to_text()` gives it). A text
         that is not one is explained under the box (the game on show stays); a text of another
         game is offered to switch to it."""
-        self.position_switch.children = ()
+        self._note_position("")
         if isinstance(position, str):
             text = position.strip()
             if not text:
@@ -485,7 +565,14 @@ class Explorer(w.VBox):
         self._start(state)
 
     def _note_position(self, text: str, *, error: bool = False) -> None:
-        """A note right under the position box: the whole sentence, wrapped, never cut."""
+        """A note right under the position box: the whole sentence, wrapped, never cut (an
+        error opens the folded tools, where it is; no note clears the offer to switch games)."""
+        if not text and not self._folded_built:
+            return  # nothing to clear
+        if error and not self.compact:
+            self.tools_toggle.value = True
+        if not text:
+            self.position_switch.children = ()
         colour = "#B00020" if error else "#333"
         box = (
             '<div role="alert" style="{style}">{text}</div>' if error else '<div style="{style}">{text}</div>'
@@ -758,7 +845,8 @@ class Explorer(w.VBox):
         self.redo_button.disabled = self.session.ply == len(self.session.line()) - 1
         self._show_menus(view, curtain)
         self._show_position(view, curtain)
-        self.export(view)
+        if self._folded_built:
+            self.export(view)  # the download link follows the game
         self.choices.children = ()
 
     def _show_history(self, view: Presentation, curtain: bool) -> None:
@@ -868,15 +956,19 @@ class Explorer(w.VBox):
         self.all_moves.disabled = self.play_button.disabled = not moves
         pending = view.chance_pending and not curtain
         self.chance_box.layout.display = SHOWN if self.manual_chance.value else "none"
+        if not self.manual_chance.value and not self._chance_built:
+            return
         self.chance_button.disabled = not pending
         # the outcome list names every possibility with its odds: analysis only
         self.chance_select.options = self._chance_options() if pending and view.viewer is None else []
         self.chance_apply.disabled = not self.chance_select.options
 
     def _show_position(self, view: Presentation, curtain: bool) -> None:
+        self._show_study_status(view, curtain)
+        if not self._folded_built:
+            return  # built showing it
         secret = not view.secrets_visible or curtain
         self.position_text.value = "" if secret else self.state.to_text()
-        self._show_study_status(view, curtain)
         self._show_edit_toggle()
         self.position_text.placeholder = (
             "hidden in a player's view (it names every card)" if secret else "paste a position text here"
