@@ -321,7 +321,7 @@ class Explorer(w.VBox):
 
     def _wire(self) -> None:
         show = error_line(self.message)
-        on = guarded(show)
+        on = self._guarded = guarded(show)  # also for the widgets built on first use
         self.board.on_click(on(self.click))
         self.board.on_escape(on(self.clear_selection))
         self.board.on_history(on(self._history_key))
@@ -368,7 +368,7 @@ class Explorer(w.VBox):
         self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
         self.chance_select = w.Dropdown(description="or pick", layout=w.Layout(**WIDE))
         self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
-        on = guarded(error_line(self.message))
+        on = self._guarded
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.chance_box.children = (self.chance_button, w.HBox([self.chance_select, self.chance_apply]))
@@ -417,7 +417,7 @@ class Explorer(w.VBox):
             layout=w.Layout(width="auto"),
         )
         self.link_note = w.HTML()
-        on = guarded(error_line(self.message))
+        on = self._guarded
         self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
         self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
         self.export_button.on_click(on(lambda _: self.export()))

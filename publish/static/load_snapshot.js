@@ -21,35 +21,13 @@
   const HANDOVER = "rules-explorer: the snapshot fetched early"; // the BroadcastChannel's name
   const PATIENCE = 500; // ms the kernel's worker waits for an early fetch to answer
 
-  // the bytes of a .gz file, unpacked as they arrive
   async function fetchGzipped(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
-    const reader = response.body.getReader();
-    const head = [];
-    let done = false;
-    while (!done && head.reduce((length, chunk) => length + chunk.length, 0) < 2) {
-      const next = await reader.read();
-      if (next.value) head.push(next.value);
-      done = next.done;
-    }
-    const body = new ReadableStream({
-      start(controller) {
-        head.forEach((chunk) => controller.enqueue(chunk));
-        if (done) controller.close();
-      },
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    const first = [];
-    for (const chunk of head) first.push(...chunk.subarray(0, 2 - first.length));
-    const gzipped = first[0] === 0x1f && first[1] === 0x8b; // else a host sent it gzip-encoded
-    const bytes = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
-    return new Uint8Array(await new Response(bytes).arrayBuffer());
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it as gzip-encoded
+    const unpacked = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(unpacked).arrayBuffer());
   }
 
   const randomName = () => Math.random().toString(36).slice(2);
@@ -59,8 +37,8 @@
   // of them is freed). It answers one question only: a second one is another tab's kernel,
   // which fetches them itself (see askEarlyFetch).
   function prefetch(folder) {
-    const fetched = new Map([SNAPSHOT, FILES].map((name) => [new URL(name, folder).href, null]));
-    fetched.forEach((_, url) => fetched.set(url, fetchGzipped(url)));
+    const urls = [SNAPSHOT, FILES].map((name) => new URL(name, folder).href);
+    const fetched = new Map(urls.map((url) => [url, fetchGzipped(url)]));
     fetched.forEach((promise) => promise.catch(() => {})); // told to the one who asks
     const channel = new BroadcastChannel(HANDOVER);
     const answerer = randomName();
