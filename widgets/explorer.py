@@ -33,6 +33,7 @@ from widgets.editor import PositionEditor, has_editor
 from widgets.export_menu import PictureExport
 from widgets.focus import FocusMover
 from widgets.links import PageAddress, copied_html, link_query, parse_link
+from widgets.looks import Looks
 from widgets.movelist import MoveList
 from widgets.options import OptionsForm
 from widgets.presentation import Presentation, has_secrets, line_of, line_of_node, name_at, present
@@ -68,6 +69,11 @@ PAGE_CSS = """<style>
 
 #: the layout of a menu or a text box in the side column
 WIDE = {"width": "96%", "max_width": "330px"}
+AUTO = {"width": "auto"}
+FITS = {"width": "auto", "max_width": "100%"}  # a button with a long text
+STEP = {"width": "90px"}  # Undo, Redo, Reset
+ROW = {"flex_flow": "row wrap"}
+LABEL_FITS = {"description_width": "initial"}
 #: the title of the explorer's folded tools
 FOLDED_TITLE = "Position, export and link"
 
@@ -152,10 +158,11 @@ class Explorer(w.VBox):
         self._quiet = False  # True while new_game sets its menus: their observers wait
         # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
         self._folded_built = self._chance_built = False
+        self.looks = Looks()
         self._make_controls()
         self._wire()
         body = self._layout()
-        super().__init__([w.HTML(PAGE_CSS), *body])
+        super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *body])
         self.add_class("re-explorer")
         self.game_select.value = game_id
         self._build_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
@@ -165,41 +172,43 @@ class Explorer(w.VBox):
 
     # --- building ----------------------------------------------------------------------
     def _make_controls(self) -> None:
-        wide = w.Layout(**WIDE)
-        self.game_select = w.Dropdown(
+        # widgets.looks: a control that is hidden or shown later keeps a Layout of its own
+        make = self.looks.make
+        self.game_select = make(
+            w.Dropdown,
             options=[(rk.game_class(g).title or g, g) for g in rk.list_games()],
             description="Game",
-            layout=w.Layout(max_width="280px"),
+            layout={"max_width": "280px"},
         )
         # a real button (a Tab stop, Enter or Space opens it), not an accordion's title
-        self.options_toggle = w.ToggleButton(
-            value=False, description="Options ▸", layout=w.Layout(width="auto")
-        )
+        self.options_toggle = make(w.ToggleButton, value=False, description="Options ▸", layout=AUTO)
         self.options_toggle.add_class("re-options-toggle")
         self.options_form_box = w.Box(layout=w.Layout(display="none"))
-        self.options_box = w.VBox(
-            [self.options_toggle, self.options_form_box], layout=w.Layout(align_items="flex-start")
+        self.options_box = make(
+            w.VBox,
+            children=[self.options_toggle, self.options_form_box],
+            layout={"align_items": "flex-start"},
         )
-        self.reference_box = w.Box(layout=w.Layout(width="100%"))  # the game's reference, folded
-        self.new_button = w.Button(
-            description="New game", button_style="primary", tooltip="Start again with these options"
+        self.reference_box = make(w.Box, layout={"width": "100%"})  # the game's reference, folded
+        self.new_button = make(
+            w.Button, description="New game", button_style="primary", tooltip="Start again with these options"
         )
-        self.players = w.HTML()
+        self.players = make(w.HTML)
         self.players.add_class("re-players")
-        self.status = w.HTML()
-        self.message = w.HTML()
-        self.choices = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.status = make(w.HTML)
+        self.message = make(w.HTML)
+        self.choices = make(w.HBox, layout=ROW)
         self.moves_heading = w.HTML("<b>Moves</b>")
         self.move_list = MoveList(layout=w.Layout(width="96%", max_width="420px"))
         #: looking back: a past position is shown ("Back to the game" returns to the end of the line)
         self.looking_back = w.HBox(
             layout=w.Layout(display="none", flex_flow="row wrap", align_items="center")
         )
-        self.looking_back_text = w.HTML()
-        self.back_to_game = w.Button(description="Back to the game", layout=w.Layout(width="auto"))
+        self.looking_back_text = make(w.HTML)
+        self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
         self.looking_back.children = (self.looking_back_text, self.back_to_game)
         self.looking_back.add_class("re-looking-back")
-        self.lines_here = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.lines_here = make(w.HBox, layout=ROW)
         self.turn_board = w.ToggleButton(
             value=False,
             description="Turn the board",
@@ -212,22 +221,18 @@ class Explorer(w.VBox):
             tooltip="Write every hex's name on the map, over the coins (the move list names hexes so)",
             layout=w.Layout(width="auto"),
         )
-        self.undo_button = w.Button(description="Undo", layout=w.Layout(width="90px"))
-        self.redo_button = w.Button(description="Redo", layout=w.Layout(width="90px"))
-        self.reset_button = w.Button(
-            description="Reset", layout=w.Layout(width="90px"), tooltip="Back to the starting position"
+        self.undo_button = make(w.Button, description="Undo", layout=STEP)
+        self.redo_button = make(w.Button, description="Redo", layout=STEP)
+        self.reset_button = make(
+            w.Button, description="Reset", layout=STEP, tooltip="Back to the starting position"
         )
-        self.perspective = w.Dropdown(description="View", style={"description_width": "initial"}, layout=wide)
+        self.perspective = make(w.Dropdown, description="View", style=LABEL_FITS, layout=WIDE)
         #: one switch per seat: an agent plays that seat (any number of seats, all four in War Chest 4p)
         self.agent_plays: list[w.Checkbox] = []
-        self.agents_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.agents_box = make(w.HBox, layout={**ROW, "align_items": "center"})
         self.agents_box.add_class("re-agent-seats")
-        self.agent_kind = w.Dropdown(
-            options=AGENTS,
-            value="random",
-            description="Agent",
-            style={"description_width": "initial"},
-            layout=wide,
+        self.agent_kind = make(
+            w.Dropdown, options=AGENTS, value="random", description="Agent", style=LABEL_FITS, layout=WIDE
         )
         self.perfect = w.Checkbox(
             value=False,
@@ -239,45 +244,48 @@ class Explorer(w.VBox):
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
         #: the Analysis switch: bar, best line, targets' values, searched in a thread
         self.analysis = AnalysisPanel(self._analysis_updated, seconds=self.analysis_seconds)
-        self.manual_chance = w.Checkbox(
-            value=False, indent=False, description="Resolve chance by hand (teaching)"
+        self.manual_chance = make(
+            w.Checkbox, value=False, indent=False, description="Resolve chance by hand (teaching)"
         )
         self.chance_box = w.VBox(layout=w.Layout(display="none"))  # _build_chance_controls
-        self.all_moves = w.Dropdown(
+        self.all_moves = make(
+            w.Dropdown,
             description="Any move",
-            style={"description_width": "initial"},
-            layout=w.Layout(width="100%", max_width="250px"),
+            style=LABEL_FITS,
+            layout={"width": "100%", "max_width": "250px"},
         )
-        self.play_button = w.Button(description="Play", layout=w.Layout(width="70px"))
+        self.play_button = make(w.Button, description="Play", layout={"width": "70px"})
         self.editor_box = w.Box(layout=w.Layout(display="none", width="100%"))
         #: what `state.status()` reports of a study position (never an error: it is playable)
-        self.study_status = w.HTML()
+        self.study_status = make(w.HTML)
         #: what a screen reader hears after a click or a move (visually hidden)
-        self.announcer = w.HTML()
+        self.announcer = make(w.HTML)
         #: shareable links: the page's query string opens a position; "Copy link" writes one
         self.address = PageAddress()
         #: the position's text, the board editor, the record, the picture and the link: folded,
         #: built on first opening (_build_folded_tools)
-        self.tools_toggle = w.ToggleButton(
-            value=False, description=f"{FOLDED_TITLE} ▸", layout=w.Layout(width="auto")
-        )
+        self.tools_toggle = make(w.ToggleButton, value=False, description=f"{FOLDED_TITLE} ▸", layout=AUTO)
         self.tools_toggle.add_class("re-tools-toggle")
         self.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
         self.curtain = w.VBox(layout=w.Layout(display="none"))
         self.curtain.add_class("re-curtain")
-        self.curtain_text = w.HTML()
-        self.curtain_button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
+        self.curtain_text = make(w.HTML)
+        self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
         self.curtain_button.add_class("re-curtain-button")
         self.focus = FocusMover()  # the curtain takes the focus when it comes down, the board after
         self.curtain.children = (self.curtain_text, self.curtain_button)
         # before the curtain: the player whose turn just ended looks at what it turned up
-        self.done_text = w.HTML()
-        self.done_button = w.Button(description="Done — hand over", button_style="primary")
+        self.done_text = make(w.HTML)
+        self.done_button = make(w.Button, description="Done — hand over", button_style="primary")
         self.done_button.add_class("re-done-button")
         self.done_box = w.VBox([self.done_text, self.done_button], layout=w.Layout(display="none"))
         self.done_box.add_class("re-hand-over")
 
+    def _steps(self) -> list[w.Button]:
+        return [self.undo_button, self.redo_button, self.reset_button]
+
     def _layout(self) -> list[w.Widget]:
+        make = self.looks.make
         self.board_column = w.VBox(
             [self.players, self.done_box, self.curtain, self.board.widget, self.focus, self.announcer],
             layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="600px", margin="0 16px 8px 0"),
@@ -294,29 +302,28 @@ class Explorer(w.VBox):
             self.move_list,
             self.looking_back,
             self.lines_here,
-            w.HBox(
-                [self.undo_button, self.redo_button, self.reset_button, self.turn_board, self.hex_names],
-                layout=w.Layout(flex_flow="row wrap"),
-            ),
+            make(w.HBox, children=[*self._steps(), self.turn_board, self.hex_names], layout=ROW),
         ]
         if not self.compact:
             side += [
                 self.perspective,
                 self.agents_box,
                 self.agent_kind,
-                w.HBox([self.all_moves, self.play_button]),
+                make(w.HBox, children=[self.all_moves, self.play_button]),
                 self.manual_chance,
                 self.chance_box,
                 self.tools_toggle,
                 self.tools_box,
                 self.address,
             ]
-        side_column = w.VBox(side, layout=w.Layout(flex="0 1 330px", min_width="260px", max_width="100%"))
+        side_column = make(
+            w.VBox, children=side, layout={"flex": "0 1 330px", "min_width": "260px", "max_width": "100%"}
+        )
         side_column.add_class("re-side")
-        main = w.HBox([board_column, side_column], layout=w.Layout(flex_flow="row wrap", width="100%"))
+        main = make(w.HBox, children=[board_column, side_column], layout={**ROW, "width": "100%"})
         if self.compact:
             return [main]
-        header = w.HBox([self.game_select, self.new_button], layout=w.Layout(flex_flow="row wrap"))
+        header = make(w.HBox, children=[self.game_select, self.new_button], layout=ROW)
         return [header, self.options_box, self.editor_box, main, self.reference_box]
 
     def _wire(self) -> None:
@@ -516,13 +523,13 @@ class Explorer(w.VBox):
         """One switch per seat; a seat an agent played keeps its agent (settings stick)."""
         kept = set(self.agent_seats)
         self.agent_plays = [
-            w.Checkbox(value=seat in kept, indent=False, description=name, layout=w.Layout(width="auto"))
+            self.looks.make(w.Checkbox, value=seat in kept, indent=False, description=name, layout=AUTO)
             for seat, name in enumerate(players)
         ]
         show = guarded(error_line(self.message))
         for switch in self.agent_plays:
             switch.observe(show(lambda _: self._settings_changed()), names="value")
-        self.agents_box.children = (w.HTML("Agent plays:&nbsp;"), *self.agent_plays)
+        self.agents_box.children = (self.looks.make(w.HTML, value="Agent plays:&nbsp;"), *self.agent_plays)
 
     def _session_changed(self, change: Change) -> None:
         """The one place a change of the game is drawn: once per session call."""
@@ -795,11 +802,8 @@ class Explorer(w.VBox):
             self._show_highlight()
 
     def _choice_button(self, move: Move) -> w.Button:
-        button = w.Button(
-            description=move.choice_label,
-            button_style="success",
-            tooltip=str(move),
-            layout=w.Layout(width="auto"),
+        button = self.looks.make(
+            w.Button, description=move.choice_label, button_style="success", tooltip=str(move), layout=AUTO
         )
         button.on_click(guarded(error_line(self.message))(lambda _: self.play(move)))
         return button
@@ -874,16 +878,17 @@ class Explorer(w.VBox):
             chosen = self.session.line()[self.session.ply + 1] if looking else None
             for i, node in enumerate(others):
                 words = line_of_node(self.session, node, view.viewer)
-                button = w.Button(
+                button = self.looks.make(
+                    w.Button,
                     description=("▶ " if node is chosen else "") + words,
                     tooltip=f"Line {i + 1} from here" + (" (the main line)" if i == 0 else ""),
-                    layout=w.Layout(width="auto", max_width="100%"),
+                    layout=FITS,
                 )
                 button.on_click(
                     guarded(error_line(self.message))(lambda _, i=i, at=before: self._into_line(at, i))
                 )
                 buttons.append(button)
-            buttons.insert(0, w.HTML("Lines from here:"))
+            buttons.insert(0, self.looks.make(w.HTML, value="Lines from here:"))
         self.lines_here.children = tuple(buttons)
 
     def _into_line(self, at, variation: int) -> None:
