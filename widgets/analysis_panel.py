@@ -28,6 +28,7 @@ from rules_kernel.analysis import Analysis, Estimate, Limit, analyse, get_engine
 from rules_kernel.core import Move, State
 from widgets import runtime
 from widgets.draw import Arrow, owner_colour
+from widgets.looks import Looks
 from widgets.runtime import SHOWN
 from widgets.safe import html, one_line
 
@@ -68,18 +69,28 @@ class AnalysisPanel:
     `on_result()` is called (from the search's thread, under the panel's lock) after every
     shown update, so the page can redraw the arrows and the targets' values."""
 
-    def __init__(self, on_result: Callable[[], None] = lambda: None, *, seconds: float = 15.0) -> None:
+    def __init__(
+        self,
+        on_result: Callable[[], None] = lambda: None,
+        *,
+        seconds: float = 15.0,
+        looks: Looks | None = None,
+    ) -> None:
+        """`looks`: the page's shared layouts and styles (widgets.looks), for the switch and its
+        row, whose look never changes."""
         self.on_result = on_result
         self.seconds = seconds
-        self.switch = w.ToggleButton(
+        make = (looks or Looks()).make
+        self.switch = make(
+            w.ToggleButton,
             value=False,
             description="Analysis",
             tooltip="Evaluate the position shown and draw the best line (searches in the background)",
-            layout=w.Layout(width="auto"),
+            layout={"width": "auto"},
         )
         self.switch.add_class("re-analysis-switch")
-        self._row = w.HBox([self.switch])
-        self.box = w.VBox([self._row])
+        self._row = make(w.HBox, children=[self.switch])
+        self.box = make(w.VBox, children=[self._row])
         self.box.add_class("re-analysis")
         self._built = False  # Stop, the bar, the line and the figures: built when first switched on
         self.result: Analysis | None = None

@@ -243,7 +243,7 @@ class Explorer(w.VBox):
         )
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
         #: the Analysis switch: bar, best line, targets' values, searched in a thread
-        self.analysis = AnalysisPanel(self._analysis_updated, seconds=self.analysis_seconds)
+        self.analysis = AnalysisPanel(self._analysis_updated, seconds=self.analysis_seconds, looks=self.looks)
         self.manual_chance = make(
             w.Checkbox, value=False, indent=False, description="Resolve chance by hand (teaching)"
         )
@@ -261,7 +261,7 @@ class Explorer(w.VBox):
         #: what a screen reader hears after a click or a move (visually hidden)
         self.announcer = make(w.HTML)
         #: shareable links: the page's query string opens a position; "Copy link" writes one
-        self.address = PageAddress()
+        self.address = PageAddress(layout=self.looks.shared(w.Layout, {}))  # it draws nothing
         #: the position's text, the board editor, the record, the picture and the link: folded,
         #: built on first opening (_build_folded_tools)
         self.tools_toggle = make(w.ToggleButton, value=False, description=f"{FOLDED_TITLE} ▸", layout=AUTO)
@@ -272,7 +272,8 @@ class Explorer(w.VBox):
         self.curtain_text = make(w.HTML)
         self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
         self.curtain_button.add_class("re-curtain-button")
-        self.focus = FocusMover()  # the curtain takes the focus when it comes down, the board after
+        # the curtain takes the focus when it comes down, the board after (it draws nothing)
+        self.focus = FocusMover(layout=self.looks.shared(w.Layout, {}))
         self.curtain.children = (self.curtain_text, self.curtain_button)
         # before the curtain: the player whose turn just ended looks at what it turned up
         self.done_text = make(w.HTML)

@@ -257,8 +257,8 @@ class PageAddress(anywidget.AnyWidget):
     #: the full address of the last link made (shown to the reader to copy by hand too)
     address = traitlets.Unicode("")
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, **traits: Any) -> None:
+        super().__init__(**traits)
         self._opened: list[Callable[[str], None]] = []
         self._copied: list[Callable[[str, bool], None]] = []
         self._seen = False
