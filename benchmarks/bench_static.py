@@ -261,19 +261,6 @@ def profile_loads(playwright, visits: Visits, base: str, url: str, repeat: int, 
     return loads
 
 
-def voila_loads(browser, visits: Visits, url: str, repeat: int) -> Loads:
-    """`repeat` lone visitors, each in a fresh context, closed before the next comes."""
-    loads = Loads()
-    for i in range(repeat):
-        context = visits.new_context(browser, url)
-        elapsed, cpu, _page = time_to_board(context, url)
-        loads.add(elapsed, cpu)
-        progress(f"Voilà lone visitor {i + 1}/{repeat}: {elapsed:.2f} s, browser {cpu:.1f} CPU-s")
-        context.close()
-        time.sleep(2)  # the closed page's kernel is shut down
-    return loads
-
-
 def visitor_costs(
     browser, visits: Visits, base: str, url: str, pid: int, keep_open: bool, name: str
 ) -> list[tuple[float, float, int]]:

@@ -282,9 +282,6 @@ class Explorer(w.VBox):
         self.done_box = w.VBox([self.done_text, self.done_button], layout=w.Layout(display="none"))
         self.done_box.add_class("re-hand-over")
 
-    def _steps(self) -> list[w.Button]:
-        return [self.undo_button, self.redo_button, self.reset_button]
-
     def _layout(self) -> list[w.Widget]:
         make = self.looks.make
         self.board_column = w.VBox(
@@ -292,6 +289,7 @@ class Explorer(w.VBox):
             layout=w.Layout(flex="1 1 420px", min_width="280px", max_width="600px", margin="0 16px 8px 0"),
         )
         board_column = self.board_column
+        steps = [self.undo_button, self.redo_button, self.reset_button]
         side = [
             self.status,
             self.study_status,
@@ -303,7 +301,7 @@ class Explorer(w.VBox):
             self.move_list,
             self.looking_back,
             self.lines_here,
-            make(w.HBox, children=[*self._steps(), self.turn_board, self.hex_names], layout=ROW),
+            make(w.HBox, children=[*steps, self.turn_board, self.hex_names], layout=ROW),
         ]
         if not self.compact:
             side += [
@@ -373,13 +371,19 @@ class Explorer(w.VBox):
         if self._chance_built:
             return
         self._chance_built = True
-        self.chance_button = w.Button(description="Sample chance", tooltip="Draw the pending chance event")
-        self.chance_select = w.Dropdown(description="or pick", layout=w.Layout(**WIDE))
-        self.chance_apply = w.Button(description="Apply", layout=w.Layout(width="70px"))
+        make = self.looks.make
+        self.chance_button = make(
+            w.Button, description="Sample chance", tooltip="Draw the pending chance event"
+        )
+        self.chance_select = make(w.Dropdown, description="or pick", layout=WIDE)
+        self.chance_apply = make(w.Button, description="Apply", layout={"width": "70px"})
         on = self._guarded
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
-        self.chance_box.children = (self.chance_button, w.HBox([self.chance_select, self.chance_apply]))
+        self.chance_box.children = (
+            self.chance_button,
+            make(w.HBox, children=[self.chance_select, self.chance_apply]),
+        )
 
     def _show_folded_tools(self) -> None:
         opened = self.tools_toggle.value
@@ -394,15 +398,16 @@ class Explorer(w.VBox):
         if self._folded_built:
             return
         self._folded_built = True
-        wide = w.Layout(**WIDE)
-        self.position_text = w.Text(
+        make = self.looks.make
+        self.position_text = make(
+            w.Text,
             description="Position",
-            style={"description_width": "initial"},
-            layout=wide,
+            style=LABEL_FITS,
+            layout=WIDE,
             placeholder="paste a position text here",
         )
-        self.position_load = w.Button(description="Load position", layout=w.Layout(width="auto"))
-        self.position_note = w.HTML()
+        self.position_load = make(w.Button, description="Load position", layout=AUTO)
+        self.position_note = make(w.HTML)
         #: the board editor (a game whose states have `edit` hooks), opened on the position shown
         self.edit_toggle = w.ToggleButton(
             value=False,
@@ -410,21 +415,23 @@ class Explorer(w.VBox):
             tooltip="Set up a position by clicking: pieces, hands, side to move",
             layout=w.Layout(width="auto"),
         )
-        self.position_switch = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.export_button = w.Button(
+        self.position_switch = make(w.HBox, layout=ROW)
+        self.export_button = make(
+            w.Button,
             description="Export record",
-            layout=w.Layout(width="auto"),
+            layout=AUTO,
             tooltip="Rebuilt on every change; this re-renders the link",
         )
-        self.export_area = w.HTML()
+        self.export_area = make(w.HTML)
         #: the position shown or the game so far as a picture, in the page's view
         self.pictures = PictureExport(self._picture_source)
-        self.copy_link = w.Button(
+        self.copy_link = make(
+            w.Button,
             description="Copy link",
             tooltip="A link to this position and its moves (in a player's view: the game and view only)",
-            layout=w.Layout(width="auto"),
+            layout=AUTO,
         )
-        self.link_note = w.HTML()
+        self.link_note = make(w.HTML)
         on = self._guarded
         self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
         self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
@@ -432,7 +439,7 @@ class Explorer(w.VBox):
         self.copy_link.on_click(on(lambda _: self.address.copy(self.link_query())))
         self.tools_box.children = (
             self.position_text,
-            w.HBox([self.position_load, self.edit_toggle], layout=w.Layout(flex_flow="row wrap")),
+            make(w.HBox, children=[self.position_load, self.edit_toggle], layout=ROW),
             self.position_note,
             self.position_switch,
             self.export_button,
