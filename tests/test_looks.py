@@ -53,11 +53,80 @@ def _opened_widgets(make) -> int:
     return len(opened)
 
 
-def test_the_explorer_starts_with_fewer_widgets():
+@pytest.mark.parametrize("game_id", rk.list_games())
+def test_the_explorer_starts_with_fewer_widgets(game_id):
     """Each widget is a message and a model in the page; in the static site making them is
     most of the explorer cell's time (docs/publishing.md): 229 widgets at first, 170 with the
-    folded tools built on first use, 126 with shared looks."""
-    assert _opened_widgets(lambda: widgets.Explorer("yokai-3x4")) <= 130
+    folded tools built on first use, 126 with shared looks, 94 with the options' form, the
+    hand-over and the looking-back note made on first use (and the form made once, not twice)."""
+    assert _opened_widgets(lambda: widgets.Explorer(game_id)) <= 100
+
+
+def _open_widgets() -> int:
+    from ipywidgets.widgets.widget import _instances  # Widget.widgets, without its deprecation
+
+    return sum(1 for widget in list(_instances.values()) if widget.comm is not None)
+
+
+def test_replaced_options_and_references_are_closed():
+    """Another game's options and New game's reference replace the old ones: the old widgets
+    are closed, not left open in the page, so switching games never grows the page."""
+    ex = widgets.Explorer("yokai-3x4")
+    ex.options_toggle.value = True  # the form is made: each game's is then made and replaced
+
+    def tour():
+        for game_id in [*rk.list_games(), "yokai-3x4"]:
+            ex.game_select.value = game_id
+            ex.new_game()
+            ex.new_game()
+
+    tour()
+    after_one = _open_widgets()
+    tour()
+    assert _open_widgets() == after_one
+    assert all(look.comm is not None for look in ex.looks._made.values())
+
+
+def test_closing_a_part_keeps_the_shared_looks():
+    looks = Looks()
+    kept = looks.make(w.HTML, value="stays")
+    part = w.VBox([looks.make(w.HTML, value="goes"), w.Button(description="goes too")])
+    inner = part.children
+    looks.close(part)
+    assert part.comm is None and all(child.comm is None for child in inner)
+    assert inner[1].layout.comm is None and inner[1].style.comm is None  # its own look goes
+    assert kept.comm is not None and kept.layout.comm is not None and kept.style.comm is not None
+
+
+GIVEN_OPTIONS = [
+    ("yokai-3x4", {"repetitions": 4}),
+    ("war-stories", {"nobori": True, "shinobi_wo_tsukau": True}),
+    ("to-war", {"strategic": True}),
+    ("war-chest", {"setup": "first-game", "royal_guard": "revised"}),
+    ("war-chest", {"players": 4}),
+    (
+        "war-chest",
+        {
+            "setup": (
+                ("archer", "berserker", "cavalry", "knight"),
+                ("lancer", "scout", "pikeman", "mercenary"),
+            )
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options"), [(g, {}) for g in rk.list_games()] + GIVEN_OPTIONS)
+def test_a_game_starts_the_same_before_its_options_form_is_made(game_id, options):
+    """The form is made when the options are first shown; before that, New game starts the game
+    the form would start (the same options, checked by the game)."""
+    ex = widgets.Explorer(game_id, **options)
+    assert ex._form is None  # not made at start
+    before = ex.game.options
+    ex.options_toggle.value = True
+    assert ex._form is not None and ex.options_form_box.children == (ex.form.widget,)
+    ex.new_game()
+    assert ex.game.options == before
 
 
 def _shared_looks(explorer) -> list[w.Widget]:

@@ -82,7 +82,9 @@ class _OnFirstUse:
     """A widget built on first use by the explorer's method `build` (with the others it
     builds), so that a page starts with fewer widgets: the folded tools ("Position, export and
     link") when the fold is first opened, the chance controls when chance is first resolved by
-    hand, or either when a script asks for one. Once built it is a plain attribute."""
+    hand, the hand-over's curtain when a turn is first handed over, the looking-back note when
+    a past position is first shown, or any of them when a script asks for one. Once built it
+    is a plain attribute."""
 
     def __init__(self, build: str) -> None:
         self.build = build
@@ -121,6 +123,12 @@ class Explorer(w.VBox):
     pictures = _OnFirstUse("_build_folded_tools")
     copy_link = _OnFirstUse("_build_folded_tools")
     link_note = _OnFirstUse("_build_folded_tools")
+    curtain_text = _OnFirstUse("_build_hand_over")
+    curtain_button = _OnFirstUse("_build_hand_over")
+    done_text = _OnFirstUse("_build_hand_over")
+    done_button = _OnFirstUse("_build_hand_over")
+    looking_back_text = _OnFirstUse("_build_looking_back")
+    back_to_game = _OnFirstUse("_build_looking_back")
     chance_button = _OnFirstUse("_build_chance_controls")
     chance_select = _OnFirstUse("_build_chance_controls")
     chance_apply = _OnFirstUse("_build_chance_controls")
@@ -157,15 +165,16 @@ class Explorer(w.VBox):
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
         self._quiet = False  # True while new_game sets its menus: their observers wait
         # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
-        self._folded_built = self._chance_built = False
+        self._folded_built = self._chance_built = self._hand_over_built = self._looking_back_built = False
         self.looks = Looks()
+        self._form: OptionsForm | None = None  # made on first use (`form`)
         self._make_controls()
         self._wire()
         body = self._layout()
         super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *body])
         self.add_class("re-explorer")
         self.game_select.value = game_id
-        self._build_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
+        self._set_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
         self.new_game()
         if position is not None:
             self.set_position(position)
@@ -204,10 +213,7 @@ class Explorer(w.VBox):
         self.looking_back = w.HBox(
             layout=w.Layout(display="none", flex_flow="row wrap", align_items="center")
         )
-        self.looking_back_text = make(w.HTML)
-        self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
-        self.looking_back.children = (self.looking_back_text, self.back_to_game)
-        self.looking_back.add_class("re-looking-back")
+        self.looking_back.add_class("re-looking-back")  # its text and button: _build_looking_back
         self.lines_here = make(w.HBox, layout=ROW)
         self.turn_board = w.ToggleButton(
             value=False,
@@ -268,18 +274,11 @@ class Explorer(w.VBox):
         self.tools_toggle.add_class("re-tools-toggle")
         self.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
         self.curtain = w.VBox(layout=w.Layout(display="none"))
-        self.curtain.add_class("re-curtain")
-        self.curtain_text = make(w.HTML)
-        self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
-        self.curtain_button.add_class("re-curtain-button")
+        self.curtain.add_class("re-curtain")  # its text and button: _build_hand_over
         # the curtain takes the focus when it comes down, the board after (it draws nothing)
         self.focus = FocusMover(layout=self.looks.shared(w.Layout, {}))
-        self.curtain.children = (self.curtain_text, self.curtain_button)
         # before the curtain: the player whose turn just ended looks at what it turned up
-        self.done_text = make(w.HTML)
-        self.done_button = make(w.Button, description="Done — hand over", button_style="primary")
-        self.done_button.add_class("re-done-button")
-        self.done_box = w.VBox([self.done_text, self.done_button], layout=w.Layout(display="none"))
+        self.done_box = w.VBox(layout=w.Layout(display="none"))
         self.done_box.add_class("re-hand-over")
 
     def _layout(self) -> list[w.Widget]:
@@ -332,8 +331,7 @@ class Explorer(w.VBox):
         self.board.on_escape(on(self.clear_selection))
         self.board.on_history(on(self._history_key))
         self.move_list.on_go(on(self.look_at))
-        self.back_to_game.on_click(on(lambda _: self.back_to_the_game()))
-        self.game_select.observe(on(lambda ch: self._build_options(ch["new"], {})), names="value")
+        self.game_select.observe(on(lambda ch: self._set_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self.new_game()))
         self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
         self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
@@ -348,22 +346,79 @@ class Explorer(w.VBox):
         self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
         self.analysis.switch.observe(on(lambda _: self._analysis_switched()), names="value")
         self.play_button.on_click(on(lambda _: self._play_selected()))
-        self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
-        self.done_button.on_click(on(lambda _: self._done_looking()))
         self.address.on_opened(guarded(self._link_refused)(self.open_link))
         self.address.on_copied(on(self._link_copied))
 
-    def _build_options(self, game_id: str, values: dict[str, Any]) -> None:
-        self.form = OptionsForm(game_id, values)
-        self.options_form_box.children = (self.form.widget,)
+    def _replace(self, box: w.Box, children: tuple[w.Widget, ...]) -> None:
+        """Set a box's children and close the ones it had that it holds no more: otherwise the
+        page would keep every form, button and switch ever made in it."""
+        kept = {id(child) for child in children}
+        old, box.children = box.children, children
+        for child in old:
+            if id(child) not in kept:
+                self.looks.close(child)
+
+    def _set_options(self, game_id: str, values: dict[str, Any]) -> None:
+        """The options the next New game starts with: their form is made when it is first shown
+        or read (`form`); the form of the options replaced is closed."""
+        self._replace(self.options_form_box, ())
+        self._form, self._form_wanted = None, (game_id, dict(values))
         self._show_options()
+
+    @property
+    def form(self) -> OptionsForm:
+        """The options' form, made on first use."""
+        if self._form is None:
+            self._form = OptionsForm(*self._form_wanted)
+            self.options_form_box.children = (self._form.widget,)
+        return self._form
+
+    def _option_values(self) -> dict[str, Any]:
+        """What the form holds, or before it is made what it would be made with."""
+        if self._form is not None:
+            return self._form.values()
+        game_id, values = self._form_wanted
+        options = rk.game_class(game_id).OPTIONS
+        return {name: values.get(name, option.default) for name, option in options.items()}
 
     def _show_options(self) -> None:
         opened = self.options_toggle.value
+        if opened:
+            self.form  # noqa: B018 (made on first showing)
         title = rk.game_class(self.game_select.value).title
         self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
         self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
         self.options_form_box.layout.display = SHOWN if opened else "none"
+
+    def _build_hand_over(self) -> None:
+        """The curtain's and the hand-over's text and button: once, when a game with secrets
+        first hands the screen over in the view of the player to move."""
+        if self._hand_over_built:
+            return
+        self._hand_over_built = True
+        make, on = self.looks.make, self._guarded
+        self.curtain_text = make(w.HTML)
+        self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
+        self.curtain_button.add_class("re-curtain-button")
+        self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
+        self.curtain.children = (self.curtain_text, self.curtain_button)
+        self.done_text = make(w.HTML)
+        self.done_button = make(w.Button, description="Done — hand over", button_style="primary")
+        self.done_button.add_class("re-done-button")
+        self.done_button.on_click(on(lambda _: self._done_looking()))
+        self.done_box.children = (self.done_text, self.done_button)
+
+    def _build_looking_back(self) -> None:
+        """The note that a past position is shown, with "Back to the game": once, when a past
+        position is first shown."""
+        if self._looking_back_built:
+            return
+        self._looking_back_built = True
+        make = self.looks.make
+        self.looking_back_text = make(w.HTML)
+        self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
+        self.back_to_game.on_click(self._guarded(lambda _: self.back_to_the_game()))
+        self.looking_back.children = (self.looking_back_text, self.back_to_game)
 
     def _build_chance_controls(self) -> None:
         """Sample chance, or pick an outcome and apply it: once, when chance is first resolved by
@@ -463,13 +518,13 @@ class Explorer(w.VBox):
     # --- the game ----------------------------------------------------------------------
     def new_game(self) -> None:
         try:
-            self.game = rk.load_game(self.game_select.value, **self.form.values())
+            self.game = rk.load_game(self.game_select.value, **self._option_values())
         except rk.RulesError as exc:
             self._say(str(exc), error=True)
             return
         self.secrets = has_secrets(self.game)
         if not self.compact:
-            self.reference_box.children = (reference_panel(self.game),)
+            self._replace(self.reference_box, (reference_panel(self.game),))
         self._quiet = True  # the menus' observers wait until every menu fits the new game
         try:
             self._set_menus()
@@ -537,7 +592,8 @@ class Explorer(w.VBox):
         show = guarded(error_line(self.message))
         for switch in self.agent_plays:
             switch.observe(show(lambda _: self._settings_changed()), names="value")
-        self.agents_box.children = (self.looks.make(w.HTML, value="Agent plays:&nbsp;"), *self.agent_plays)
+        label = self.looks.make(w.HTML, value="Agent plays:&nbsp;")
+        self._replace(self.agents_box, (label, *self.agent_plays))
 
     def _session_changed(self, change: Change) -> None:
         """The one place a change of the game is drawn: once per session call."""
@@ -587,7 +643,7 @@ class Explorer(w.VBox):
         if error and not self.compact:
             self.tools_toggle.value = True
         if not text:
-            self.position_switch.children = ()
+            self._replace(self.position_switch, ())
         colour = "#B00020" if error else "#333"
         box = (
             '<div role="alert" style="{style}">{text}</div>' if error else '<div style="{style}">{text}</div>'
@@ -611,7 +667,7 @@ class Explorer(w.VBox):
                 layout=w.Layout(width="auto", max_width="100%"),
             )
             switch.on_click(guarded(error_line(self.message))(lambda _: self._switch_and_load(other, text)))
-            self.position_switch.children = (switch,)
+            self._replace(self.position_switch, (switch,))
 
     def _switch_and_load(self, game_id: str, text: str) -> None:
         self.game_select.value = game_id
@@ -776,12 +832,12 @@ class Explorer(w.VBox):
         if self.controller is None or self.curtain_for is not None:
             return
         result = self.controller.click(cell)
-        self.choices.children = ()
+        self._replace(self.choices, ())
         if result.kind == "move":
             self.play(result.move)
             return
         if result.kind == "choose":
-            self.choices.children = tuple(self._choice_button(m) for m in result.choices)
+            self._replace(self.choices, tuple(self._choice_button(m) for m in result.choices))
         self._show_highlight()
         self._announce_selection()
 
@@ -806,7 +862,7 @@ class Explorer(w.VBox):
         if self.controller is not None:
             self._announce("Selection cleared.")
             self.controller.prefix = ()
-            self.choices.children = ()
+            self._replace(self.choices, ())
             self._show_highlight()
 
     def _choice_button(self, move: Move) -> w.Button:
@@ -827,6 +883,7 @@ class Explorer(w.VBox):
         self.controller = _Controller(view.moves)
         self._show_done()
         if curtain and self.curtain.layout.display == "none":
+            self._build_hand_over()
             self.focus.move_to("re-curtain-button")  # the board it had is about to be hidden
         self._show_curtain(curtain)
         self._show_players(view)
@@ -859,7 +916,7 @@ class Explorer(w.VBox):
         self._show_position(view, curtain)
         if self._folded_built:
             self.export(view)  # the download link follows the game
-        self.choices.children = ()
+        self._replace(self.choices, ())
 
     def _show_history(self, view: Presentation, curtain: bool) -> None:
         """The move list (the whole current line, the shown position marked), the note that a
@@ -897,7 +954,7 @@ class Explorer(w.VBox):
                 )
                 buttons.append(button)
             buttons.insert(0, self.looks.make(w.HTML, value="Lines from here:"))
-        self.lines_here.children = tuple(buttons)
+        self._replace(self.lines_here, tuple(buttons))
 
     def _into_line(self, at, variation: int) -> None:
         if self.session.node is at:
@@ -1175,7 +1232,7 @@ class Explorer(w.VBox):
             self.game_select.value = link.game
         finally:
             self._quiet = False
-        self._build_options(link.game, link.options)
+        self._set_options(link.game, link.options)
         self.new_game()
         views = [value for _, value in self.perspective.options]
         wanted = {"all": ALL_SEEING, "turn": FOLLOW_TURN}.get(link.view or "", link.view)

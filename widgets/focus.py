@@ -21,16 +21,19 @@ ESM = """
 function render({ model, el }) {
   el.style.display = "none";
   model.on("change:request", () => {
-    const name = model.get("target");
-    // after the widgets' own redraw: the target may have just been shown
-    requestAnimationFrame(() => setTimeout(() => {
-      const found = document.getElementsByClassName(name);
-      for (const candidate of found) {
+    const name = model.get("target"), request = model.get("request");
+    // after the widgets' own redraw: the target may have just been shown, or just been made
+    // (its view comes a little later then); a newer request takes over
+    const attempt = (left) => {
+      if (model.get("request") !== request) return;
+      for (const candidate of document.getElementsByClassName(name)) {
         const control = candidate.matches("button, [tabindex]") ? candidate
           : candidate.querySelector("button, [tabindex]");
-        if (control && control.offsetParent !== null) { control.focus(); break; }
+        if (control && control.offsetParent !== null) { control.focus(); return; }
       }
-    }, 50));
+      if (left > 0) setTimeout(() => attempt(left - 1), 50);
+    };
+    requestAnimationFrame(() => setTimeout(() => attempt(40), 50));
   });
 }
 export default { render };

@@ -51,3 +51,20 @@ class Looks:
 
     def __len__(self) -> int:
         return len(self._made)
+
+    def close(self, widget: w.Widget) -> None:
+        """Close `widget` and everything it holds (its children, theirs, their own layouts and
+        styles) but the looks shared here, which the rest of the page still wears: for a part of
+        the page that is replaced (another game's options, its reference)."""
+        shared = {id(look) for look in self._made.values()}
+        stack, seen = [widget], set()
+        while stack:
+            part = stack.pop()
+            if id(part) in seen or id(part) in shared:
+                continue
+            seen.add(id(part))
+            for name in part.keys:
+                value = getattr(part, name, None)
+                held = value if isinstance(value, (list, tuple)) else (value,)
+                stack.extend(v for v in held if isinstance(v, w.Widget))
+            part.close()
