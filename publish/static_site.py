@@ -533,7 +533,7 @@ def localise_page(
     text = page.read_text(encoding="utf-8")
     up = os.path.relpath(site, page.parent).replace(os.sep, "/")
     if runs_notebook and runtime == SNAPSHOT_SCRIPT:
-        text = HEAD.sub(lambda m: m.group(0) + EARLY_FETCH.format(up=up), text, count=1)
+        text = HEAD.sub(lambda m: m.group(0) + EARLY_FETCH.replace("UP/", f"{up}/"), text, count=1)
     text = FONT_LINK.sub(lambda m: f"{up}/static/fontawesome/css/{m.group(1)}", text)
     text = OLD_FONT_LINK.sub(
         "".join(f'<link rel="stylesheet" href="{up}/static/fontawesome/css/{n}">' for n in FONT_FILES), text
@@ -559,9 +559,30 @@ def localise_page(
 VOICI_SCRIPT = re.compile(r'<script src="[^"]*/voici\.js"></script>')
 HEAD = re.compile(r"<head>(<meta charset=[^>]*>)?")
 #: the snapshot's files fetched and unpacked by a worker of the page's while the page starts,
-#: for the kernel's worker (load_snapshot.js); a browser without workers starts as before
+#: and moved to the kernel's worker when it asks (load_snapshot.js): the page gives the two
+#: workers the ends of one MessageChannel, so the 59 MB pass from one to the other without a
+#: copy and without the page's busy thread. One kernel gets them; a browser without workers,
+#: or a second kernel, starts as before.
 EARLY_FETCH = """
-<script>try {{ new Worker("{up}/static/pyodide/load-snapshot.js#prefetch"); }} catch (error) {{}}</script>"""
+<script>(function () {
+  const ASK = "rules-explorer: the snapshot fetched early";
+  let early;
+  try { early = new Worker("UP/static/pyodide/load-snapshot.js#prefetch"); } catch (error) { return; }
+  const Native = window.Worker;
+  window.Worker = function Worker(url, options) {
+    const worker = new Native(url, options);
+    worker.addEventListener("message", ({ data }) => {
+      if (!data || data[ASK] !== "port?") return;
+      if (!early) return worker.postMessage({ [ASK]: "port" });
+      const { port1, port2 } = new MessageChannel();
+      early.postMessage({ [ASK]: "port" }, [port1]);
+      worker.postMessage({ [ASK]: "port" }, [port2]);
+      early = null;
+    });
+    return worker;
+  };
+  window.Worker.prototype = Native.prototype;
+})();</script>"""
 #: JupyterLite 0.6 notes which version of its service worker a browser holds only when a page
 #: is already controlled by one, never when it registers it: so a reader's second visit found
 #: no note, unregistered the worker and registered it again before the kernel could start

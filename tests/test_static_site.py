@@ -172,12 +172,13 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     assert "lib/python3.12/site-packages/pyodide_kernel/__init__.pyc" in names
     assert "home/pyodide/.ipython/profile_default/startup/README" in names  # the kernel's IPython
     assert all(e.mtime == 0 and e.uid == 0 and (e.isfile() or e.isdir()) for e in entries)
-    early_fetch = '<script>try { new Worker("../../static/pyodide/load-snapshot.js#prefetch"); }'
+    early_fetch = '<script>(function () {\n  const ASK = "rules-explorer: the snapshot fetched early";'
     for path in kinds["kernel"]:
         page = (site / "voici/render" / f"{path.stem}.html").read_text(encoding="utf-8")
         assert '"pyodideUrl": "../../static/pyodide/load-snapshot.js"' in page, path.name
         # the early fetch is the page's first script, before JupyterLite's own
         assert page.index("<script", page.index("<head>")) == page.index(early_fetch), path.name
+        assert 'new Worker("../../static/pyodide/load-snapshot.js#prefetch")' in page, path.name
     assert "#prefetch" not in (site / "voici/index.html").read_text(encoding="utf-8")  # no kernel there
 
 
@@ -253,6 +254,30 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
     page.wait_for_function(flipped, timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "static-explorer.png"))
     watch.assert_python_came_from_the_snapshot()
+    watch.assert_clean()
+
+
+ASK_AS_A_SECOND_KERNEL = """() => new Promise((resolve) => {
+    const asker = `const ASK = "rules-explorer: the snapshot fetched early";
+        self.onmessage = (event) => postMessage({ answer: event.data[ASK], ports: event.ports.length });
+        postMessage({ [ASK]: "port?" });`;
+    const worker = new Worker(URL.createObjectURL(new Blob([asker])));
+    worker.onmessage = ({ data }) => {
+        if ("answer" in data) { resolve(data); worker.terminate(); }
+    };
+    setTimeout(() => resolve(null), 5000);
+})"""
+
+
+def test_the_early_fetch_goes_to_one_kernel_and_a_second_is_told_at_once(browser, served):
+    """The page gives the early fetch's port to the first kernel's worker that asks, and the
+    snapshot's files are moved to it over the port (Python came from the snapshot, each file
+    fetched once: load_snapshot.js); a second worker that asks, as a restarted kernel's would,
+    is told at once that there is none (no port), and fetches its own instead of waiting."""
+    watch = Watch(browser, served)
+    page = watch.open("voici/render/explorer.html")
+    watch.assert_python_came_from_the_snapshot()
+    assert page.evaluate(ASK_AS_A_SECOND_KERNEL) == {"answer": "port", "ports": 0}
     watch.assert_clean()
 
 

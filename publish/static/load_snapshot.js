@@ -10,16 +10,17 @@
 //
 // The same file is also each page's early fetch (a worker the page starts as its first
 // script, `load-snapshot.js#prefetch`): the two files fetched and unpacked while the page's
-// own scripts start (about 1.7 s here), and handed to the kernel's worker when it asks, over
-// a BroadcastChannel; the kernel's worker starts only once the page has started, and then no
-// longer waits for them (0.55 s on a warm visit here). No early fetch answering in time (a
-// page without it, another tab's that took the question), the kernel's worker fetches them.
+// own scripts start (about 1.7 s here), and moved, not copied, to the kernel's worker when it
+// asks: the page hands the two workers the ends of one MessageChannel (publish/static_site.py,
+// EARLY_FETCH), over which the bytes are transferred. (Over a BroadcastChannel, which can only
+// copy, the 59 MB took 0.5 s to reach the kernel's worker.) No early fetch answering in time
+// (a page without it, a second kernel of the page's), the kernel's worker fetches them.
 (function (scope) {
   const SNAPSHOT = "snapshot.bin.gz";
   const FILES = "snapshot-files.tar.gz";
   const CHANNEL = "default channel"; // what Pyodide's loadPackage notes for a package of the lock
-  const HANDOVER = "rules-explorer: the snapshot fetched early"; // the BroadcastChannel's name
-  const PATIENCE = 500; // ms the kernel's worker waits for an early fetch to answer
+  const ASK = "rules-explorer: the snapshot fetched early"; // the messages' key (page, workers)
+  const PATIENCE = 500; // ms the kernel's worker waits for the page to answer
 
   async function fetchGzipped(url) {
     const response = await fetch(url);
@@ -30,71 +31,71 @@
     return new Uint8Array(await new Response(unpacked).arrayBuffer());
   }
 
-  const randomName = () => Math.random().toString(36).slice(2);
-
-  // The page's early fetch (its own worker): the files fetched and unpacked at once, handed
-  // over to the first kernel's worker that asks for them all, then the worker ends (its copy
-  // of them is freed). It answers one question only: a second one is another tab's kernel,
-  // which fetches them itself (see askEarlyFetch).
+  // The page's early fetch (its own worker): the files fetched and unpacked at once, and moved
+  // to the one kernel's worker that asks for them all over the port the page gives it; then
+  // the worker ends.
   function prefetch(folder) {
     const urls = [SNAPSHOT, FILES].map((name) => new URL(name, folder).href);
     const fetched = new Map(urls.map((url) => [url, fetchGzipped(url)]));
     fetched.forEach((promise) => promise.catch(() => {})); // told to the one who asks
-    const channel = new BroadcastChannel(HANDOVER);
-    const answerer = randomName();
-    const end = () => {
-      channel.close();
-      scope.close();
-    };
-    const unasked = setTimeout(end, 120000); // a page whose kernel never started
-    channel.onmessage = async ({ data }) => {
-      const { question, urls } = data || {};
-      if (!question || !Array.isArray(urls) || !urls.every((url) => fetched.has(url))) return;
-      channel.onmessage = null;
+    const unasked = setTimeout(() => scope.close(), 120000); // a page whose kernel never started
+    scope.onmessage = (event) => {
+      const port = event.data && event.data[ASK] === "port" && event.ports[0];
+      if (!port) return;
+      scope.onmessage = null;
       clearTimeout(unasked);
-      channel.postMessage({ question, answerer }); // "coming": the asker waits for this one
-      for (const url of urls) {
-        try {
-          channel.postMessage({ question, answerer, url, bytes: await fetched.get(url) });
-        } catch (error) {
-          channel.postMessage({ question, answerer, url, error: String(error) });
+      port.onmessage = async ({ data }) => {
+        const wanted = (data && data.urls) || [];
+        // the tar first: Pyodide writes the files before it restores the memory
+        for (const url of [...wanted].sort((a, b) => (a.endsWith(FILES) ? -1 : b.endsWith(FILES) ? 1 : 0))) {
+          try {
+            if (!fetched.has(url)) throw new Error(`${url} is not fetched early`);
+            const bytes = await fetched.get(url);
+            port.postMessage({ url, bytes }, [bytes.buffer]);
+          } catch (error) {
+            port.postMessage({ url, error: String(error) });
+          }
         }
-      }
-      end();
+        port.close();
+        scope.close();
+      };
     };
   }
 
-  // The kernel's worker asks the page's early fetch for `urls`: a promise of each one's bytes
-  // from the first early fetch that answers within PATIENCE ms, or null when none does.
+  // The kernel's worker asks the page for the early fetch's port, and over it for `urls`: a
+  // promise of each one's bytes, or null when the page gives no port within PATIENCE ms.
   function askEarlyFetch(urls) {
-    if (typeof BroadcastChannel !== "function") return Promise.resolve(null);
-    const channel = new BroadcastChannel(HANDOVER);
-    const question = randomName();
+    if (typeof MessageChannel !== "function" || typeof scope.postMessage !== "function") {
+      return Promise.resolve(null);
+    }
     const waiting = new Map();
     const answers = Object.fromEntries(
       urls.map((url) => [url, new Promise((resolve, reject) => waiting.set(url, { resolve, reject }))]),
     );
     return new Promise((resolve) => {
-      let answerer = null;
+      const given = (event) => {
+        if (!event.data || event.data[ASK] !== "port") return;
+        scope.removeEventListener("message", given);
+        clearTimeout(noOne);
+        const port = event.ports[0];
+        if (!port) return resolve(null); // the page's early fetch went to another kernel
+        port.onmessage = ({ data }) => {
+          const promise = data && waiting.get(data.url);
+          if (!promise) return;
+          waiting.delete(data.url);
+          if (data.error) promise.reject(new Error(data.error));
+          else promise.resolve(data.bytes);
+          if (waiting.size === 0) port.close();
+        };
+        port.postMessage({ urls });
+        resolve(answers);
+      };
       const noOne = setTimeout(() => {
-        channel.close();
+        scope.removeEventListener("message", given);
         resolve(null);
       }, PATIENCE);
-      channel.onmessage = ({ data }) => {
-        if (!data || data.question !== question) return;
-        if (answerer === null) {
-          answerer = data.answerer;
-          clearTimeout(noOne);
-          resolve(answers);
-        }
-        const promise = data.answerer === answerer && waiting.get(data.url);
-        if (!promise) return;
-        waiting.delete(data.url);
-        if (data.error) promise.reject(new Error(data.error));
-        else promise.resolve(data.bytes);
-        if (waiting.size === 0) channel.close();
-      };
-      channel.postMessage({ question, urls });
+      scope.addEventListener("message", given);
+      scope.postMessage({ [ASK]: "port?" }); // to the page (JupyterLite's messages have an id)
     });
   }
 
