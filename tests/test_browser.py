@@ -611,3 +611,15 @@ def test_the_board_editor_places_a_to_war_card_from_its_reserve_and_plays_from_i
     assert len(move_list(page)) >= 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.close()
+
+
+def test_the_reference_is_written_when_first_opened(browser, server):
+    """The game's reference is folded at the foot of the page and written only when a reader
+    opens it (widgets/reference.py): then it is there, the pieces' lines and their diagrams."""
+    page = open_explorer(browser, server)
+    body = page.locator(".re-reference-body")
+    assert body.count() == 0  # not written yet
+    page.get_by_text("Reference: Yōkai no Mori 3x4").click()
+    body.locator("li").first.wait_for(timeout=30_000)
+    assert "Koropokkuru" in body.inner_text()
+    page.close()

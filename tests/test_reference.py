@@ -37,8 +37,11 @@ def test_every_game_has_a_reference_and_the_panel_lists_it(game_id):
     assert text.count('role="img"') == sum(1 for e in entries if e.moves)
     panel = reference_panel(game)
     assert panel.titles == (f"Reference: {game.title}",)
-    assert panel.selected_index is None  # folded until opened
+    assert panel.selected_index is None and panel.children[0].value == ""  # folded: written when opened
+    panel.selected_index = 0
     assert panel.children[0].value == text
+    panel.selected_index = None
+    assert panel.children[0].value == text  # kept when folded again
     # a phone of 390 px: nothing wider than a 5x5 diagram is fixed; the text wraps
     assert max(map(int, re.findall(r'<svg [^>]*width="(\d+)"', text)), default=0) <= 80
     assert "overflow-wrap:anywhere" in text
@@ -159,4 +162,5 @@ def test_a_game_without_a_reference_says_so():
     assert nim.reference() == []
     panel = reference_panel(nim)
     assert panel.titles == ("Reference: Toy Nim",)
+    panel.selected_index = 0
     assert NONE_YET in panel.children[0].value and "<li " not in panel.children[0].value

@@ -149,10 +149,11 @@ def reference_html(game: Game) -> str:
 
 
 def reference_panel(game: Game) -> w.Accordion:
-    """A folded Accordion "Reference: <game title>" with the game's reference in it.
+    """A folded Accordion "Reference: <game title>" with the game's reference in it, written
+    when it is first opened (a page that is never asked for it neither makes nor sends it).
 
     The title is plain text (the Accordion shows it as text, never as HTML)."""
-    body = w.HTML(reference_html(game), layout=w.Layout(width="100%"))
+    body = w.HTML("", layout=w.Layout(width="100%"))
     panel = w.Accordion(
         children=[body],
         titles=(f"Reference: {game.title or game.id}",),
@@ -160,4 +161,10 @@ def reference_panel(game: Game) -> w.Accordion:
         layout=w.Layout(width="96%", max_width="640px"),
     )
     panel.add_class("re-reference")
+
+    def write(change) -> None:
+        if change["new"] is not None and not body.value:
+            body.value = reference_html(game)
+
+    panel.observe(write, names="selected_index")
     return panel
