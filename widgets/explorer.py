@@ -165,7 +165,7 @@ class Explorer(w.VBox):
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
         self._quiet = False  # True while new_game sets its menus: their observers wait
         # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
-        self._folded_built = self._chance_built = self._hand_over_built = self._looking_back_built = False
+        self._folded_built = self._chance_built = False
         self.looks = Looks()
         self._form: OptionsForm | None = None  # made on first use (`form`)
         self._make_controls()
@@ -399,9 +399,8 @@ class Explorer(w.VBox):
     def _build_hand_over(self) -> None:
         """The curtain's and the hand-over's text and button: once, when a game with secrets
         first hands the screen over in the view of the player to move."""
-        if self._hand_over_built:
+        if self.curtain.children:
             return
-        self._hand_over_built = True
         make, on = self.looks.make, self._guarded
         self.curtain_text = make(w.HTML)
         self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
@@ -417,9 +416,8 @@ class Explorer(w.VBox):
     def _build_looking_back(self) -> None:
         """The note that a past position is shown, with "Back to the game": once, when a past
         position is first shown."""
-        if self._looking_back_built:
+        if self.looking_back.children:
             return
-        self._looking_back_built = True
         make = self.looks.make
         self.looking_back_text = make(w.HTML)
         self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
@@ -889,8 +887,9 @@ class Explorer(w.VBox):
         self.controller = _Controller(view.moves)
         self._show_done()
         if curtain and self.curtain.layout.display == "none":
-            self._build_hand_over()
-            self.focus.move_to("re-curtain-button")  # the board it had is about to be hidden
+            # the board it had is about to be hidden; the button may be made just below (the
+            # mover waits for it)
+            self.focus.move_to("re-curtain-button")
         self._show_curtain(curtain)
         self._show_players(view)
         status = "" if curtain else view.status + self._perfect_status()

@@ -45,9 +45,7 @@
       scope.onmessage = null;
       clearTimeout(unasked);
       port.onmessage = async ({ data }) => {
-        const wanted = (data && data.urls) || [];
-        // the tar first: Pyodide writes the files before it restores the memory
-        for (const url of [...wanted].sort((a, b) => (a.endsWith(FILES) ? -1 : b.endsWith(FILES) ? 1 : 0))) {
+        for (const url of (data && data.urls) || []) { // in the order asked
           try {
             if (!fetched.has(url)) throw new Error(`${url} is not fetched early`);
             const bytes = await fetched.get(url);
@@ -176,7 +174,8 @@
   async function loadWithSnapshot(loadPyodide, options) {
     if (typeof DecompressionStream === "function") {
       // fetched and unpacked while Pyodide fetches and compiles its own files
-      const [snapshot, files] = snapshotFiles(options.indexURL, [SNAPSHOT, FILES]);
+      // the tar first: Pyodide writes the files before it restores the memory
+      const [files, snapshot] = snapshotFiles(options.indexURL, [FILES, SNAPSHOT]);
       const lock = fetchLock(options.lockFileURL || options.indexURL + "pyodide-lock.json");
       [snapshot, files, lock].forEach((promise) => promise.catch(() => {})); // reported below
       let restored = null;
