@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gzip
 import itertools
 import json
@@ -297,24 +298,19 @@ class PlainChromium:
         stop(self.proc)
 
 
-def plain_profile_loads(url: str, repeat: int, name: str) -> list[Loads]:
-    """As profile_loads, in PlainChromium: `repeat` new profiles, each visiting `url`
-    VISITS_IN_A_PROFILE times (a new tab each, the last one closed)."""
-    loads = [Loads() for _ in range(VISITS_IN_A_PROFILE)]
-    for i in range(repeat):
-        with tempfile.TemporaryDirectory() as folder:
-            browser = PlainChromium(folder)
-            try:
-                for visit, into in enumerate(loads, 1):
-                    elapsed, cpu = browser.time_to_board(url)
-                    into.add(elapsed, cpu)
-                    progress(
-                        f"{name} (nothing attached), profile {i + 1}/{repeat}, visit {visit}: {elapsed:.2f} s"
-                    )
-                    time.sleep(1)  # a closed page's kernel (server mode) is shut down
-            finally:
-                browser.close()
-    return loads
+def plain_profile(url: str, loads: list[Loads], label: str) -> None:
+    """One new profile in PlainChromium visiting `url` once for each of `loads` (a new tab
+    each, the last one closed)."""
+    with tempfile.TemporaryDirectory() as folder:
+        browser = PlainChromium(folder)
+        try:
+            for visit, into in enumerate(loads, 1):
+                elapsed, cpu = browser.time_to_board(url)
+                into.add(elapsed, cpu)
+                progress(f"{label}, visit {visit}: {elapsed:.2f} s, {cpu:.1f} CPU-s")
+                time.sleep(1)  # a closed page's kernel (server mode) is shut down
+        finally:
+            browser.close()
 
 
 #: (resources the page fetched, how many of them came from the browser's cache: 0 bytes sent)
@@ -362,21 +358,40 @@ def static_loads(browser, visits: Visits, base: str, repeat: int) -> tuple[Loads
 VISITS_IN_A_PROFILE = 3  # the first, the second and a returning reader's
 
 
-def profile_loads(playwright, visits: Visits, base: str, url: str, repeat: int, name: str) -> list[Loads]:
-    """`repeat` new browser profiles, each visiting `url` VISITS_IN_A_PROFILE times (each page
-    closed before the next visit): the loads of each visit (first, second, third)."""
-    loads = [Loads() for _ in range(VISITS_IN_A_PROFILE)]
+def playwright_profile(
+    playwright, visits: Visits, base: str, url: str, loads: list[Loads], label: str
+) -> None:
+    """One new browser profile driven by Playwright visiting `url` once for each of `loads`
+    (each page closed before the next visit)."""
+    with visits.new_profile(playwright, base) as context:
+        for visit, into in enumerate(loads, 1):
+            elapsed, cpu, page = time_to_board(context, url)
+            into.add(elapsed, cpu)
+            progress(f"{label}, visit {visit}: {elapsed:.2f} s, {cpu:.1f} CPU-s")
+            with contextlib.suppress(Exception):
+                page.wait_for_load_state("networkidle", timeout=15_000)
+            page.close()
+            time.sleep(1)  # a closed page's kernel (server mode) is shut down
+
+
+def profile_loads(
+    playwright, visits: Visits, base: str, url: str, repeat: int, name: str
+) -> tuple[list[Loads], list[Loads]]:
+    """`repeat` new browser profiles driven by Playwright and `repeat` in PlainChromium, taking
+    turns (the machine's speed drifts), each visiting `url` VISITS_IN_A_PROFILE times: the
+    loads of each visit (first, second, third), Playwright's and PlainChromium's."""
+    driven = [Loads() for _ in range(VISITS_IN_A_PROFILE)]
+    plain = [Loads() for _ in range(VISITS_IN_A_PROFILE)]
     for i in range(repeat):
-        with visits.new_profile(playwright, base) as context:
-            for visit, into in enumerate(loads, 1):
-                elapsed, cpu, page = time_to_board(context, url)
-                into.add(elapsed, cpu)
-                progress(f"{name}, profile {i + 1}/{repeat}, visit {visit}: {elapsed:.2f} s, {cpu:.1f} CPU-s")
-                with contextlib.suppress(Exception):
-                    page.wait_for_load_state("networkidle", timeout=15_000)
-                page.close()
-                time.sleep(1)  # a closed page's kernel (server mode) is shut down
-    return loads
+        playwright_turn = functools.partial(
+            playwright_profile, playwright, visits, base, url, driven, f"{name}, Playwright, profile {i + 1}"
+        )
+        plain_turn = functools.partial(
+            plain_profile, url, plain, f"{name}, nothing attached, profile {i + 1}"
+        )
+        for turn in (playwright_turn, plain_turn) if i % 2 == 0 else (plain_turn, playwright_turn):
+            turn()
+    return driven, plain
 
 
 def visitor_costs(
@@ -505,10 +520,9 @@ def main() -> None:
         p = stack.enter_context(sync_playwright())
         browser = launch(p)
         with static_server(site) as (base, proc):
-            first, second, returning = profile_loads(
+            (first, second, returning), plain = profile_loads(
                 p, static_visits, base, base + STATIC_PAGE, args.repeat, "static"
             )
-            plain = plain_profile_loads(base + STATIC_PAGE, args.repeat, "static")
             cold, warm, fetched, cached = static_loads(browser, static_visits, base, args.repeat)
             fetched_count, fetched_raw, fetched_packed = fetched_files(fetched, base, sizes)
         with static_server(site) as (base, proc):
@@ -520,8 +534,9 @@ def main() -> None:
             # `voila notebooks/explorer.ipynb` serves the notebook itself at its root; the published
             # page template, as ./run dashboard and ./run publish serve it
             with voila(VOILA_NOTEBOOK, published=True) as url:
-                lone, _second, lone_returning = profile_loads(p, voila_visits, url, url, args.repeat, "Voilà")
-                plain_lone = plain_profile_loads(url, args.repeat, "Voilà")
+                (lone, _second, lone_returning), plain_lone = profile_loads(
+                    p, voila_visits, url, url, args.repeat, "Voilà"
+                )
             with voila(VOILA_NOTEBOOK, published=True) as url:
                 voila_costs = visitor_costs(browser, voila_visits, url, url, voila_pid(url), True, "Voilà")
         browser.close()
