@@ -145,8 +145,8 @@ def launch(playwright):
 
 
 class Visits:
-    """Counts, over every page of the run, requests to other hosts and failed requests; notes
-    the URLs fetched from the base while `fetched` is a set."""
+    """Counts, over every page Playwright drives in the run, requests to other hosts and failed
+    requests; notes the URLs fetched from the base while `fetched` is a set."""
 
     def __init__(self) -> None:
         self.outside: list[str] = []
@@ -587,7 +587,7 @@ def main() -> None:
         : 1 if args.skip_voila else 2
     ]:
         print(
-            f"  {name}, every page of the run: {len(visits.outside)} requests to other hosts, "
+            f"  {name}, every page Playwright drove: {len(visits.outside)} requests to other hosts, "
             f"{len(visits.failed)} failed requests"
         )
         for failure in list(dict.fromkeys(visits.outside + visits.failed))[:5]:
