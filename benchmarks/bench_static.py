@@ -493,6 +493,24 @@ def cost_table(name: str, samples: list[tuple[float, float, int]]) -> None:
     )
 
 
+def profile_report(static: list[Loads], server: list[Loads] | None) -> None:
+    """The static site's three visits in new profiles, each against its goal, and beside them
+    the server mode's lone visitor (first and third visit) with the ratios."""
+    first, second, returning = static
+    print(f"    static, first visit (cold):           {spread(first)}   {verdict(first, GOAL_COLD)}")
+    print(f"    static, second visit:                 {spread(second)}")
+    print(f"    static, third visit (warm, returning): {spread(returning)}   {verdict(returning, GOAL_WARM)}")
+    if server:
+        print(f"    server mode, lone visitor, first visit (peer): {spread(server[0])}")
+        print(f"    server mode, lone visitor, third visit (peer): {spread(server[2])}")
+        medians = [
+            (statistics.median(a.seconds), statistics.median(b.seconds))
+            for a, b in zip(static, server, strict=True)
+        ]
+        ratios = [mine / theirs for mine, theirs in medians]
+        print(f"    static cold / warm = {ratios[0]:.1f}x / {ratios[2]:.1f}x the server mode's lone visitor")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -528,23 +546,19 @@ def main() -> None:
         p = stack.enter_context(sync_playwright())
         browser = launch(p)
         with static_server(site) as (base, proc):
-            (first, second, returning), plain = profile_loads(
-                p, static_visits, base, base + STATIC_PAGE, args.repeat, "static"
-            )
+            driven, plain = profile_loads(p, static_visits, base, base + STATIC_PAGE, args.repeat, "static")
             cold, warm, fetched, cached = static_loads(browser, static_visits, base, args.repeat)
             fetched_count, fetched_raw, fetched_packed = fetched_files(fetched, base, sizes)
         with static_server(site) as (base, proc):
             static_costs = visitor_costs(
                 browser, static_visits, base, base + STATIC_PAGE, proc.pid, False, "static"
             )
-        lone = lone_returning = voila_costs = plain_lone = None
+        lone = voila_costs = plain_lone = None
         if not args.skip_voila:
             # `voila notebooks/explorer.ipynb` serves the notebook itself at its root; the published
             # page template, as ./run dashboard and ./run publish serve it
             with voila(VOILA_NOTEBOOK, published=True) as url:
-                (lone, _second, lone_returning), plain_lone = profile_loads(
-                    p, voila_visits, url, url, args.repeat, "Voilà"
-                )
+                lone, plain_lone = profile_loads(p, voila_visits, url, url, args.repeat, "Voilà")
             with voila(VOILA_NOTEBOOK, published=True) as url:
                 voila_costs = visitor_costs(browser, voila_visits, url, url, voila_pid(url), True, "Voilà")
         browser.close()
@@ -553,29 +567,16 @@ def main() -> None:
     print(f"  machine: {loads_before} at the start, {load_average()} at the end")
     print()
     print("1. Page load to the explorer's first board")
-    print("  in a browser profile driven by Playwright (its flags; every page and worker attached):")
-    print(f"    static, first visit (cold):           {spread(first)}   {verdict(first, GOAL_COLD)}")
-    print(f"    static, second visit:                 {spread(second)}")
-    print(f"    static, third visit (warm, returning): {spread(returning)}   {verdict(returning, GOAL_WARM)}")
-    if lone:
-        print(f"    server mode, lone visitor, first visit (peer): {spread(lone)}")
-        print(f"    server mode, lone visitor, third visit (peer): {spread(lone_returning)}")
-        ratios = [
-            statistics.median(a.seconds) / statistics.median(b.seconds)
-            for a, b in ((first, lone), (returning, lone_returning))
-        ]
-        print(f"    static cold / warm = {ratios[0]:.1f}x / {ratios[1]:.1f}x the server mode's lone visitor")
-    print("  in a browser profile driven over the page's DevTools session alone (PlainChromium):")
-    print(f"    static, first visit (cold):           {spread(plain[0])}   {verdict(plain[0], GOAL_COLD)}")
-    print(f"    static, second visit:                 {spread(plain[1])}")
-    print(f"    static, third visit (warm, returning): {spread(plain[2])}   {verdict(plain[2], GOAL_WARM)}")
-    if plain_lone:
-        print(f"    server mode, lone visitor, first visit (peer): {spread(plain_lone[0])}")
-        print(f"    server mode, lone visitor, third visit (peer): {spread(plain_lone[2])}")
-        ratios = [
-            statistics.median(plain[i].seconds) / statistics.median(plain_lone[i].seconds) for i in (0, 2)
-        ]
-        print(f"    static cold / warm = {ratios[0]:.1f}x / {ratios[1]:.1f}x the server mode's lone visitor")
+    for how, static, server in (
+        (
+            "driven by Playwright (its flags; every page and worker attached)",
+            driven,
+            lone,
+        ),
+        ("driven over the page's DevTools session alone (PlainChromium)", plain, plain_lone),
+    ):
+        print(f"  in a browser profile {how}:")
+        profile_report(static, server)
     print("  in a private window (an HTTP cache, no compiled-code cache):")
     print(f"    static, cold (fresh context):         {spread(cold)}")
     print(f"    static, again (same context):         {spread(warm)}")
