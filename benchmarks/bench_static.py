@@ -568,11 +568,7 @@ def main() -> None:
     print()
     print("1. Page load to the explorer's first board")
     for how, static, server in (
-        (
-            "driven by Playwright (its flags; every page and worker attached)",
-            driven,
-            lone,
-        ),
+        ("driven by Playwright (its flags; every page and worker attached)", driven, lone),
         ("driven over the page's DevTools session alone (PlainChromium)", plain, plain_lone),
     ):
         print(f"  in a browser profile {how}:")
