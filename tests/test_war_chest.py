@@ -7,11 +7,15 @@ Positions are written in the position text of `rules_kernel.games.war_chest.text
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 import re
 from collections import Counter
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from playing import random_game
 
 import rules_kernel as rk
@@ -224,6 +228,92 @@ def test_with_fewer_coins_a_player_draws_what_there_is():
         "3,3:0:swordsman:4", phase="draw", bags=("royal", "royal,archer,scout"), faceup=("pikeman", "-")
     )
     assert [str(o) for o, _ in state.chance_outcomes()] == ["draw:pikeman,royal"]
+
+
+def test_a_sampled_draw_comes_as_often_as_the_listed_odds_say():
+    """NL "Muntstuk trekken" with the NOTES refill: `sample_chance` draws without listing the
+    draws (the tree search draws thousands of times a second), so it is checked against the
+    listed odds: every sampled draw is listed, and over 6000 draws each comes within 0.025 of
+    its probability (about 4 standard deviations at the largest, 1/2)."""
+    full = position("-", phase="draw", bags=("royal,swordsman,swordsman,pikeman,pikeman", "royal,archer"))
+    refill = position(
+        "-",
+        phase="draw",
+        bags=("royal", "royal,archer,scout"),
+        faceup=("pikeman,pikeman,swordsman", "-"),
+        facedown=("swordsman,crossbowman", "-"),
+    )
+    for state in (full, refill):
+        odds = {str(o): p for o, p in state.chance_outcomes()}
+        rng = random.Random(7)
+        seen = Counter(str(state.sample_chance(rng)) for _ in range(6000))
+        assert set(seen) <= set(odds)
+        for draw, p in odds.items():
+            assert seen[draw] / 6000 == pytest.approx(p, abs=0.025), draw
+
+
+@given(
+    royal_in_bag=st.booleans(),
+    bag=st.lists(st.sampled_from(["swordsman", "pikeman"]), max_size=4),
+    discard=st.lists(st.sampled_from(["swordsman", "pikeman", "crossbowman"]), min_size=1, max_size=4),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_draw_is_accepted_exactly_when_it_is_one_of_the_listed_draws(royal_in_bag, bag, discard):
+    """A draw's notation is checked by counting coins (bag first, then the discard pile:
+    NOTES), not by listing the draws; it must accept exactly the draws `chance_outcomes`
+    lists. Tried: every multiset of 0 to 4 of five coin names, in order and reversed."""
+    assume(all(n <= COINS[coin] for coin, n in Counter(bag + discard).items()))  # the box's coins
+    bag, discard = bag + ["royal"] * royal_in_bag, discard + ["royal"] * (not royal_in_bag)
+    state = position(
+        "-", phase="draw", bags=(",".join(sorted(bag)) or "-", "archer"), faceup=(",".join(discard), "-")
+    )
+    listed = {str(o) for o, _ in state.chance_outcomes()}
+    names = ["crossbowman", "pikeman", "royal", "scout", "swordsman"]
+    tried = [list(d) for n in range(5) for d in itertools.combinations_with_replacement(names, n)]
+    for drawn in tried + [d[::-1] for d in tried if d != d[::-1]]:
+        text = "draw:" + ",".join(drawn)
+        if text in listed:
+            assert state.apply(text).hands[0] == tuple(drawn)
+        else:
+            with pytest.raises(rk.IllegalMoveError, match="not a possible draw"):
+                state.apply(text)
+
+
+def test_replaced_is_dataclasses_replace_without_the_caches():
+    """`WarChestState.replaced` (the rules' fast copy) gives the same position as
+    `dataclasses.replace`, keeps no cached outcome or moves of the old state, and refuses a
+    field the state does not have."""
+    state = position("3,3:0:swordsman:1", ("royal,swordsman", "archer"))
+    assert state.legal_moves() and not state.is_terminal()  # both cached on `state` now
+    won = "4,0:0;6,1:0;2,1:0;3,2:0;5,3:0;1,3:0;0,5:1;2,6:1"  # all six of side A's markers placed
+    finished = position("3,3:0:swordsman:1", ("royal,swordsman", "archer"), control=won)
+    for changes in ({"turn": 1}, {"control": finished.control}):
+        assert state.replaced(**changes) == dataclasses.replace(state, **changes)
+    after = state.replaced(control=finished.control)
+    assert after.is_terminal() and after.outcome().winners == (0,)
+    assert after.legal_moves() == []
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        state.replaced(colour=1)
+
+
+def test_the_heuristic_counts_markers_then_heights_and_closeness():
+    """The agents' heuristic (`WarChest.heuristic`, docs/games/war-chest.md) on positions of
+    random 2- and 4-player games, against its formula written out: control markers placed,
+    then each unit's height / 180 and (6 - steps to the nearest location its side does not
+    control) / 120, for the side and against the other."""
+    for players in (2, 4):
+        game = rk.load_game("war-chest", players=players)
+        states, _ = random_game(game, seed=players, cap=600)
+        for state in states[::25]:
+            for player in range(players):
+                side = game.team(player)
+                expected = (state.markers_left(1 - side) - state.markers_left(side)) / game.map.markers
+                for h, owner, _, height in state.units:
+                    team = game.team(owner)
+                    targets = [loc for loc in game.map.locations if state.controller.get(loc) != team]
+                    near = min(min((distance(h, loc) for loc in targets), default=0), 6)
+                    expected += (1 if team == side else -1) * (height / 180 + (6 - near) / 120)
+                assert game.heuristic(state, player) == pytest.approx(expected, abs=1e-12)
 
 
 # --- maneuvers -----------------------------------------------------------------------------------

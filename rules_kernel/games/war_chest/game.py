@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Heatmap, Option, OptionError, ReferenceEntry, State
@@ -12,6 +13,7 @@ from rules_kernel.games.war_chest.box import (
     MAP_2P,
     MAP_4P,
     UNITS,
+    Hex,
     Map,
     distance,
 )
@@ -20,6 +22,16 @@ from rules_kernel.games.war_chest.rules import armed
 from rules_kernel.games.war_chest.state import WarChestState
 from rules_kernel.games.war_chest.text import check_position, parse_fields
 from rules_kernel.position_text import read_position
+
+
+@lru_cache(maxsize=1024)
+def _closeness(map_: Map, control: tuple[tuple[Hex, int], ...], team: int) -> dict[Hex, float]:
+    """What the heuristic counts for a unit of `team` on each hex: (6 - steps to the nearest
+    location its side does not control, at most 6) / 120. The same few control layouts come
+    back all game, so each is worked out once, not once per unit and position."""
+    controller = dict(control)
+    targets = [loc for loc in map_.locations if controller.get(loc) != team]
+    return {h: (6 - min(min((distance(h, loc) for loc in targets), default=0), 6)) / 120 for h in map_.hexes}
 
 
 def _check_setup(value: Any) -> Any:
@@ -168,11 +180,11 @@ class WarChest(Game):
         to take, for the player's side."""
         side = self.team(player)
         score = (state.markers_left(1 - side) - state.markers_left(side)) / self.map.markers
+        closeness = [_closeness(self.map, state.control, team) for team in (0, 1)]
         for h, owner, _, height in state.units:
-            sign = 1 if self.team(owner) == side else -1
-            targets = [loc for loc in self.map.locations if state.controller.get(loc) != self.team(owner)]
-            near = min((distance(h, loc) for loc in targets), default=0)
-            score += sign * (height / 180 + (6 - min(near, 6)) / 120)  # closer beats bolstering
+            team = self.team(owner)
+            value = height / 180 + closeness[team][h]  # closer beats bolstering
+            score += value if team == side else -value
         return score
 
     def reference(self) -> list[ReferenceEntry]:

@@ -8,8 +8,8 @@ turns, one coin one action, until every hand is empty. Inside a turn follow-ups 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from dataclasses import replace
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -136,8 +136,7 @@ class WorkingCopy:
         def t(lists: list[list[str]]) -> tuple[tuple[str, ...], ...]:
             return tuple(tuple(sorted(x)) for x in lists)
 
-        return replace(
-            self.state,
+        return self.state.replaced(
             phase=self.phase,
             armies=tuple(tuple(a) for a in self.armies),
             pool=tuple(self.pool),
@@ -233,7 +232,7 @@ def after_chance(state: WarChestState, text: str) -> WarChestState:
     if text.startswith("deal:"):
         return armed(state, parse_deal(state, text))
     if text.startswith("reveal:"):
-        return replace(state, phase="draft", pool=tuple(text[len("reveal:") :].split(",")))
+        return state.replaced(phase="draft", pool=tuple(text[len("reveal:") :].split(",")))
     player, k = drawer(state)
     coins = tuple(text[len("draw:") :].split(","))
     work = WorkingCopy(state)
@@ -250,8 +249,8 @@ def armed(state: WarChestState, armies: tuple[tuple[str, ...], ...]) -> WarChest
     bags = tuple(tuple(sorted([u for u in a for _ in range(2)] + [ROYAL])) for a in armies)
     supply = tuple(tuple(sorted(u for u in a for _ in range(COINS[u] - 2))) for a in armies)
     first = 1 if state.game.options["setup"] == "draft" and state.game.num_players == 2 else 0
-    return replace(
-        state, phase="draw", armies=armies, pool=(), bags=bags, supply=supply, initiative=first, turn=0
+    return state.replaced(
+        phase="draw", armies=armies, pool=(), bags=bags, supply=supply, initiative=first, turn=0
     )
 
 
@@ -261,20 +260,20 @@ def armed(state: WarChestState, armies: tuple[tuple[str, ...], ...]) -> WarChest
 def settled(state: WarChestState) -> WarChestState:
     """Drop follow-ups that can no longer happen; then the turn, the round, the draws."""
     while state.pending and not _pending_live(state, state.pending[-1]):
-        state = replace(state, pending=state.pending[:-1])
+        state = state.replaced(pending=state.pending[:-1])
     if state.pending or state.is_terminal():
         return state
     n = state.game.num_players
     if state.phase == "draw":
         for seat in range(state.turn, n):
             if state.bags[seat] or state.faceup[seat] or state.facedown[seat]:
-                return replace(state, turn=seat)
-        return replace(state, phase="play", turn=_next_with_coins(state, state.initiative - 1))
+                return state.replaced(turn=seat)
+        return state.replaced(phase="play", turn=_next_with_coins(state, state.initiative - 1))
     if state.phase == "play":
         nxt = _next_with_coins(state, state.turn)
         if nxt is None:  # every hand is empty: a new round
-            return settled(replace(state, phase="draw", claimed=False, turn=0))
-        return replace(state, turn=nxt)
+            return settled(state.replaced(phase="draw", claimed=False, turn=0))
+        return state.replaced(turn=nxt)
     return state
 
 
@@ -346,6 +345,27 @@ def draw_odds(state: WarChestState, player: int, k: int) -> list[tuple[tuple[str
         return _multiset_draws(bag, k)
     discard = state.faceup[player] + state.facedown[player]
     return [(tuple(sorted(bag + extra)), p) for extra, p in _multiset_draws(discard, k - len(bag))]
+
+
+def sample_draw(state: WarChestState, player: int, k: int, rng: random.Random) -> tuple[str, ...]:
+    """One draw of k coins with `rng`, as likely as `draw_odds` says: the coins taken at random
+    from the bag (the discard pile refilling it when it runs out), without listing every draw
+    (the tree search draws thousands of times a second)."""
+    bag = state.bags[player]
+    if len(bag) >= k:
+        return tuple(sorted(rng.sample(bag, k)))
+    discard = state.faceup[player] + state.facedown[player]
+    return tuple(sorted(bag + tuple(rng.sample(discard, min(k - len(bag), len(discard))))))
+
+
+def possible_draw(state: WarChestState, player: int, k: int, coins: tuple[str, ...]) -> bool:
+    """Whether drawing k coins can give `coins` (one of `draw_odds`' draws), by counting."""
+    drawn, bag = Counter(coins), Counter(state.bags[player])
+    if len(state.bags[player]) >= k:
+        return len(coins) == k and not drawn - bag
+    discard = Counter(state.faceup[player] + state.facedown[player])
+    refill = min(k - bag.total(), discard.total())  # the whole bag, then this many from the discard
+    return len(coins) == bag.total() + refill and not bag - drawn and not drawn - bag - discard
 
 
 def _multiset_draws(pool: tuple[str, ...], k: int) -> list[tuple[tuple[str, ...], float]]:
