@@ -320,6 +320,11 @@ class Game:
     DATA_MAX_PLIES: ClassVar[int] = 1000
     #: statistics: the board heatmaps drawn over recorded games, in the order shown
     HEATMAPS: ClassVar[tuple[Heatmap, ...]] = ()
+    #: analysis: the tree search's UCB exploration constant where the game's heuristic calls
+    #: for another than the search's default (`analysis.ismcts.EXPLORATION`); None: the default.
+    #: It weighs exploring against the heuristic's differences between moves, which are of a
+    #: different size in each game (docs/analysis.md, "Exploration per game")
+    SEARCH_EXPLORATION: ClassVar[float | None] = None
 
     def heuristic(self, state: State, player: int) -> float:
         """The agents' estimate of a position that is not over, for `player`, within about

@@ -304,3 +304,31 @@ def test_the_line_starts_with_the_move_ranked_first():
         checked += len(top) > 1
         assert result.line[0] == result.best.move == result.moves[0].move
     assert checked  # some analyses had ties among the most visited
+
+
+# --- exploration per game --------------------------------------------------------------------------
+
+
+def test_the_search_explores_as_the_game_declares_unless_told_otherwise():
+    """`Game.SEARCH_EXPLORATION` (docs/analysis.md, "Exploration per game"): War Chest's
+    heuristic tells moves apart by hundredths and declares 0.03; a game that declares none
+    takes the search's default; an engine given a constant uses it. The same seed and playouts
+    with the declared constant and with it given explicitly make the same analysis, and another
+    constant another one."""
+    from rules_kernel.analysis.ismcts import EXPLORATION, exploration_for
+
+    war_chest, to_war = rk.load_game("war-chest"), rk.load_game("to-war")
+    assert type(war_chest).SEARCH_EXPLORATION == 0.03 and type(to_war).SEARCH_EXPLORATION is None
+    assert exploration_for(TreeSearchEngine(), war_chest) == 0.03
+    assert exploration_for(TreeSearchEngine(), to_war) == EXPLORATION == 0.2
+    assert exploration_for(TreeSearchEngine(exploration=0.5), war_chest) == 0.5
+    state = war_chest_decision(3, moves=10)
+    limit = Limit(seconds=None, playouts=60)
+
+    def run(**options):
+        return analyse(state, viewer=state.current_player, limit=limit, engine=TreeSearchEngine(seed=2, **options))
+
+    declared, explicit, default = run(), run(exploration=0.03), run(exploration=EXPLORATION)
+    assert summary_of(declared) == summary_of(explicit)
+    assert summary_of(declared) != summary_of(default)
+    assert "exploration 0.03" in declared.search.notes[0] and "exploration 0.2" in default.search.notes[0]

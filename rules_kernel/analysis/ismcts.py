@@ -48,15 +48,15 @@ from rules_kernel.analysis._types import (
     of_outcome,
     score_margin,
 )
-from rules_kernel.core import CHANCE, State
+from rules_kernel.core import CHANCE, Game, State
 
 #: a random playout stops after this many actions (chance included) and is scored by the
 #: heuristic. None by default: the new leaf is scored by the heuristic at once. Against the
 #: greedy agent (20 playouts a move, 20 games) War Chest went from 0 of 20 with 10 random actions
 #: to 8 of 20 without, at a quarter of the time a move: random coin plays mostly add noise
 ROLLOUT_ACTIONS = 0
-#: UCB1's exploration constant for scores in [0, 1] (the heuristic's differences between moves
-#: are hundredths: 0.02 and 0.07 did not do better over 20 War Chest games; see docs)
+#: UCB1's exploration constant for scores in [0, 1], unless the game declares its own
+#: (`Game.SEARCH_EXPLORATION`: where the heuristic's differences between moves are smaller)
 EXPLORATION = 0.2
 #: how many imagined playouts a move's heuristic prior counts for (0: no progressive bias)
 PRIOR_WEIGHT = 2.0
@@ -127,7 +127,7 @@ class TreeSearchEngine:
         self,
         *,
         seed: int | str = 0,
-        exploration: float = EXPLORATION,
+        exploration: float | None = None,
         rollout_actions: int = ROLLOUT_ACTIONS,
         ordered: bool = True,
         heuristic: Callable[[State, int], float] = evaluate,
@@ -135,9 +135,11 @@ class TreeSearchEngine:
         minimax_weight: float = MINIMAX_WEIGHT,
         expand_leaf: bool = EXPAND_LEAF,
     ) -> None:
-        """`ordered`: score every move of a node by the heuristic when the node is first reached
-        (its prior), try untried moves best prior first (else at random), and with
-        `prior_weight` > 0 count the prior as that many playouts of the move (progressive bias).
+        """`exploration`: UCB1's constant; None takes the game's (`Game.SEARCH_EXPLORATION`),
+        else `EXPLORATION`. `ordered`: score every move of a node by the heuristic when the
+        node is first reached (its prior), try untried moves best prior first (else at random),
+        and with `prior_weight` > 0 count the prior as that many playouts of the move
+        (progressive bias).
         `minimax_weight`: the share of the implicit minimax value in a move's value (ordered
         only); `expand_leaf`: score a new leaf by its best move a ply deeper (ordered only)."""
         self.seed, self.exploration = seed, exploration
@@ -174,6 +176,15 @@ class TreeSearchEngine:
         return result
 
 
+def exploration_for(engine: TreeSearchEngine, game: Game) -> float:
+    """UCB1's constant for a search of `game`: the engine's own, else the game's declaration
+    (`Game.SEARCH_EXPLORATION`), else `EXPLORATION`."""
+    if engine.exploration is not None:
+        return engine.exploration
+    declared = type(game).SEARCH_EXPLORATION
+    return EXPLORATION if declared is None else declared
+
+
 class _Run:
     """One analysis: the tree, the random generator and the counters."""
 
@@ -187,6 +198,7 @@ class _Run:
         team = getattr(info.game, "team", None)  # a game of sides declares who fights for which
         self.side: Callable[[int], int] = team if callable(team) else (lambda seat: seat)
         self.root = _Node(None, self.seats)
+        self.exploration = exploration_for(engine, info.game)
         self.started = time.perf_counter()
         self.playouts = self.actions = 0
         self.stopped = False
@@ -297,7 +309,7 @@ class _Run:
                 best = max(children[k].prior for k in untried)
                 return self.rng.choice([k for k in untried if children[k].prior >= best - 1e-12])
         engine = self.engine
-        weights = engine.exploration, engine.prior_weight, engine.minimax_weight
+        weights = self.exploration, engine.prior_weight, engine.minimax_weight
         return max(keys, key=lambda k: children[k].ucb(*weights))
 
     def _enter(self, node: _Node, world: State, move) -> State:
@@ -368,7 +380,7 @@ class _Run:
             stopped=self.stopped,
             notes=(
                 f"seed {self.engine.seed}; rollouts cut after {self.engine.rollout_actions} actions; "
-                f"prior weight {self.engine.prior_weight:g}",
+                f"prior weight {self.engine.prior_weight:g}; exploration {self.exploration:g}",
             ),
         )
         return Analysis(

@@ -148,12 +148,16 @@ class Order(Move):
         return self.verb.capitalize() + (f" {self.arg}" if self.arg else "")
 
     def __str__(self) -> str:
-        return " ".join(
-            [self.verb]
-            + ([self.coin] if self.coin else [])
-            + [hex_name(h) for h in self.hexes]
-            + ([self.arg] if self.arg else [])
-        )
+        text = self.__dict__.get("_notation")
+        if text is None:  # written once: the tree search keys its nodes by the notation
+            text = " ".join(
+                [self.verb]
+                + ([self.coin] if self.coin else [])
+                + [hex_name(h) for h in self.hexes]
+                + ([self.arg] if self.arg else [])
+            )
+            object.__setattr__(self, "_notation", text)  # a cache, not a field: not compared
+        return text
 
 
 FACE_DOWN = ("initiative", "recruit", "pass")

@@ -112,47 +112,61 @@ def deploy_hexes(state: WarChestState, player: int, coin: str) -> list[Hex]:
 # --- carrying an action out -----------------------------------------------------------------------
 
 
+#: the fields a WorkingCopy takes apart only when an action first touches them (most actions
+#: touch a few: a draw the bags and hands, a maneuver the units)
+_PER_PLAYER = ("bags", "hands", "faceup", "facedown", "supply", "eliminated")
+
+
 class WorkingCopy:
-    """The state taken apart into lists and dicts while one action is carried out."""
+    """The state taken apart into lists and dicts while one action is carried out. The lists
+    and dicts are made on first use (`__getattr__`), and `freeze` builds anew only those, so
+    an action pays for the parts it changes."""
 
     def __init__(self, state: WarChestState) -> None:
         self.state = state
         self.game = state.game
-        self.armies = [list(a) for a in state.armies]
-        self.pool = list(state.pool)
-        self.bags = [list(x) for x in state.bags]
-        self.hands = [list(x) for x in state.hands]
-        self.faceup = [list(x) for x in state.faceup]
-        self.facedown = [list(x) for x in state.facedown]
-        self.supply = [list(x) for x in state.supply]
-        self.eliminated = [list(x) for x in state.eliminated]
-        self.units = {h: [o, k, n] for h, o, k, n in state.units}
-        self.control = dict(state.control)
         self.initiative, self.claimed, self.turn = state.initiative, state.claimed, state.turn
         self.phase = state.phase
         self.pending = list(state.pending)
 
-    def freeze(self) -> WarChestState:
-        def t(lists: list[list[str]]) -> tuple[tuple[str, ...], ...]:
-            return tuple(tuple(sorted(x)) for x in lists)
+    def __getattr__(self, name: str):  # called only for a part not taken apart yet
+        state = self.__dict__["state"]
+        if name in _PER_PLAYER:
+            value = [list(x) for x in getattr(state, name)]
+        elif name == "armies":
+            value = [list(a) for a in state.armies]
+        elif name == "pool":
+            value = list(state.pool)
+        elif name == "units":
+            value = {h: [o, k, n] for h, o, k, n in state.units}
+        elif name == "control":
+            value = dict(state.control)
+        else:
+            raise AttributeError(f"WorkingCopy has no part {name!r}")
+        self.__dict__[name] = value
+        return value
 
-        return self.state.replaced(
-            phase=self.phase,
-            armies=tuple(tuple(a) for a in self.armies),
-            pool=tuple(self.pool),
-            bags=t(self.bags),
-            hands=t(self.hands),
-            faceup=t(self.faceup),
-            facedown=t(self.facedown),
-            supply=t(self.supply),
-            eliminated=t(self.eliminated),
-            units=tuple(sorted((h, o, k, n) for h, (o, k, n) in self.units.items())),
-            control=tuple(sorted(self.control.items())),
-            initiative=self.initiative,
-            claimed=self.claimed,
-            turn=self.turn,
-            pending=tuple(self.pending),
-        )
+    def freeze(self) -> WarChestState:
+        made = self.__dict__
+        changes = {
+            "phase": self.phase,
+            "initiative": self.initiative,
+            "claimed": self.claimed,
+            "turn": self.turn,
+            "pending": tuple(self.pending),
+        }
+        for name in _PER_PLAYER:
+            if name in made:
+                changes[name] = tuple(tuple(sorted(x)) for x in made[name])
+        if "armies" in made:
+            changes["armies"] = tuple(tuple(a) for a in made["armies"])
+        if "pool" in made:
+            changes["pool"] = tuple(made["pool"])
+        if "units" in made:
+            changes["units"] = tuple(sorted((h, o, k, n) for h, (o, k, n) in made["units"].items()))
+        if "control" in made:
+            changes["control"] = tuple(sorted(made["control"].items()))
+        return self.state.replaced(**changes)
 
     def push(self, follow: list[Pending]) -> None:
         self.pending.extend(reversed(follow))  # the first follow-up is resolved first

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules_kernel.core import (
     CHANCE,
+    NOT_COMPUTED,
     ChanceNotEnumerableError,
     EditPiece,
     HiddenInformationError,
@@ -149,7 +150,10 @@ class WarChestState(State):
             )
         else:
             after = rules.after_move(self, action)
-        return rules.settled(after).replaced(ply=self.ply + 1, last=() if action.is_chance else action.cells)
+        settled = rules.settled(after)
+        successor = settled.replaced(ply=self.ply + 1, last=() if action.is_chance else action.cells)
+        _carry_outcome(settled, successor)
+        return successor
 
     # --- who is where ----------------------------------------------------------------------------
     @cached_property
@@ -348,6 +352,17 @@ class WarChestState(State):
                 f"(hand: {', '.join(hand)})"
             )
         return f"{text!r} is not a legal action here; legal: {shown}"
+
+
+def _carry_outcome(settled: WarChestState, successor: WarChestState) -> None:
+    """Give `successor` (`settled` with the action counted) the outcome `settled` worked out
+    already, where the count cannot change it: a win or a deadlock holds at any count, and no
+    outcome stays none below the cap. `settled` asks for its outcome on the way (is the turn
+    over?), and working it out again was a twentieth of the tree search's time."""
+    known = settled.__dict__.get("_outcome", NOT_COMPUTED)
+    cap = successor.game.options["max_actions"]
+    if known is not NOT_COMPUTED and (known is not None or cap is None or successor.ply < cap):
+        object.__setattr__(successor, "_outcome", known)  # a cache, as `State.outcome` sets it
 
 
 #: the fields of a position (`WarChestState._position_key`); `ply` joins them under a cap
