@@ -326,7 +326,9 @@ def test_the_search_explores_as_the_game_declares_unless_told_otherwise():
     limit = Limit(seconds=None, playouts=60)
 
     def run(**options):
-        return analyse(state, viewer=state.current_player, limit=limit, engine=TreeSearchEngine(seed=2, **options))
+        return analyse(
+            state, viewer=state.current_player, limit=limit, engine=TreeSearchEngine(seed=2, **options)
+        )
 
     declared, explicit, default = run(), run(exploration=0.03), run(exploration=EXPLORATION)
     assert summary_of(declared) == summary_of(explicit)
