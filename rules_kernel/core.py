@@ -21,11 +21,12 @@ docs/kernel.md, "Adding a game".
 
 from __future__ import annotations
 
+import functools
 import importlib
 import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -410,6 +411,12 @@ class Game:
         return hash((self.id, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
 
 
+@functools.cache
+def _field_names(state_class: type) -> frozenset[str]:
+    """The dataclass fields of a state class (`State.replaced`)."""
+    return frozenset(f.name for f in fields(state_class))
+
+
 class State:
     """An immutable position. `apply` returns a new state; the old one is untouched."""
 
@@ -610,8 +617,30 @@ class State:
                 return move
         raise IllegalMoveError(self.why_illegal(text))
 
-    def _legal_set(self) -> set[Move]:
-        return set(self.legal_moves())
+    def _legal_set(self) -> frozenset[Move]:
+        """The legal moves as a set, for `apply`'s check: made once and kept by a state that
+        can keep it (one with a `__dict__`), since a search applies many moves of one state."""
+        kept = getattr(self, "__dict__", None)
+        if kept is None:
+            return frozenset(self.legal_moves())
+        moves = kept.get("_legal_set_kept")
+        if moves is None:
+            moves = kept["_legal_set_kept"] = frozenset(self.legal_moves())  # a cache, not a field
+        return moves
+
+    def replaced(self, **changes: Any) -> State:
+        """`dataclasses.replace(self, **changes)` for a state that is a dataclass, without
+        running `__init__` field by field: the new state shares the unchanged fields and none
+        of the caches (outcome, moves). The rules make several states per action, and
+        `replace` was a sixth (War Chest) to a quarter (War Stories) of the tree search's time.
+        TypeError for a name that is no field."""
+        names = _field_names(type(self))
+        if not changes.keys() <= names:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(changes.keys() - names)[0]!r}")
+        new = object.__new__(type(self))
+        values = self.__dict__
+        new.__dict__.update({name: values[name] for name in names}, **changes)
+        return new
 
     def play(self, *actions: Action | str) -> State:
         """Apply several actions in turn (a convenience for scenarios and docs)."""

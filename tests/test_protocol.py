@@ -3,6 +3,7 @@ whatever a game module does inside, these hold for all of them."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -155,3 +156,27 @@ def test_apply_of_a_non_action_is_an_illegal_move(game_id, not_an_action):
             continue
         with pytest.raises(rk.IllegalMoveError, match="is not an action"):
             state.apply(not_an_action)
+
+
+@pytest.mark.parametrize(
+    "game_id", [g for g in GAME_IDS if dataclasses.is_dataclass(rk.load_game(g).initial_state())]
+)
+def test_replaced_is_dataclasses_replace_without_the_caches(game_id):
+    """`State.replaced`, the rules' fast copy of a dataclass state (War Stories, To War!, War
+    Chest), gives the same position as `dataclasses.replace` for every field changed to another
+    state's value, keeps no cached outcome or legal moves of the old state (a finished state's
+    fields copied into a live one make it finished), and refuses a name that is no field."""
+    states, _ = random_game(game_id, seed=1, cap=1000)  # seed 1 finishes in each of them
+    live = next(s for s in states if s.current_player != rk.CHANCE and s.legal_moves())
+    final = states[-1]
+    assert final.is_terminal()
+    assert live.legal_moves() and not live.is_terminal()  # both kept by `live` now
+    for f in dataclasses.fields(live):
+        changes = {f.name: getattr(final, f.name)}
+        assert live.replaced(**changes) == dataclasses.replace(live, **changes), f.name
+    everything = {f.name: getattr(final, f.name) for f in dataclasses.fields(final)}
+    copy = live.replaced(**everything)
+    assert copy == final and copy.outcome() == final.outcome()
+    assert copy.is_terminal() and copy.legal_moves() == []
+    with pytest.raises(TypeError, match="has no field 'colour'"):
+        live.replaced(colour=1)

@@ -7,7 +7,6 @@ Positions are written in the position text of `rules_kernel.games.war_chest.text
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 import re
@@ -277,23 +276,6 @@ def test_a_draw_is_accepted_exactly_when_it_is_one_of_the_listed_draws(royal_in_
         else:
             with pytest.raises(rk.IllegalMoveError, match="not a possible draw"):
                 state.apply(text)
-
-
-def test_replaced_is_dataclasses_replace_without_the_caches():
-    """`WarChestState.replaced` (the rules' fast copy) gives the same position as
-    `dataclasses.replace`, keeps no cached outcome or moves of the old state, and refuses a
-    field the state does not have."""
-    state = position("3,3:0:swordsman:1", ("royal,swordsman", "archer"))
-    assert state.legal_moves() and not state.is_terminal()  # both cached on `state` now
-    won = "4,0:0;6,1:0;2,1:0;3,2:0;5,3:0;1,3:0;0,5:1;2,6:1"  # all six of side A's markers placed
-    finished = position("3,3:0:swordsman:1", ("royal,swordsman", "archer"), control=won)
-    for changes in ({"turn": 1}, {"control": finished.control}):
-        assert state.replaced(**changes) == dataclasses.replace(state, **changes)
-    after = state.replaced(control=finished.control)
-    assert after.is_terminal() and after.outcome().winners == (0,)
-    assert after.legal_moves() == []
-    with pytest.raises(TypeError, match="no field 'colour'"):
-        state.replaced(colour=1)
 
 
 def test_the_heuristic_counts_markers_then_heights_and_closeness():

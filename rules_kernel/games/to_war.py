@@ -34,7 +34,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from pathlib import Path
@@ -592,15 +592,15 @@ class ToWarState(State):
             after = self._place(action)
         elif isinstance(action, Discard):
             after = self._end_turn(
-                replace(
-                    self._without_hand_card(action.code), discards=_add(self.discards, self.side, action.code)
+                self._without_hand_card(action.code).replaced(
+                    discards=_add(self.discards, self.side, action.code)
                 )
             )
         elif isinstance(action, (Stop, Pass)):
             after = self._end_turn(self)
         else:
             after = self._step(action)
-        return replace(after, ply=self.ply + 1)
+        return after.replaced(ply=self.ply + 1)
 
     def _compute_outcome(self) -> Outcome | None:
         if self.breakthrough is not None:
@@ -728,8 +728,7 @@ class ToWarState(State):
         codes = self.game.army_codes(other)
         for code in hidden:
             counts[codes.index(code)] += 1
-        return replace(
-            self,
+        return self.replaced(
             reserves=_set(self.reserves, other, tuple(counts)),
             hands=_set(self.hands, other, ("?",) * len(self.hands[other])),
         )
@@ -748,8 +747,7 @@ class ToWarState(State):
             for code in drawn:
                 counts[codes.index(code)] -= 1
             hand = tuple(sorted(tuple(c for c in state.hands[player] if c != "?") + tuple(drawn)))
-            state = replace(
-                state,
+            state = state.replaced(
                 reserves=_set(state.reserves, player, tuple(counts)),
                 hands=_set(state.hands, player, hand),
             )
@@ -872,20 +870,20 @@ class ToWarState(State):
             return True
         if unit[0] != self.side:
             return False  # ruling: no card is placed on an enemy unit
-        return _completable(replace(self, active=sq, must_step=True, entering=(self.side, "?")))
+        return _completable(self.replaced(active=sq, must_step=True, entering=(self.side, "?")))
 
     def _place(self, move: Place) -> ToWarState:
-        state = replace(self._without_hand_card(move.code), last=(square_name(move.square),))
+        state = self._without_hand_card(move.code).replaced(last=(square_name(move.square),))
         card = (self.side, move.code)
         if not self.setup_done:
             placed = list(self.placed)
             placed[self.side] += 1
-            return replace(
-                state, grid=_put(self.grid, move.square, card), placed=tuple(placed), side=1 - self.side
+            return state.replaced(
+                grid=_put(self.grid, move.square, card), placed=tuple(placed), side=1 - self.side
             )
         if self.grid[move.square] is None:
-            return self._end_turn(replace(state, grid=_put(self.grid, move.square, card)))
-        return replace(state, active=move.square, must_step=True, entering=card)  # "verdrängt"
+            return self._end_turn(state.replaced(grid=_put(self.grid, move.square, card)))
+        return state.replaced(active=move.square, must_step=True, entering=card)  # "verdrängt"
 
     # --- stepping --------------------------------------------------------------------------
     def _steps(self) -> list[Move]:
@@ -933,19 +931,18 @@ class ToWarState(State):
         grid = _put(self.grid, step.frm, self.entering)
         if self.entering is not None:
             trails[step.frm] = self.entering_trail | {step.frm}
-        state = replace(self, entering=None, entering_trail=frozenset(), last=step.cells)
+        state = self.replaced(entering=None, entering_trail=frozenset(), last=step.cells)
         if step.to is None:  # the game is won: the chain is over (the mover stays 'side')
-            return replace(state, grid=grid, breakthrough=mover, active=None, must_step=False, trails=())
+            return state.replaced(grid=grid, breakthrough=mover, active=None, must_step=False, trails=())
         target = grid[step.to]
         if target is None:  # a free square: the move ends, or a two-step unit may go on
             trails[step.to] = trail | {step.to}
-            moved = replace(state, grid=_put(grid, step.to, mover), trails=_trail_tuple(trails))
+            moved = state.replaced(grid=_put(grid, step.to, mover), trails=_trail_tuple(trails))
             if self.must_step and self.game.units[mover[1]].steps == 2:
-                return replace(moved, active=step.to, must_step=False)
+                return moved.replaced(active=step.to, must_step=False)
             return self._end_turn(moved)
         if target[0] == mover[0]:  # an own unit: it is displaced in turn
-            return replace(
-                state,
+            return state.replaced(
                 grid=grid,
                 active=step.to,
                 must_step=True,
@@ -953,7 +950,7 @@ class ToWarState(State):
                 entering_trail=trail,
                 trails=_trail_tuple(trails),
             )
-        return self._fight(replace(state, grid=grid), mover, step)
+        return self._fight(state.replaced(grid=grid), mover, step)
 
     def _fight(self, state: ToWarState, attacker: Unit_, step: Step) -> ToWarState:
         """ "Greifst du seitwärts an ... erhöht sich deine Angriffsstärke um +2"; greater wins,
@@ -971,14 +968,13 @@ class ToWarState(State):
         else:
             grid = _put(grid, step.to, None)
             discards = _add(_add(discards, attacker[0], attacker[1]), defender[0], defender[1])
-        return self._end_turn(replace(state, grid=grid, discards=discards))
+        return self._end_turn(state.replaced(grid=grid, discards=discards))
 
     # --- bookkeeping -----------------------------------------------------------------------
     def _draw(self, code: str) -> ToWarState:
         counts = list(self.reserves[self.side])
         counts[self.game.army_codes(self.side).index(code)] -= 1
-        return replace(
-            self,
+        return self.replaced(
             reserves=_set(self.reserves, self.side, tuple(counts)),
             hands=_add(self.hands, self.side, code),
             last=(),
@@ -987,11 +983,10 @@ class ToWarState(State):
     def _without_hand_card(self, code: str) -> ToWarState:
         hand = list(self.hands[self.side])
         hand.remove(code)
-        return replace(self, hands=_set(self.hands, self.side, tuple(hand)))
+        return self.replaced(hands=_set(self.hands, self.side, tuple(hand)))
 
     def _end_turn(self, state: ToWarState) -> ToWarState:
-        return replace(
-            state,
+        return state.replaced(
             side=1 - self.side,
             active=None,
             must_step=False,
@@ -1132,11 +1127,11 @@ def _edited(
     fields: Mapping[str, str],
 ) -> ToWarState:
     """The position asked for, not yet checked (`from_text` of its text checks it)."""
-    sketch = _counted(_placed(replace(state, ply=0, last=()), place), hands)
+    sketch = _counted(_placed(state.replaced(ply=0, last=()), place), hands)
     if to_move is not None:
         if type(to_move) is not int or to_move not in (0, 1):  # not True, not 1.0: a seat
             raise FieldError("side", f"seat {str(to_move)[:10]!r}: To War! has seats 0 and 1")
-        sketch = replace(sketch, side=to_move)
+        sketch = sketch.replaced(side=to_move)
     return _with_fields(state, sketch, fields)
 
 
@@ -1179,8 +1174,7 @@ def _placed(state: ToWarState, place: Mapping[str, str | None]) -> ToWarState:
                 "raise a counter to bring one out of the game back)",
             )
         grid[sq] = card
-    return replace(
-        state,
+    return state.replaced(
         grid=tuple(grid),
         reserves=tuple(tuple(r) for r in reserves),
         hands=tuple(tuple(sorted(h)) for h in hands),
@@ -1216,8 +1210,7 @@ def _counted(state: ToWarState, hands: Mapping[tuple[int | None, str], int]) -> 
         else:
             kept = [c for c in piles[player, pile] if c != code]
             piles[player, pile] = kept + [code] * count
-    return replace(
-        state,
+    return state.replaced(
         reserves=tuple(tuple(r) for r in reserves),
         hands=tuple(tuple(sorted(piles[p, "hand"])) for p in (0, 1)),
         discards=tuple(tuple(sorted(piles[p, "discards"])) for p in (0, 1)),
@@ -1254,8 +1247,7 @@ def _with_fields(before: ToWarState, state: ToWarState, fields: Mapping[str, str
     breakthrough = state.breakthrough if won is None else _won(state, won)
     in_play = fields.get(PHASE_FIELD, PHASES[state.setup_done]) == PHASES[1]
     on_field = tuple(sum(1 for unit in state.grid if unit and unit[0] == p) for p in (0, 1))
-    return replace(
-        state,
+    return state.replaced(
         placed=(SETUP_CARDS, SETUP_CARDS) if in_play else on_field,
         active=active,
         must_step=entering is not None,

@@ -398,10 +398,10 @@ class WarStoriesState(State):
             cards = list(self.cards)
             for sq, code in zip(self.game.card_squares, action.cards, strict=True):
                 cards[sq] = code
-            return replace(self, cards=tuple(cards), dealt=True, last=())
-        base = replace(self, shown=(), hand_over_from=None)  # the last action's display ends
+            return self.replaced(cards=tuple(cards), dealt=True, last=())
+        base = self.replaced(shown=(), hand_over_from=None)  # the last action's display ends
         after = base._flip(action.square) if isinstance(action, Flip) else base._move_piece(action)
-        return replace(after, ply=self.ply + 1)  # the ply counts every player action
+        return after.replaced(ply=self.ply + 1)  # the ply counts every player action
 
     def _compute_outcome(self) -> Outcome | None:
         if not self.dealt:
@@ -563,7 +563,7 @@ class WarStoriesState(State):
         seen = (self.revealed if memory else frozenset(self.shown)) | {self.face_up}
         hidden = tuple(code if code is None or sq in seen else UNKNOWN for sq, code in enumerate(self.cards))
         out = self.out_of_game if UNKNOWN in hidden else ()  # the view cannot derive them
-        return replace(self, cards=hidden, memory=memory, out=out)
+        return self.replaced(cards=hidden, memory=memory, out=out)
 
     def determinize(self, rng: random.Random) -> WarStoriesState:
         """Deal the unknown cards at random from the box minus the cards seen on the board,
@@ -577,7 +577,7 @@ class WarStoriesState(State):
         cards = list(self.cards)
         for sq, code in zip(unknown, cards_left, strict=False):
             cards[sq] = code
-        return replace(self, cards=tuple(cards), out=())
+        return self.replaced(cards=tuple(cards), out=())
 
     def hidden_pool(self) -> Counter[str]:
         """The cards a hidden (`?`) card may be: the box minus every card seen on the board,
@@ -729,7 +729,7 @@ class WarStoriesState(State):
     def _move_piece(self, move: PieceMove) -> WarStoriesState:
         pieces = list(self.pieces)
         pieces[move.to], pieces[move.frm] = pieces[move.frm], 0
-        after = replace(self, pieces=tuple(pieces), last=move.cells)
+        after = self.replaced(pieces=tuple(pieces), last=move.cells)
         return after._end_turn(flipped_back=(), two_ki=False)
 
     def _flip(self, sq: int) -> WarStoriesState:
@@ -739,12 +739,12 @@ class WarStoriesState(State):
                 f"flip:{square_name(sq)}: this view has never seen the card on {square_name(sq)}, "
                 "so what the flip does is unknown; flip on the full state or on determinize(rng)"
             )
-        state = replace(self, flips=self.flips + 1, revealed=self.revealed | {sq}, last=(square_name(sq),))
+        state = self.replaced(flips=self.flips + 1, revealed=self.revealed | {sq}, last=(square_name(sq),))
         if card == HEIYA:
             return state._heiya(sq)
-        state = replace(state, all_heiya=False)
+        state = state.replaced(all_heiya=False)
         if self.face_up is None:
-            state = replace(state, face_up=sq)
+            state = state.replaced(face_up=sq)
             return state if state._flippable() else state._end_turn(flipped_back=(sq,), two_ki=False)
         return state._second_card(self.face_up, sq)
 
@@ -753,11 +753,11 @@ class WarStoriesState(State):
         two Heiya as the first two cards bring an extra Shinobi)."""
         cards = list(self.cards)
         cards[sq] = None
-        state = replace(self, cards=tuple(cards), removed=_sorted_cards(self.removed + (HEIYA,)))
+        state = self.replaced(cards=tuple(cards), removed=_sorted_cards(self.removed + (HEIYA,)))
         if self.game.options["shinobi_wo_tsukau"] and self.flips == 2 and self.all_heiya:
             pieces = list(state.pieces)
             pieces[sq] = SHINOBI | self.side << 3
-            return replace(state, pieces=tuple(pieces))._end_turn(flipped_back=(), two_ki=False)
+            return state.replaced(pieces=tuple(pieces))._end_turn(flipped_back=(), two_ki=False)
         if state._flippable():
             return state
         pending = (state.face_up,) if state.face_up is not None else ()
@@ -769,8 +769,7 @@ class WarStoriesState(State):
             cards, pieces = list(self.cards), list(self.pieces)
             cards[first] = cards[second] = None
             pieces[second] = ARMY_CODES[a[:2]] | self.side << 3
-            state = replace(
-                self,
+            state = self.replaced(
                 cards=tuple(cards),
                 pieces=tuple(pieces),
                 removed=_sorted_cards(self.removed + (a, b)),
@@ -784,8 +783,7 @@ class WarStoriesState(State):
         lost = self.side if two_ki and two[self.side] else None  # Yonhon no ki
         two[self.side] = two_ki
         nobori = frozenset(flipped_back) if self.game.options["nobori"] else frozenset()
-        return replace(
-            self,
+        return self.replaced(
             side=1 - self.side,
             face_up=None,
             flips=0,

@@ -69,18 +69,6 @@ class WarChestState(State):
     ply: int = 0  # actions so far, chance included; a position only under `max_actions`
     last: tuple[str, ...] = field(default=(), compare=False)  # cells of the last action, for drawing
 
-    def replaced(self, **changes) -> WarChestState:
-        """`dataclasses.replace(self, **changes)` without running `__init__` field by field:
-        a new state shares the unchanged fields and none of the caches (outcome, moves). The
-        rules make several states per action, and `replace` was a sixth of the tree search's
-        time."""
-        if not changes.keys() <= _FIELD_NAMES:
-            raise TypeError(f"WarChestState has no field {sorted(changes.keys() - _FIELD_NAMES)[0]!r}")
-        new = object.__new__(WarChestState)
-        values = self.__dict__
-        new.__dict__.update({name: values[name] for name in _FIELD_NAMES}, **changes)
-        return new
-
     # --- equality: the position, not the display hints -----------------------------------
     def _position_key(self) -> tuple:
         """What the rules depend on: every field but the last-action highlight, and the action
@@ -116,13 +104,6 @@ class WarChestState(State):
     @cached_property
     def _move_list(self) -> list[Move]:
         return rules.legal_moves(self)
-
-    @cached_property
-    def _legal_frozenset(self) -> frozenset[Move]:
-        return frozenset(self._move_list)
-
-    def _legal_set(self) -> frozenset[Move]:  # `apply` checks each move against it: build it once
-        return self._legal_frozenset
 
     def _compute_outcome(self) -> Outcome | None:
         game = self.game
@@ -366,5 +347,4 @@ def _carry_outcome(settled: WarChestState, successor: WarChestState) -> None:
 
 
 #: the fields of a position (`WarChestState._position_key`); `ply` joins them under a cap
-_FIELD_NAMES = frozenset(f.name for f in fields(WarChestState))
 _POSITION_FIELDS = tuple(f.name for f in fields(WarChestState) if f.compare and f.name != "ply")
