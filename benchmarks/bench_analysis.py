@@ -408,6 +408,7 @@ def main() -> None:
     parser.add_argument("--exploration", type=float, default=None, help="ismcts UCB constant (strength)")
     parser.add_argument("--minimax-weight", type=float, default=None, help="ismcts implicit minimax share")
     parser.add_argument("--expand-leaf", type=int, choices=(0, 1), help="ismcts: leaf a ply deeper")
+    parser.add_argument("--prior-worlds", type=int, default=None, help="ismcts: worlds a prior averages")
     parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (strength)")
     parser.add_argument("--workers", type=int, default=1, help="games in parallel processes (strength)")
     parser.add_argument("--card-games", default=",".join(CARD_GAMES), help="games (speed, strength)")
@@ -433,6 +434,7 @@ def main() -> None:
                 ("exploration", args.exploration),
                 ("minimax_weight", args.minimax_weight),
                 ("expand_leaf", None if args.expand_leaf is None else bool(args.expand_leaf)),
+                ("prior_worlds", args.prior_worlds),
             )
             if value is not None
         }

@@ -482,7 +482,7 @@ class State:
         check_seat(self.game, player)
         return self
 
-    def action_text(self, action: Action, viewer: int | None = None) -> str:
+    def action_text(self, action: Action | str, viewer: int | None = None) -> str:
         """`action`, about to be played here, in words, as `viewer` learns of it (None:
         all-seeing): what a move list shows (issue #22).
 
@@ -491,8 +491,16 @@ class State:
         "draws 3 coins". It may look at the state after the action (`self.apply(action)`) to
         say what happened (a capture, a fight's result). It never reveals what `view(viewer)`
         hides, before or after the action. Cells are named as the board draws them. The
-        default is the notation (`str(action)`); records always keep the notation."""
-        return str(action)
+        default is the notation (`str(action)`); records always keep the notation.
+        `action` may be given as its notation (IllegalMoveError if it names none here)."""
+        return str(self._action_of(action))
+
+    def _action_of(self, action: Action | str) -> Action:
+        """The action itself, or the one its notation names here: a legal move, or the
+        pending chance event's outcome (IllegalMoveError saying why when it names none)."""
+        if not isinstance(action, str):
+            return action
+        return self._resolve_chance(action) if self.current_player == CHANCE else self.parse_move(action)
 
     def determinize(self, rng: random.Random) -> State:
         """A full state consistent with this one (a view), its unknowns drawn with `rng`:

@@ -180,3 +180,16 @@ def test_replaced_is_dataclasses_replace_without_the_caches(game_id):
     assert copy.is_terminal() and copy.legal_moves() == []
     with pytest.raises(TypeError, match="has no field 'colour'"):
         live.replaced(colour=1)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_action_in_words_may_be_given_by_its_notation(game_id):
+    """`State.action_text` takes the action or its notation (a move an agent or a record gives
+    as text), with the same words, all-seeing and in each seat's view; notation that names no
+    action here is an IllegalMoveError, not an AttributeError."""
+    states, actions = random_game(game_id, seed=2, cap=60)
+    for state, action in zip(states, actions, strict=False):
+        for viewer in (None, *range(state.game.num_players)):
+            assert state.action_text(str(action), viewer) == state.action_text(action, viewer)
+    with pytest.raises(rk.IllegalMoveError):
+        states[-1].action_text("no such move")

@@ -65,6 +65,8 @@ PRIOR_WEIGHT = 2.0
 MINIMAX_WEIGHT = 0.0
 #: a new leaf's moves are scored at once and its value is the best of them (a ply deeper)
 EXPAND_LEAF = False
+#: a prior is the heuristic's mean over this many worlds the mover may be in (1: the playout's)
+PRIOR_WORLDS = 1
 #: the principal line follows children visited at least this often
 LINE_MIN_VISITS = 4
 #: progress reports at most this often (seconds)
@@ -134,6 +136,7 @@ class TreeSearchEngine:
         prior_weight: float = PRIOR_WEIGHT,
         minimax_weight: float = MINIMAX_WEIGHT,
         expand_leaf: bool = EXPAND_LEAF,
+        prior_worlds: int = PRIOR_WORLDS,
     ) -> None:
         """`exploration`: UCB1's constant; None takes the game's (`Game.SEARCH_EXPLORATION`),
         else `EXPLORATION`. `ordered`: score every move of a node by the heuristic when the
@@ -141,13 +144,16 @@ class TreeSearchEngine:
         and with `prior_weight` > 0 count the prior as that many playouts of the move
         (progressive bias).
         `minimax_weight`: the share of the implicit minimax value in a move's value (ordered
-        only); `expand_leaf`: score a new leaf by its best move a ply deeper (ordered only)."""
+        only); `expand_leaf`: score a new leaf by its best move a ply deeper (ordered only).
+        `prior_worlds`: a prior is the mean score over this many worlds the mover may be in
+        (the playout's and others dealt from the mover's view of it), as greedy averages three."""
         self.seed, self.exploration = seed, exploration
         self.rollout_actions, self.heuristic, self.ordered = rollout_actions, heuristic, ordered
         self.prior_weight = prior_weight if ordered else 0.0
         self.minimax_weight = minimax_weight if ordered else 0.0
         self.expand_leaf = expand_leaf and ordered
         self.backs_up = self.minimax_weight > 0.0 or self.expand_leaf  # keeps minimax values
+        self.prior_worlds = max(1, prior_worlds)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -292,12 +298,25 @@ class _Run:
             for key in new:
                 node.children[key] = _Node(mover, self.seats)
             return {}
-        after = {}
+        after, others = {}, self._worlds_of(world, mover)
         for key in new:
             node.children[key] = child = _Node(mover, self.seats)
             after[key] = self._settle(self._enter(child, world, legal[key]))
-            child.prior = child.minimax = (self.engine.heuristic(after[key], mover) + 1.0) / 2.0
+            score = self.engine.heuristic(after[key], mover)
+            for other in others:
+                score += self.engine.heuristic(self._settle(self._step(other, legal[key])), mover)
+            child.prior = child.minimax = (score / (1 + len(others)) + 1.0) / 2.0
         return after
+
+    def _worlds_of(self, world: State, mover: int) -> list[State]:
+        """Other worlds the mover may be in, dealt from its view of this one, for the priors
+        (none when the mover sees everything, or with one prior world)."""
+        if self.engine.prior_worlds == 1:
+            return []
+        view = world.view(mover)
+        if view is world:
+            return []
+        return [view.determinize(self.rng) for _ in range(self.engine.prior_worlds - 1)]
 
     def _select(self, node: _Node, keys: list[str]) -> str:
         """The move to play: by UCB1 with the progressive bias; without it, an untried move

@@ -634,10 +634,7 @@ class ToWarState(State):
         What the viewer learns is read from `view(viewer)` after the action: in the strategic
         variant the opponent's hand is hidden, so a draw into it is "draws a card"; a placed
         card lies face up, so it is named. `str(action)` (the notation) stays for records."""
-        if isinstance(action, str):
-            action = (
-                self._resolve_chance(action) if self.current_player == CHANCE else self.parse_move(action)
-            )
+        action = self._action_of(action)
         try:
             after = self.apply(action)
         except HiddenInformationError:  # a view's hidden card ('?'): nothing more is known

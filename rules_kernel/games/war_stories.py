@@ -466,6 +466,7 @@ class WarStoriesState(State):
         the turn is over: a card that was turned back again is not named ("turns over a3",
         "turns over b4 — no match, both turned back"); a Heiya or an Engun pair stays named,
         as it left the board for all to see."""
+        action = self._action_of(action)
         if action.is_chance:
             if viewer is not None:
                 return "the cards are dealt face down"

@@ -844,8 +844,7 @@ class YokaiState(State):
         does ("reaches the far rank safely", "repeats the position a third time: a draw",
         ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama
         Samurai goes to the hand as a Kodama). Everything is public: `viewer` changes nothing."""
-        move = self.parse_move(action) if isinstance(action, str) else action
-        return _action_text(self, move)
+        return _action_text(self, self._action_of(action))
 
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""

@@ -216,7 +216,7 @@ class WarChestState(State):
         Cavalry c4–d5", hexes by the names the map shows. Draws go into a hidden hand and a
         coin paid face down (pass, recruit, initiative) stays unknown: other players learn only
         how many coins were drawn and what was recruited."""
-        return action_words(self, action, viewer)
+        return action_words(self, self._action_of(action), viewer)
 
     def view(self, player: int) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
