@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel.analysis import Limit, TreeSearchEngine, analyse
@@ -334,3 +335,26 @@ def test_the_search_explores_as_the_game_declares_unless_told_otherwise():
     assert summary_of(declared) == summary_of(explicit)
     assert summary_of(declared) != summary_of(default)
     assert "exploration 0.03" in declared.search.notes[0] and "exploration 0.2" in default.search.notes[0]
+
+
+def test_priors_over_several_worlds_of_the_movers_view():
+    """`prior_worlds=k`: a prior is the heuristic's mean over k worlds the mover may be in.
+    Where the mover sees everything (Yōkai 3x4) there is no other world, so the analysis is
+    the same as with one; with hidden cards (War Stories, a random game's 30th action) it
+    differs and stays reproducible; and the search still reads only the viewer's view (a
+    sealed state)."""
+    yokai = rk.load_game("yokai-3x4").initial_state()
+    limit = Limit(seconds=None, playouts=40)
+
+    def run(state, viewer, **options):
+        return analyse(state, viewer=viewer, limit=limit, engine=TreeSearchEngine(seed=4, **options))
+
+    assert summary_of(run(yokai, None, prior_worlds=3)) == summary_of(run(yokai, None))
+    states, _ = random_game("war-stories", 5, 400)
+    state = states[30]
+    seat = state.current_player
+    three, again, one = run(state, seat, prior_worlds=3), run(state, seat, prior_worlds=3), run(state, seat)
+    assert summary_of(three) == summary_of(again) and summary_of(three) != summary_of(one)
+    sealed = Sealed(state)
+    run(sealed, seat, prior_worlds=3)
+    assert [player for player, _ in sealed.views] == [seat]
