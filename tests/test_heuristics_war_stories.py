@@ -68,3 +68,31 @@ def test_a_second_ki_in_a_second_turn_running_is_counted_as_the_chance_of_losing
     assert GAME.heuristic(at_risk, 1) == pytest.approx(black / 2 + 0.5)
     black_had_two = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1, two_ki=(False, True))
     assert GAME.heuristic(black_had_two, 0) == white  # only the side turning cards can lose so
+
+
+def test_a_hemmed_in_daimyo_next_to_cards_an_engun_may_fill_counts_against_it():
+    """Engun: the pair's piece enters on the second card's square ("plaatst de gewonnen pion
+    ... op de plek van de laatst omgedraaide bordkaart"); next to a Daimyo that has no square to
+    flee to, a piece that attacks it is Haisen at once ("Einde van het spel"). White's Daimyo on
+    a1 has its own pieces or cards on a2, b1 and b2, so nowhere to go, and is exposed to each
+    kind an Engun brings by a card: c2 (a Kibatai's jump), b2 (a Kihei, diagonally), a2 or a
+    card further up a free a-file (an Ashigaru, straight)."""
+    from rules_kernel.games.war_stories import _engun_exposure
+
+    def exposure(cards, pieces):
+        state = position({"a1": "D", "b1": "S", "f7": "d"} | pieces, cards)
+        return _engun_exposure(state.pieces, state.cards, SQUARES["a1"])
+
+    assert exposure({}, {"a2": "S", "b2": "A"}) == 0
+    assert exposure({"c2": "he"}, {"a2": "S", "b2": "A"}) == 1
+    assert exposure({"c2": "he", "b2": "ki"}, {"a2": "S"}) == 2
+    assert exposure({"c2": "he", "b2": "ki", "a2": "asr"}, {}) == 3
+    assert exposure({"b2": "ki", "a5": "he"}, {}) == 2  # the a-file free up to a5's card
+    assert exposure({"b2": "ki", "a5": "he"}, {"a3": "A"}) == 1  # its own Ashigaru blocks the line
+    # in the heuristic: the card on c2 is a Kibatai's entry that would be Haisen at once
+    pieces = {"a1": "D", "b1": "S", "a2": "S", "b2": "A", "f7": "d"}
+    hemmed = GAME.heuristic(position(pieces, {"c2": "he"}), 0)
+    assert GAME.heuristic(position(pieces), 0) - hemmed > 0.08
+    # the same card with a square to flee to (b1 free) counts no such danger
+    free = {"a1": "D", "a2": "S", "b2": "A", "f7": "d", "f1": "S"}
+    assert abs(GAME.heuristic(position(free, {"c2": "he"}), 0) - GAME.heuristic(position(free), 0)) < 0.03

@@ -826,6 +826,8 @@ _JUMPS = tuple(tuple(to for walk in walks for to in walk) for walks in _WALKS[KI
 _THREAT_WEIGHT, _FLIGHT_WEIGHT, _CONTROL_WEIGHT = 0.3, 0.03, 0.004
 _MOP_UP_WEIGHT = 0.02
 _HANGING_WEIGHT = 0.7
+#: a Daimyo with no safe square, for each kind an Engun could bring onto a card that attacks it
+_ENGUN_WEIGHT = 0.1
 
 
 def _reach(pieces: tuple[int, ...], cards: tuple[str | None, ...], player: int):
@@ -867,6 +869,24 @@ def _checking_squares(pieces: tuple[int, ...], cards: tuple[str | None, ...], da
     return {SHINOBI: lines[0] | lines[1], ASHIGARU: lines[0], KIHEI: lines[1], KIBATAI: jumps}
 
 
+def _engun_exposure(pieces: tuple[int, ...], cards: tuple[str | None, ...], daimyo: int) -> int:
+    """How many of the kinds an Engun brings (Ashigaru, Kihei, Kibatai) would attack the
+    Daimyo on `daimyo` from a card square, where the pair's piece enters ("plaatst de gewonnen
+    pion ... op de plek van de laatst omgedraaide bordkaart"): the first card along a free
+    line (straight: an Ashigaru; diagonal: a Kihei) and a card a Kibatai's jump away."""
+    kinds = set()
+    for i, ray in enumerate(_WALKS[SHINOBI][daimyo]):  # the eight lines, straight ones first
+        for to in ray:
+            if cards[to] is not None:
+                kinds.add(KIHEI if i >= 4 else ASHIGARU)
+                break
+            if pieces[to]:
+                break
+    if any(cards[to] is not None for to in _JUMPS[daimyo]):
+        kinds.add(KIBATAI)
+    return len(kinds)
+
+
 def _heuristic(state: WarStoriesState, player: int) -> float:
     """Material (the agents' values, over 20), and what wins the game: Haisen, a Daimyo
     attacked with no square to flee to (rulebook, "Haisen"; "Einde van het spel"). For each
@@ -896,6 +916,8 @@ def _heuristic(state: WarStoriesState, player: int) -> float:
         targets = _checking_squares(pieces, cards, daimyo)
         checks = sum(1 for kind, to in enemy_goes if to in targets[kind])
         danger = _THREAT_WEIGHT * min(checks, 3) / 3 / (1 + flights) - _FLIGHT_WEIGHT * min(flights, 4)
+        if not flights:  # hemmed in: a piece an Engun brings next to it may be Haisen at once
+            danger += _ENGUN_WEIGHT * _engun_exposure(pieces, cards, daimyo)
         score += -danger if side == player else danger
         squares[side] = daimyo
     mover = state.side
