@@ -451,3 +451,9 @@ def _kill(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # The executor's manager thread closes its wake-up pipe on its way out; waiting for it
+    # here keeps the interpreter's exit hook from writing into that pipe as it closes
+    # (an "Exception ignored ... Bad file descriptor" traceback after the one-line message).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None and manager.is_alive():
+        manager.join(timeout=5)
