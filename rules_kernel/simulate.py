@@ -455,5 +455,5 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     # here keeps the interpreter's exit hook from writing into that pipe as it closes
     # (an "Exception ignored ... Bad file descriptor" traceback after the one-line message).
     manager = getattr(pool, "_executor_manager_thread", None)
-    if manager is not None and manager.is_alive():
+    if manager is not None:
         manager.join(timeout=5)
