@@ -309,9 +309,7 @@ class FairyStockfish:
         while True:
             try:
                 line = self._line(0.05)
-            except EngineError:
-                if self._process.poll() is not None or not self._lines.empty():
-                    raise
+            except EngineError:  # only a quiet moment: an engine's end arrives as None and raises
                 if stop is not None and stop.is_set() and not result.stopped:
                     self.send("stop")
                     result.stopped = True
