@@ -409,6 +409,7 @@ def main() -> None:
     parser.add_argument("--minimax-weight", type=float, default=None, help="ismcts implicit minimax share")
     parser.add_argument("--expand-leaf", type=int, choices=(0, 1), help="ismcts: leaf a ply deeper")
     parser.add_argument("--prior-worlds", type=int, default=None, help="ismcts: worlds a prior averages")
+    parser.add_argument("--max-depth", type=int, default=None, help="ismcts: decisions the tree goes deep")
     parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (strength)")
     parser.add_argument("--workers", type=int, default=1, help="games in parallel processes (strength)")
     parser.add_argument("--card-games", default=",".join(CARD_GAMES), help="games (speed, strength)")
@@ -435,6 +436,7 @@ def main() -> None:
                 ("minimax_weight", args.minimax_weight),
                 ("expand_leaf", None if args.expand_leaf is None else bool(args.expand_leaf)),
                 ("prior_worlds", args.prior_worlds),
+                ("max_depth", args.max_depth),
             )
             if value is not None
         }

@@ -358,3 +358,35 @@ def test_priors_over_several_worlds_of_the_movers_view():
     sealed = Sealed(state)
     run(sealed, seat, prior_worlds=3)
     assert [player for player, _ in sealed.views] == [seat]
+
+
+# --- a bound on the tree's depth -------------------------------------------------------------------
+
+
+def test_the_tree_stops_at_its_depth_bound_and_scores_the_bound_in_every_world():
+    """`max_depth=d`: no node deeper than d decisions below the root. With d = 1 in a game
+    without hidden things (Yōkai 3x4, the start), every playout through a move scores the
+    position after it by the heuristic, so each move's value is exactly that score; the same
+    budget unbounded goes deeper. In a card game's view the bound holds as well, and the
+    search still reads only the viewer's view (a sealed state)."""
+    from rules_kernel.agents import evaluate
+
+    state = rk.load_game("yokai-3x4").initial_state()
+    limit = Limit(seconds=None, playouts=120)
+
+    def run(position, viewer=None, **options):
+        return analyse(position, viewer=viewer, limit=limit, engine=TreeSearchEngine(seed=6, **options))
+
+    unbounded, one, two = run(state), run(state, max_depth=1), run(state, max_depth=2)
+    assert unbounded.search.depth > 2 and one.search.depth == 1 and two.search.depth == 2
+    mover = state.current_player
+    for line in one.moves:
+        assert line.visits >= 1
+        expected = (evaluate(state.apply(line.move), mover) + 1.0) / 2.0
+        assert line.value.win_probability == pytest.approx(expected), line.move
+    assert summary_of(two) != summary_of(unbounded)
+    states, _ = random_game("war-stories", 5, 400)
+    sealed = Sealed(states[30])
+    seat = states[30].current_player
+    assert run(sealed, seat, max_depth=2).search.depth == 2
+    assert [player for player, _ in sealed.views] == [seat]

@@ -67,6 +67,10 @@ MINIMAX_WEIGHT = 0.0
 EXPAND_LEAF = False
 #: a prior is the heuristic's mean over this many worlds the mover may be in (1: the playout's)
 PRIOR_WORLDS = 1
+#: the tree goes at most this many decisions below the root (None: no bound); a move at the
+#: bound is scored by the heuristic in every world it is played in, so its value is the mean
+#: over the worlds rather than one world's
+MAX_DEPTH = None
 #: the principal line follows children visited at least this often
 LINE_MIN_VISITS = 4
 #: progress reports at most this often (seconds)
@@ -137,6 +141,7 @@ class TreeSearchEngine:
         minimax_weight: float = MINIMAX_WEIGHT,
         expand_leaf: bool = EXPAND_LEAF,
         prior_worlds: int = PRIOR_WORLDS,
+        max_depth: int | None = MAX_DEPTH,
     ) -> None:
         """`exploration`: UCB1's constant; None takes the game's (`Game.SEARCH_EXPLORATION`),
         else `EXPLORATION`. `ordered`: score every move of a node by the heuristic when the
@@ -146,7 +151,9 @@ class TreeSearchEngine:
         `minimax_weight`: the share of the implicit minimax value in a move's value (ordered
         only); `expand_leaf`: score a new leaf by its best move a ply deeper (ordered only).
         `prior_worlds`: a prior is the mean score over this many worlds the mover may be in
-        (the playout's and others dealt from the mover's view of it), as greedy averages three."""
+        (the playout's and others dealt from the mover's view of it), as greedy averages three.
+        `max_depth`: the tree's decisions below the root at most (None: no bound); a move at the
+        bound is a leaf for good, scored by the heuristic in each world it is played in."""
         self.seed, self.exploration = seed, exploration
         self.rollout_actions, self.heuristic, self.ordered = rollout_actions, heuristic, ordered
         self.prior_weight = prior_weight if ordered else 0.0
@@ -154,6 +161,7 @@ class TreeSearchEngine:
         self.expand_leaf = expand_leaf and ordered
         self.backs_up = self.minimax_weight > 0.0 or self.expand_leaf  # keeps minimax values
         self.prior_worlds = max(1, prior_worlds)
+        self.max_depth = max_depth
 
     def close(self) -> None:
         """Nothing to release."""
@@ -234,6 +242,7 @@ class _Run:
     # --- one iteration -------------------------------------------------------------------------
     def _iterate(self, world: State) -> None:
         node, path, levels = self.root, [self.root], []
+        floor = self.engine.max_depth or math.inf
         while not world.is_terminal():
             if world.current_player == CHANCE:
                 world = self._step(world, world.sample_chance(self.rng))
@@ -248,7 +257,7 @@ class _Run:
             child = node.children[key]
             path.append(child)
             world = after[key] if key in after else self._enter(child, world, legal[key])
-            if child.visits == 0:  # a new leaf: score it
+            if child.visits == 0 or len(levels) >= floor:  # a new leaf, or the deepest: score it
                 break
             node = child
         world, leaf = self._settle(world), path[-1]
