@@ -161,6 +161,8 @@ class TreeSearchEngine:
         self.expand_leaf = expand_leaf and ordered
         self.backs_up = self.minimax_weight > 0.0 or self.expand_leaf  # keeps minimax values
         self.prior_worlds = max(1, prior_worlds)
+        if max_depth is not None and max_depth < 1:
+            raise ValueError(f"max_depth must be None (no bound) or at least 1 decision, not {max_depth}")
         self.max_depth = max_depth
 
     def close(self) -> None:
@@ -213,6 +215,7 @@ class _Run:
         self.side: Callable[[int], int] = team if callable(team) else (lambda seat: seat)
         self.root = _Node(None, self.seats)
         self.exploration = exploration_for(engine, info.game)
+        self.floor = math.inf if engine.max_depth is None else engine.max_depth  # the deepest level
         self.started = time.perf_counter()
         self.playouts = self.actions = 0
         self.stopped = False
@@ -242,7 +245,6 @@ class _Run:
     # --- one iteration -------------------------------------------------------------------------
     def _iterate(self, world: State) -> None:
         node, path, levels = self.root, [self.root], []
-        floor = self.engine.max_depth or math.inf
         while not world.is_terminal():
             if world.current_player == CHANCE:
                 world = self._step(world, world.sample_chance(self.rng))
@@ -257,7 +259,7 @@ class _Run:
             child = node.children[key]
             path.append(child)
             world = after[key] if key in after else self._enter(child, world, legal[key])
-            if child.visits == 0 or len(levels) >= floor:  # a new leaf, or the deepest: score it
+            if child.visits == 0 or len(levels) >= self.floor:  # a new leaf, or the deepest: score it
                 break
             node = child
         world, leaf = self._settle(world), path[-1]
@@ -408,7 +410,8 @@ class _Run:
             stopped=self.stopped,
             notes=(
                 f"seed {self.engine.seed}; rollouts cut after {self.engine.rollout_actions} actions; "
-                f"prior weight {self.engine.prior_weight:g}; exploration {self.exploration:g}",
+                f"prior weight {self.engine.prior_weight:g}; exploration {self.exploration:g}"
+                + ("" if self.engine.max_depth is None else f"; tree at most {self.engine.max_depth} deep"),
             ),
         )
         return Analysis(
