@@ -35,7 +35,9 @@ def test_analyse_draws_the_graph_and_a_click_on_it_goes_to_that_ply(browser):
         graph = page.locator(".re-evalgraph")
         plies = int(graph.get_attribute("aria-valuemax"))
         assert plies > 20 and graph.get_attribute("aria-valuenow") == "0"
-        assert page.locator("th").filter(has_text="Blunders").count() == 1  # the table per player
+        # the table per player: sent before the graph, but drawn by another widget view, so awaited
+        page.wait_for_selector("th:has-text('Blunders')", timeout=15_000)
+        assert page.locator("th").filter(has_text="Blunders").count() == 1
 
         # a click three fifths along the plot: the replay goes to the ply under it
         box = page.locator(".re-evalgraph svg").bounding_box()

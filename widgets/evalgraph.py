@@ -471,8 +471,8 @@ class ReportPanel(w.VBox):
             m=MARKS["mistake"][0],
             b=MARKS["blunder"][0],
         )
-        self.graph.show(curve)
-        self.table.value = summary_html(summary(df))
+        self.table.value = summary_html(summary(df))  # before the graph: a page that sees the graph
+        self.graph.show(curve)  # drawn has the table per player too (sent first, in order)
         self.note.value = html("<small>Analysed in {t}.</small>", t=_duration(seconds))
 
 
