@@ -17,7 +17,10 @@ evaluation, strength, and how Debian's Fairy-Stockfish agrees with the solved 3x
 - strength: `ismcts` within `--playouts` or `--seconds` a move against `--opponents` (`greedy`,
   `mcts:100`: `agents.make_agent` names), seats alternating, game g seeded g; score with its
   95% Wilson interval (a draw or an unfinished game counts half), the seconds a game and the
-  search's seconds and playouts a move. `--speed-seconds` is the speed part's time.
+  search's seconds and playouts a move. `--speed-seconds` is the speed part's time. Both
+  sides play with perfect memory (`view(seat, memory=True)`: in War Stories every card seen
+  turned up stays known, rules/NOTES.md "Information"); `--forgetful` plays both on what lies
+  in sight now, the views the explorer's boards show.
 - agreement: on random positions of a 3x4 (sub-)game, whether the engine's best move keeps
   the table's result and is among its optimal moves, and whether its mate claims are right;
   Fairy-Stockfish (Debian's older dobutsu, through the wrapper) beside the tree search.
@@ -237,9 +240,20 @@ class SearchAgent:
         return result.best.move
 
 
-def play(game_id: str, opponent: str, ismcts_seat: int, seed: int, limit: Limit, cap: int, options: dict):
+def play(
+    game_id: str,
+    opponent: str,
+    ismcts_seat: int,
+    seed: int,
+    limit: Limit,
+    cap: int,
+    options: dict,
+    memory: bool = True,
+):
     """One game, ismcts against `opponent` (an agents.make_agent name): (1 win, 1/2 draw or
-    unfinished, 0 loss for ismcts; its decisions, seconds and playouts)."""
+    unfinished, 0 loss for ismcts; its decisions, seconds and playouts). Each side chooses on
+    its view of the game, with perfect memory (`memory`: `state.view(seat, memory=True)`, a
+    player who forgets no card it saw turned up) or without (what lies in sight now)."""
     game_options = {"max_actions": cap} if game_id == "war-chest" else {}
     state, rng = rk.load_game(game_id, **game_options).initial_state(), random.Random(seed)
     ours, theirs = SearchAgent(seed, limit, **options), make_agent(opponent, seed)
@@ -249,7 +263,7 @@ def play(game_id: str, opponent: str, ismcts_seat: int, seed: int, limit: Limit,
         if seat == rk.CHANCE:
             action = state.sample_chance(rng)
         else:
-            action = (ours if seat == ismcts_seat else theirs).choose(state.view(seat))
+            action = (ours if seat == ismcts_seat else theirs).choose(state.view(seat, memory=memory))
         state = state.apply(action)
         actions += 1
     outcome = state.outcome()
@@ -273,12 +287,14 @@ def strength(
     opponents: list[str],
     workers: int,
     first: int = 0,
+    memory: bool = True,
 ) -> None:
     budget = f"{limit.seconds:g} s" if limit.seconds is not None else f"{limit.playouts} playouts"
     print(
         f"\n== ismcts ({budget} a move; {', '.join(f'{k} {v}' for k, v in options.items()) or 'defaults'}) "
         f"against {' and '.join(opponents)}, {games} games each (seeds {first}-{first + games - 1}), "
-        f"seats alternating, games stopped after {cap} actions",
+        f"seats alternating, games stopped after {cap} actions, "
+        f"{'both sides with perfect memory' if memory else 'both sides without memory (--forgetful)'}",
         flush=True,
     )
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -287,7 +303,7 @@ def strength(
             for opponent in opponents:
                 started = time.perf_counter()
                 seeds = range(first, first + games)
-                jobs = [(game_id, opponent, g % 2, g, limit, cap, options) for g in seeds]
+                jobs = [(game_id, opponent, g % 2, g, limit, cap, options, memory) for g in seeds]
                 results = []
                 for result in pool.imap(_play, jobs) if pool else map(_play, jobs):
                     results.append(result)  # a running tally on stderr: a long run can be read early
@@ -410,6 +426,11 @@ def main() -> None:
     parser.add_argument("--expand-leaf", type=int, choices=(0, 1), help="ismcts: leaf a ply deeper")
     parser.add_argument("--prior-worlds", type=int, default=None, help="ismcts: worlds a prior averages")
     parser.add_argument("--max-depth", type=int, default=None, help="ismcts: decisions the tree goes deep")
+    parser.add_argument(
+        "--forgetful",
+        action="store_true",
+        help="both sides choose on what lies in sight now, not with perfect memory (strength)",
+    )
     parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (strength)")
     parser.add_argument("--workers", type=int, default=1, help="games in parallel processes (strength)")
     parser.add_argument("--card-games", default=",".join(CARD_GAMES), help="games (speed, strength)")
@@ -441,7 +462,17 @@ def main() -> None:
             if value is not None
         }
         games, opponents = args.card_games.split(","), args.opponents.split(",")
-        strength(args.games, limit, args.cap, options, games, opponents, args.workers, args.first_seed)
+        strength(
+            args.games,
+            limit,
+            args.cap,
+            options,
+            games,
+            opponents,
+            args.workers,
+            args.first_seed,
+            memory=not args.forgetful,
+        )
     if "agreement" in parts:
         agreement(args.positions, args.material, args.table_dir, args.depth, args.agreement_playouts)
 

@@ -475,8 +475,13 @@ class State:
         weights = [weight for _, weight in outcomes]
         return rng.choices(actions, weights=weights)[0]
 
-    def view(self, player: int) -> State:
+    def view(self, player: int, *, memory: bool | None = None) -> State:
         """What `player` may know. Perfect-information games: the state itself.
+
+        `memory=True`: what a player who forgets nothing knows (every card it saw turned up),
+        for an agent; the default is what lies in sight now, as a player's board shows it.
+        Only a game whose view forgets (War Stories turns cards back face down) tells the two
+        apart; the others take the keyword and give the same view.
 
         Every override starts with `check_seat(self.game, player)`."""
         check_seat(self.game, player)

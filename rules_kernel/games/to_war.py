@@ -710,11 +710,12 @@ class ToWarState(State):
             result = f"both retreat to the discard pile, {to} is free"
         return f"{d}{' from the side' if sideways else ''}: {sums} {compare} defence {defence}, {result}"
 
-    def view(self, player: int) -> ToWarState:
+    def view(self, player: int, *, memory: bool | None = None) -> ToWarState:
         """Reserves hold counts only (their order is chance, drawn card by card). In the
         strategic variant the opponent's hand is hidden: its cards go back into that
         reserve's counts (what is known is only hand + reserve together) and show as '?'."""
         super().view(player)  # the base view checks the seat: SeatError for a bad one
+        # memory: no card is seen and then hidden again (a hand is drawn unseen), so it changes nothing
         if not self.game.options["strategic"]:
             return self
         other = 1 - player

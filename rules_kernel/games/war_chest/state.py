@@ -218,10 +218,11 @@ class WarChestState(State):
         how many coins were drawn and what was recruited."""
         return action_words(self, self._action_of(action), viewer)
 
-    def view(self, player: int) -> WarChestState:
+    def view(self, player: int, *, memory: bool | None = None) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
         pooled into that player's bag counts, which is what counting tells you."""
         super().view(player)  # the base view checks the seat: SeatError for a bad one
+        # memory: a coin seen face up stays in sight or in the counts, so it changes nothing
         bags, hands, facedown = list(self.bags), list(self.hands), list(self.facedown)
         for other in range(self.game.num_players):
             if other == player:
