@@ -104,3 +104,44 @@ def test_greedy_beats_random_at_war_chest():
     game = rk.load_game("war-chest", max_actions=1500)
     wins = sum(play_game(game, ("greedy", "random"), seed=i).result["winner"] == 0 for i in range(6))
     assert wins >= 5
+
+
+@pytest.mark.parametrize("game_id", rk.list_games())
+def test_every_game_gives_a_view_with_memory(game_id):
+    """`view(p, memory=True)` is the view of a player who forgets nothing (docs/kernel.md). Only
+    War Stories' view forgets (a card turned back is `?` again); every other game takes the
+    keyword and gives the same view, and a bad seat is refused either way."""
+    game = rk.load_game(game_id)
+    record = play_game(game, ("random",) * game.num_players, seed=2, max_plies=40)
+    for state in record.replay()[::5]:
+        for seat in range(game.num_players):
+            if game_id != "war-stories":
+                assert state.view(seat, memory=True) == state.view(seat)
+    with pytest.raises(rk.SeatError):
+        game.initial_state().view(game.num_players, memory=True)
+
+
+def test_a_war_stories_view_with_memory_keeps_the_cards_turned_back():
+    """NOTES.md, War Stories, "Information": every flip is seen by both players, so a player
+    who forgets nothing knows each card turned up; the view in sight labels a card turned back
+    only until the next action."""
+    state = rk.load_game("war-stories").initial_state()
+    state = state.apply(state.sample_chance(random.Random(8)))
+
+    def army_card(*besides):  # a flip of an army card on another square, of another card
+        return next(
+            m
+            for m in state.legal_moves()
+            if state.cards[m.square] not in ("he", "ki", *(state.cards[b.square] for b in besides))
+            and m not in besides
+        )
+
+    first = army_card()
+    state = state.apply(first)
+    second = army_card(first)
+    state = state.apply(second)  # no pair: both turned back
+    assert state.current_player == 1 and state.view(0).cards[first.square] != "?"  # still in sight
+    state = state.apply(army_card(first, second))  # the next action: Black turns a card over
+    for seat in (0, 1):
+        assert state.view(seat, memory=True).cards[first.square] == state.cards[first.square]
+        assert state.view(seat).cards[first.square] == "?"
