@@ -44,6 +44,4 @@ def test_both_sides_choose_on_a_view_with_or_without_memory(memory, monkeypatch)
     assert points in (0.0, 0.5, 1.0)
     views = spy.seen + searched
     assert spy.seen and searched and {view.memory for view in views} == {memory}
-    assert all(
-        view.current_player == seat for view, seat in [(v, 1) for v in spy.seen] + [(v, 0) for v in searched]
-    )
+    assert {v.current_player for v in searched} == {0} and {v.current_player for v in spy.seen} == {1}
