@@ -1,12 +1,15 @@
 """Players for simulations and for the explorer: random, greedy and a search agent.
 
-An agent only ever sees `state.view(player)`: `choose(view)` gets what that player may know,
-nothing else. Search over hidden information imagines full states consistent with the view
-(`view.determinize(rng)`), the information-set Monte Carlo tree search of Cowling, Powley and
-Whitehouse (2012). Every agent is seeded and reproducible.
+An agent only ever sees its player's view: `choose(view)` gets what that player may know,
+nothing else. Whoever seats an agent (`simulate`, the ladder, the explorer's computer player)
+hands it `agent_view(state, player)`, the view with perfect memory: a player forgets no card
+they saw turned up (rules/NOTES.md, "Information"). Search over hidden information imagines
+full states consistent with the view (`view.determinize(rng)`), the information-set Monte
+Carlo tree search of Cowling, Powley and Whitehouse (2012). Every agent is seeded and
+reproducible.
 
     agent = make_agent("mcts:200", seed=1)
-    move = agent.choose(state.view(state.current_player))
+    move = agent.choose(agent_view(state, state.current_player))
 
 Agents over the analysis engines (`rules_kernel.analysis`) play the engine's best move on the
 view they are given: `ismcts:<playouts>` (the analysis tree search) and `fsf:<depth>`
@@ -20,6 +23,15 @@ import random
 from typing import Any
 
 from rules_kernel.core import CHANCE, Game, Move, RulesError, State
+
+
+def agent_view(state: State, player: int) -> State:
+    """What an agent playing `player` is given to choose on: the player's view with perfect
+    memory (`state.view(player, memory=True)`). Every War Stories flip is seen by both
+    players and a player may remember it (rules/NOTES.md, "Information"); the other games
+    forget nothing, so there it is `view(player)`. A board shown to a person keeps
+    `view(player)`, what lies in sight."""
+    return state.view(player, memory=True)
 
 
 class Agent:

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from rules_kernel.agents import Agent, make_agent
+from rules_kernel.agents import Agent, agent_view, make_agent
 from rules_kernel.core import (
     CHANCE,
     Action,
@@ -208,7 +208,8 @@ class Session:
         Session.from_record(record)
 
     Chance is resolved with `rng` (seeded by `seed`) unless `manual_chance`; a seat in
-    `agents` is played by its agent, which sees only that seat's view. Automatic actions run
+    `agents` is played by its agent, which sees only that seat's view, with perfect memory
+    (`agents.agent_view`: a War Stories player remembers the cards it saw). Automatic actions run
     at the start (unless `auto=False`), after `play` and on `run_automatic()`, at most
     `max_automatic` per call: a War Stories session begins dealt."""
 
@@ -453,7 +454,7 @@ class Session:
         agent = self._agents[player]
         if isinstance(agent, str):  # a fresh agent per move, seeded from the session: replayable
             agent = make_agent(agent, seed=self.rng.randrange(2**31))
-        return agent.choose(state.view(player))
+        return agent.choose(agent_view(state, player))
 
     def _advance(self, action: Action | str) -> None:
         node = self._node

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from tqdm.auto import tqdm
 
 import rules_kernel as rk
-from rules_kernel.agents import make_agent
+from rules_kernel.agents import agent_view, make_agent
 from rules_kernel.records import Record, RecordError, RecordWriter, one_line, scan_records
 
 
@@ -73,8 +73,8 @@ def play_game(
     run: dict[str, Any] | None = None,
 ) -> Record:
     """One game between agents (names as `make_agent` takes them), as a record. Each agent
-    is given only its player's view of the state. `run`: the parameters of the simulation
-    this game belongs to, kept in `meta.run`."""
+    is given only its player's view of the state, with perfect memory (`agent_view`).
+    `run`: the parameters of the simulation this game belongs to, kept in `meta.run`."""
     if len(agents) != game.num_players:
         raise rk.OptionError(f"{game.id} needs {game.num_players} agents, got {len(agents)}")
     rng = random.Random(f"chance:{seed}")
@@ -86,7 +86,7 @@ def play_game(
         if player == rk.CHANCE:
             action = str(state.sample_chance(rng))
         else:
-            action = str(players[player].choose(state.view(player)))
+            action = str(players[player].choose(agent_view(state, player)))
         state = state.apply(action)
         actions.append(action)
     meta: dict[str, Any] = {"seed": str(seed)}
