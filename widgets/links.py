@@ -9,7 +9,9 @@ A link is untrusted text. `parse_link` reads only the fields below, each checked
 are (`records.check_options`, `records.check_start`: a known game, the game's own options with
 no file path, a position text read by `from_text` and nothing else, moves that are legal
 where they are played), with bounds on the whole and on every part; any fault is one line
-naming the field. Nothing else in the query is read.
+naming the field. Nothing else in the query is read. Numbers (`ply`, a seat's `view`) are
+ASCII digits only, as in position texts: `str.isdigit()` is true of '²', '٣' and '３', and
+`int()` reads the last two, so neither decides here.
 
 `link_query` writes what a page may share: in a player's view of a game with hidden cards, a
 link carries the game, its options and the view only: the position text, the moves and their
@@ -24,6 +26,7 @@ It works the same under Voilà and in a static site, where the kernel runs in th
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +45,9 @@ MAX_QUERY_CHARS = 32 * 1024  # a War Chest game of a few hundred actions fits
 MAX_MOVES = 3000
 MAX_OPTIONS_CHARS = 2048
 VIEWS = ("all", "turn")
+#: a link's numbers: ASCII digits only (never '²', '٣', '３', a sign or a space), and few
+PLY_DIGITS = re.compile(r"[0-9]{1,6}")
+SEAT_DIGIT = re.compile(r"[0-9]")
 #: between the moves of `moves`: notations hold spaces (War Chest's "recruit marshall ensign")
 #: and commas, never a semicolon
 MOVE_SEPARATOR = ";"
@@ -122,7 +128,7 @@ def parse_link(query: str) -> Link | None:
     link = Link(game, options, value.get("position") or None, moves, _ply(value.get("ply")), _view(value))
     states = link.states()  # every move checked now: a bad link is refused whole, before anything shows
     seats = states[0].game.num_players
-    if link.view is not None and link.view.isdigit() and int(link.view) >= seats:
+    if link.view is not None and SEAT_DIGIT.fullmatch(link.view) and int(link.view) >= seats:
         raise LinkError(f"link field 'view': the game has seats 0 to {seats - 1}, not {link.view}")
     return link
 
@@ -192,8 +198,8 @@ def _options(game: str, text: str | None) -> dict[str, Any]:
 def _ply(text: str | None) -> int | None:
     if text is None or text == "":
         return None
-    if not text.isdigit() or len(text) > 6:
-        raise LinkError(f"link field 'ply' must be a whole number, not {_echo(text)}")
+    if not PLY_DIGITS.fullmatch(text):
+        raise LinkError(f"link field 'ply' must be a whole number of at most 6 digits, not {_echo(text)}")
     return int(text)
 
 
@@ -201,7 +207,7 @@ def _view(value: dict[str, str]) -> str | None:
     view = value.get("view")
     if view is None or view == "":
         return None
-    if view in VIEWS or (view.isdigit() and len(view) == 1):
+    if view in VIEWS or SEAT_DIGIT.fullmatch(view):
         return view
     raise LinkError(f"link field 'view' must be 'all', 'turn' or a seat's number, not {_echo(view)}")
 
