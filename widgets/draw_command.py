@@ -75,6 +75,7 @@ def _source(args: argparse.Namespace):
 
 
 def _seat(game: rk.Game, text: str) -> int:
-    if not text.isdigit():
-        raise RulesError(f"--view {text!r}: give a seat number (0 to {game.num_players - 1}) or 'all'")
+    # ASCII digits, few: not "²" (int() refuses it), "١" (int() reads it) or 5,000 digits
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise RulesError(f"--view {text[:20]!r}: give a seat number (0 to {game.num_players - 1}) or 'all'")
     return check_seat(game, int(text))

@@ -96,6 +96,8 @@ ENDINGS: dict[str, int | str | None] = {
     "中断": None,
 }
 
+#: a move line: its number (ASCII digits), the move, and the time used, which is passed over
+#: (never read as a number: a digit of another script there does no harm)
 _MOVE_LINE = re.compile(r"\s*([0-9]{1,9})\s+(同[ 　]*\S+|\S+)(?:\s+\(\s*[\d:/ ]*\))?\s*\+?\s*")
 _MOVE = re.compile(
     r"(?:(?P<file>[１-９1-9])(?P<rank>[一二三四五六七八九])|同\s*　?\s*)(?P<piece>.+?)"

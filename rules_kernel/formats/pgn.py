@@ -83,10 +83,10 @@ _TOKEN = re.compile(
       |(?P<comment>\{[^}]*\})
       |(?P<open>\{)
       |(?P<line_comment>;[^\n]*)
-      |(?P<nag>\$\d+)
+      |(?P<nag>\$[0-9]+)
       |(?P<rav>[()])
       |(?P<result>1-0|0-1|1/2-1/2|\*)(?![^\s{}();])
-      |(?P<number>\d+\.+)
+      |(?P<number>[0-9]+\.+)
       |(?P<move>[^\s{}();$]+)""",
     re.X,
 )

@@ -518,7 +518,7 @@ def _default_bag(player: int, unit: str, units: str, lists: list[str]) -> str:
         if (
             len(where_owner_kind_height) == 4
             and where_owner_kind_height[1:3] == [str(player), unit]
-            and where_owner_kind_height[3].isdigit()
+            and re.fullmatch("[0-9]{1,3}", where_owner_kind_height[3])  # as _UNIT reads it
         ):
             named[unit] += int(where_owner_kind_height[3])
     bag = ([unit] if named[unit] < COINS.get(unit, 0) else []) + ([ROYAL] if not named[ROYAL] else [])
