@@ -14,18 +14,25 @@ Engines (docs/analysis.md): "table" (a game that declares a solved table: Yōkai
 with the game's history), "fairy-stockfish" (Debian's engine over UCI, for the games it plays
 by our rules: Yōkai 5x6), "ismcts" (information-set Monte Carlo tree search: the card games,
 and any game without a better engine). The default is chosen per game by what the game
-declares and what is installed; `engine=` names one or passes an engine object. Engines that
-hold a resource (the 1.7 GB table, a subprocess) are opened once and kept;
-`close_engines()` releases them (also at exit).
+declares and what is installed; `engine=` names one ("fsf" is short for "fairy-stockfish")
+or passes an engine object. Engines that hold a resource (the 1.7 GB table, a subprocess) are
+opened once and kept; `close_engines()` releases them (also at exit).
+
+Where the default is Fairy-Stockfish, an analysis it cannot give (EngineError: not
+installed, not a program, crashed, hung, garbage) is given by the tree search instead, with
+the reason in `search.notes`; an engine named explicitly raises the EngineError.
 """
 
 from __future__ import annotations
 
 import atexit
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import rules_kernel as rk
+from rules_kernel.analysis import fsf as _fsf
 from rules_kernel.analysis._types import (
     Analysis,
     Engine,
@@ -45,6 +52,7 @@ __all__ = [
     "CLASSIFICATION",
     "fairy_stockfish_variants",
     "Analysis",
+    "DefaultEngine",
     "Engine",
     "EngineError",
     "Estimate",
@@ -82,9 +90,14 @@ def fairy_stockfish_variants() -> dict[str, str]:
 # ------------------------------------------------------------------------------------------------
 
 ENGINE_NAMES = ("table", "fairy-stockfish", "ismcts")
+#: other names accepted for an engine (`rules-explorer analyse --engine fsf`, the agent's name)
+ENGINE_ALIASES = {"fsf": "fairy-stockfish"}
 
 _OPEN: dict[tuple[str, str], Engine] = {}
-_UNAVAILABLE: dict[tuple[str, str], str] = {}
+# why an engine could not be opened: (the message, what it depended on, when). A table's
+# refusal holds until close_engines(); Fairy-Stockfish's while its binary is the same file
+# (binary_identity) and for RETRY_AFTER seconds, so a binary replaced or fixed is found again
+_UNAVAILABLE: dict[tuple[str, str], tuple[RulesError, tuple | None, float]] = {}
 _LOCK = threading.Lock()
 
 
@@ -99,8 +112,9 @@ def analyse(
 ) -> Analysis:
     """Analyse `state` for the player to move, as `viewer` knows it (None: all-seeing).
 
-    `limit`: a Limit or seconds (default 1 s). `engine`: None (the game's default), a name
-    ("table", "fairy-stockfish", "ismcts") or an engine object. `progress(analysis)` is called
+    `limit`: a Limit or seconds (default 1 s). `engine`: None (the game's default, which
+    falls back to the tree search where Fairy-Stockfish fails), a name ("table",
+    "fairy-stockfish" or "fsf", "ismcts") or an engine object. `progress(analysis)` is called
     as the search deepens; `stop` (a threading.Event) ends it early with what it has."""
     if viewer is not None:
         check_seat(state.game, viewer)
@@ -123,24 +137,88 @@ def default_engine_name(game: Game) -> str:
 
 def get_engine(game: Game, name: str | None = None) -> Engine:
     """The engine `name` for `game` (opened once and kept); RulesError saying why it cannot
-    serve (the table not built, Fairy-Stockfish not installed, a game it does not play)."""
-    name = name or default_engine_name(game)
+    serve (the table not built, Fairy-Stockfish not installed, a game it does not play).
+    Without a name: the game's default (`default_engine_name`); for a game that declares a
+    Fairy-Stockfish variant and has no table ready, a DefaultEngine (Fairy-Stockfish, the
+    tree search where it fails)."""
+    if name is None:
+        name = default_engine_name(game)
+        if name != "table" and type(game).FAIRY_STOCKFISH_VARIANT is not None:
+            return DefaultEngine(game)
+    name = ENGINE_ALIASES.get(name, name)
     if name == "ismcts":
         return TreeSearchEngine()
     if name not in ENGINE_NAMES:
-        raise RulesError(f"unknown engine {name!r}; engines: {', '.join(ENGINE_NAMES)}")
+        names = ", ".join(f"{n} ({a})" if a else n for n, a in _names_with_aliases())
+        raise RulesError(f"unknown engine {name!r}; engines: {names}")
     key = (name, _engine_key(game, name))
+    identity = _fsf.binary_identity() if name == "fairy-stockfish" else None
     with _LOCK:
         if key in _OPEN:
             return _OPEN[key]
         if key in _UNAVAILABLE:
-            raise RulesError(_UNAVAILABLE[key])
+            refusal, depended, when = _UNAVAILABLE[key]
+            if name == "table" or (depended == identity and time.monotonic() - when < _fsf.RETRY_AFTER):
+                kind = EngineError if isinstance(refusal, EngineError) else RulesError
+                raise kind(str(refusal))
         try:
             _OPEN[key] = _open_table(game) if name == "table" else _open_fairy_stockfish(game)
         except RulesError as exc:
-            _UNAVAILABLE[key] = str(exc)
+            _UNAVAILABLE[key] = (exc, identity, time.monotonic())
             raise
+        _UNAVAILABLE.pop(key, None)
         return _OPEN[key]
+
+
+def _names_with_aliases() -> list[tuple[str, str]]:
+    return [(n, "/".join(a for a, full in ENGINE_ALIASES.items() if full == n)) for n in ENGINE_NAMES]
+
+
+# the default analysis' last Fairy-Stockfish failure per variant: (why, the binary, when)
+_FAILED: dict[str, tuple[str, tuple, float]] = {}
+
+
+class DefaultEngine:
+    """The default analysis of a game that declares a Fairy-Stockfish variant: the engine
+    when it can answer, else the tree search, with the reason in `search.notes` (the engine
+    not installed, not a program, crashed, hung, or sent garbage: every EngineError). After
+    a failure the tree search answers at once for RETRY_AFTER seconds (a game's report must
+    not wait for a hung engine's deadline at every position), unless the binary changes;
+    then the engine is asked again, and after a crash it starts a fresh process."""
+
+    name = "fairy-stockfish"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.fallback = TreeSearchEngine()
+
+    def analyse(
+        self,
+        state: State,
+        *,
+        viewer: int | None = None,
+        limit: Limit | None = None,
+        progress: Callable[[Analysis], None] | None = None,
+        stop: StopFlag | None = None,
+    ) -> Analysis:
+        variant = type(self.game).FAIRY_STOCKFISH_VARIANT
+        identity = _fsf.binary_identity()
+        why, binary, when = _FAILED.get(variant, (None, None, 0.0))
+        if why is None or binary != identity or time.monotonic() - when >= _fsf.RETRY_AFTER:
+            try:
+                engine = get_engine(self.game, "fairy-stockfish")
+                result = engine.analyse(state, viewer=viewer, limit=limit, progress=progress, stop=stop)
+                _FAILED.pop(variant, None)
+                return result
+            except EngineError as exc:
+                why = str(exc)
+                _FAILED[variant] = (why, identity, time.monotonic())
+        result = self.fallback.analyse(state, viewer=viewer, limit=limit, progress=progress, stop=stop)
+        note = f"Fairy-Stockfish could not answer, so the tree search did: {why}"
+        return replace(result, search=replace(result.search, notes=(*result.search.notes, note)))
+
+    def close(self) -> None:
+        """Nothing of its own: the engine it uses is kept by get_engine (close_engines)."""
 
 
 def _engine_key(game: Game, name: str) -> str:
@@ -171,6 +249,7 @@ def close_engines() -> None:
         engines = list(_OPEN.values())
         _OPEN.clear()
         _UNAVAILABLE.clear()
+        _FAILED.clear()
     for engine in engines:
         engine.close()
 

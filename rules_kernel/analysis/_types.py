@@ -192,5 +192,9 @@ def score_margin(mean: float, n: int) -> float:
 
 def cp_to_win_probability(cp: int) -> float:
     """Centipawns to an expected score: the logistic curve lichess fitted on chess games
-    (1 / (1 + exp(-0.00368208 cp))); a convention, not fitted on these games."""
-    return 1.0 / (1.0 + math.exp(-0.00368208 * cp))
+    (1 / (1 + exp(-0.00368208 cp))); a convention, not fitted on these games. Written so
+    that no score overflows (an engine may claim any number of centipawns)."""
+    x = 0.00368208 * cp
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    return math.exp(x) / (1.0 + math.exp(x))
