@@ -17,6 +17,10 @@ What it adds to a plain `voila notebooks/` (docs/publishing.md explains each set
   the project template's static files;
 - every kernel runs under a memory cap (`--kernel-memory-mib`, RLIMIT_DATA) and reports
   widget-protocol errors and uncaught tracebacks to the server's log, not to the visitor;
+- every answer carries the security headers a reviewer expects (`security_headers`): a
+  Content-Security-Policy that allows the site's own scripts only (the page template has no
+  inline script), `X-Content-Type-Options: nosniff`, a Referrer-Policy, no server version,
+  cookies with SameSite=Lax (and Secure behind TLS); every error is the project's own page;
 - perfect play: the solved tables the games declare are built (or the cached ones reused) in
   the background, with progress bars in the server's terminal, while the site already
   serves; the explorer's switch says "being prepared" until a table is ready.
@@ -29,10 +33,12 @@ import argparse
 import atexit
 import html
 import os
+import re
 import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import MutableMapping, Sequence
@@ -41,9 +47,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import tornado.web
+import tornado.websocket
+from jupyter_server.base.handlers import APIHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from jupyter_server.utils import url_path_join
-from traitlets import Integer, TraitError, default
+from tornado import httputil
+from traitlets import Bool, Integer, TraitError, default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.handler import BaseVoilaHandler
@@ -83,6 +92,50 @@ PREHEATED = (
 KERNEL_MEMORY_MIB = 1024
 # Query arguments Voilà would take a template or a theme from: refused (400).
 OVERRIDES = ("template", "theme")
+SECURE_COOKIES_SETTING = "rules_explorer_secure_cookies"
+# What every answer's Content-Security-Policy allows (docs/publishing.md, "Headers"): scripts
+# from the site's own files only (the page template has no inline script, and no notebook
+# output can add one) and blob: URLs (anywidget imports each widget's JavaScript, which the
+# kernel sends, from a blob: URL it makes; only a script already running in the page can
+# make one), styles from the site and inline (JupyterLab and the widgets set
+# style attributes and add <style> elements as they draw), pictures and fonts from the site
+# and data: URLs (the landing page's thumbnails, the icon font inside voila-style.js),
+# connections to the site itself only (the kernel's websocket: 'self' covers ws: and wss: to
+# the page's own host), and nothing else: no plugin, no frame, no <base>, no form to another
+# site, and no other site may frame a page.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self' blob:",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+# The same on every answer (pages, static files, the API, redirects, errors, the busy page).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",  # the address never goes to another site
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+HSTS = "max-age=31536000"  # only on answers that went out over TLS (browsers ignore it otherwise)
+# Voilà's keep-alive while a notebook runs longer than 10 s between two outputs: an inline
+# script, which the policy would refuse (a violation in the console); a comment keeps the
+# connection alive as well.
+VOILA_HEARTBEAT = "<script>window.voila_heartbeat()</script>\n"
+HEARTBEAT = "<!-- still running -->\n"
+# What a header cannot hold (tornado refuses it with a ValueError, a 500): in a notebook's path
+# it can only be a wrong address, e.g. /voila/render/explorer.ipynb%00.py.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
 # What every published kernel runs instead of `python -m ipykernel_launcher`: the same kernel,
 # but errors a visitor's widget messages cause (a malformed comm_open or comm_msg, a widget
@@ -138,6 +191,7 @@ class PublishSettings:
     iopub_timeout: int = 120  # seconds Voilà waits for a cell's output once it has run
     kernel_memory_mib: int = KERNEL_MEMORY_MIB  # memory cap of each kernel; 0: none
     perfect_play: bool = True  # prepare the solved tables; False: the site does not offer them
+    secure_cookies: bool = False  # Secure on every cookie (the site is reached over https only)
     extra_voila_args: list[str] = field(default_factory=list)
 
     def kernel_environment(self) -> dict[str, str]:
@@ -154,6 +208,7 @@ class PublishSettings:
         c.Voila.open_browser = False
         c.Voila.base_url = self.base_url
         c.PublishingVoila.max_kernels = self.max_kernels
+        c.PublishingVoila.secure_cookies = self.secure_cookies
         c.VoilaConfiguration.template = TEMPLATE
         c.VoilaConfiguration.show_tracebacks = False
         # Voilà takes ?template= and ?theme= from the URL by default: a template that does not
@@ -296,6 +351,132 @@ class KernelQuota:
         self.reserved -= 1
 
 
+def guarded_cookie(cookie: str, *, secure: bool) -> str:
+    """A Set-Cookie value with SameSite=Lax (whatever it said) and, if `secure`, Secure: the
+    browser then sends it on no request another site starts but a link followed, and only
+    over TLS."""
+    name_value, *attributes = (part.strip() for part in cookie.split(";"))
+    kept = [a for a in attributes if a and a.split("=", 1)[0].strip().lower() not in ("samesite", "secure")]
+    return "; ".join([name_value, *kept, "SameSite=Lax", *(["Secure"] if secure else [])])
+
+
+def add_security_headers(headers: httputil.HTTPHeaders, *, over_tls: bool) -> None:
+    """One answer's headers made as docs/publishing.md says, in place: SECURITY_HEADERS (and
+    HSTS `over_tls`), no Server header (tornado names itself and its version), every cookie
+    through `guarded_cookie`."""
+    for name, value in SECURITY_HEADERS.items():
+        headers[name] = value
+    if over_tls:
+        headers["Strict-Transport-Security"] = HSTS
+    if "Server" in headers:
+        del headers["Server"]
+    cookies = headers.get_list("Set-Cookie")
+    if cookies:
+        del headers["Set-Cookie"]
+        for cookie in cookies:
+            headers.add("Set-Cookie", guarded_cookie(cookie, secure=over_tls))
+
+
+class GuardedConnection:
+    """One request's HTTP connection, whose answer gets `add_security_headers` as its headers
+    are written: whatever handler answers, an error, a redirect, a static file or a
+    websocket's handshake. Everything else is the connection's own."""
+
+    def __init__(self, connection: httputil.HTTPConnection, *, secure_cookies: bool):
+        self._connection = connection
+        self._secure_cookies = secure_cookies
+        self.request_headers: httputil.HTTPHeaders | None = None
+
+    def __getattr__(self, name: str):
+        return getattr(self._connection, name)
+
+    def over_tls(self) -> bool:
+        """Whether the visitor reached the site over https: this server's own TLS, a proxy's
+        X-Forwarded-Proto, or --secure-cookies. (A forged X-Forwarded-Proto costs only the
+        forger: a browser keeps no Secure cookie and no HSTS from an http answer.)"""
+        if self._secure_cookies or getattr(self._connection.context, "protocol", "http") == "https":
+            return True
+        forwarded = (self.request_headers or {}).get("X-Forwarded-Proto", "")
+        return forwarded.split(",")[0].strip().lower() == "https"
+
+    def write_headers(self, start_line, headers: httputil.HTTPHeaders, chunk: bytes | None = None):
+        if isinstance(start_line, httputil.ResponseStartLine):
+            add_security_headers(headers, over_tls=self.over_tls())
+        return self._connection.write_headers(start_line, headers, chunk)
+
+
+class _RequestHeadersTap(httputil.HTTPMessageDelegate):
+    """The application's delegate for one request, telling GuardedConnection the request's
+    headers (for X-Forwarded-Proto)."""
+
+    def __init__(self, delegate: httputil.HTTPMessageDelegate, connection: GuardedConnection):
+        self._delegate, self._connection = delegate, connection
+
+    def headers_received(self, start_line, headers):
+        self._connection.request_headers = headers
+        return self._delegate.headers_received(start_line, headers)
+
+    def data_received(self, chunk):
+        return self._delegate.data_received(chunk)
+
+    def finish(self):
+        return self._delegate.finish()
+
+    def on_connection_close(self):
+        return self._delegate.on_connection_close()
+
+
+class PublishingApplication(tornado.web.Application):
+    """Voilà's tornado application, every answer of which goes out with the security headers."""
+
+    def start_request(self, server_conn, request_conn):
+        guarded = GuardedConnection(
+            request_conn, secure_cookies=self.settings.get(SECURE_COOKIES_SETTING, False)
+        )
+        return _RequestHeadersTap(super().start_request(server_conn, guarded), guarded)
+
+
+class ProjectErrorPage(tornado.web.RequestHandler):
+    """The project's error page for every handler: tornado's own is bare, and Jupyter's sent
+    an empty body when the error came before its prepare() (e.g. a 400 for a path that is
+    not UTF-8: it asked for the current user, which was not known yet). Only the status and
+    the reason the code gave: never the request's text or a traceback (the server logs
+    those). (The API's handlers keep their JSON errors, which hold neither.)"""
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        exception = (kwargs.get("exc_info") or (None, None))[1]
+        reason = getattr(exception, "reason", None) if isinstance(exception, tornado.web.HTTPError) else None
+        template = self.settings["voila_jinja2_env"].select_template([f"{status_code}.html", "error.html"])
+        page = template.render(
+            status_code=status_code,
+            status_message=reason or httputil.responses.get(status_code, "Error"),
+            base_url=self.settings.get("base_url", "/"),
+        )
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(page)
+
+
+class UpgradeOrProjectError(tornado.websocket.WebSocketHandler):
+    """A websocket's address asked for without the upgrade: the project's 400 page (tornado
+    answered a line of plain text)."""
+
+    async def get(self, *args, **kwargs):
+        if self.request.headers.get("Upgrade", "").lower() != "websocket":
+            raise tornado.web.HTTPError(400)
+        return await super().get(*args, **kwargs)
+
+
+def with_project_error_page(handler: type) -> type:
+    """`handler`, or a subclass of it whose errors are the project's page (and, for a
+    websocket, whose refusal of a plain request is)."""
+    if not issubclass(handler, tornado.web.RequestHandler) or issubclass(
+        handler, (ProjectErrorPage, APIHandler)
+    ):
+        return handler
+    websocket = (UpgradeOrProjectError,) if issubclass(handler, tornado.websocket.WebSocketHandler) else ()
+    return type(handler.__name__, (ProjectErrorPage, *websocket, handler), {"__doc__": handler.__doc__})
+
+
 BUSY_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Busy: try again shortly</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -308,7 +489,7 @@ visitors close their pages. Please <a href="{again}">try again</a> in a minute.<
 """
 
 
-class BoundedVoilaHandler(TornadoVoilaHandler):
+class BoundedVoilaHandler(ProjectErrorPage, TornadoVoilaHandler):
     """Voilà's notebook page, refused with a busy page when the kernel quota is full, and
     with 400 when the URL asks for a template or a theme (before any kernel starts)."""
 
@@ -316,6 +497,8 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
     async def get(self, path=None):
         if any(name in self.request.query_arguments for name in OVERRIDES):
             raise tornado.web.HTTPError(400, reason="Template and theme are fixed on this site")
+        if path and CONTROL_CHARACTERS.search(path):
+            raise tornado.web.HTTPError(404)  # Voilà would redirect to it: a 500
         quota: KernelQuota = self.settings[QUOTA_SETTING]
         if not quota.admit(self.kernel_manager):
             self.log.warning("Busy page: %d kernels reached", quota.max_kernels)
@@ -327,7 +510,7 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
                 if reserved:  # the kernel exists now and is counted by the kernel manager
                     quota.release()
                     reserved = False
-                self.write(snippet)
+                self.write(HEARTBEAT if snippet == VOILA_HEARTBEAT else snippet)
                 self.flush()
         finally:
             if reserved:
@@ -351,7 +534,7 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         self.finish(BUSY_PAGE.format(places=quota.max_kernels, again=again))
 
 
-class NotFoundHandler(BaseVoilaHandler):
+class NotFoundHandler(ProjectErrorPage, BaseVoilaHandler):
     """Every URL no handler takes: the project's 404 page (tornado's default is bare)."""
 
     async def prepare(self):
@@ -359,7 +542,7 @@ class NotFoundHandler(BaseVoilaHandler):
         raise tornado.web.HTTPError(404)
 
 
-class ProjectTemplateStaticFiles(TemplateStaticFileHandler):
+class ProjectTemplateStaticFiles(ProjectErrorPage, TemplateStaticFileHandler):
     """Voilà's /voila/templates/<template>/static/<file>, for the project template only: Voilà
     answered 500 to a path of another shape (an assertion failed) or to a template name that
     is a path."""
@@ -381,10 +564,14 @@ class PublishingVoila(Voila):
 
     name = "rules-explorer-publish"
     max_kernels = Integer(32, config=True, help="kernels alive at once, preheated ones included")
+    secure_cookies = Bool(
+        False, config=True, help="Secure on every cookie: the site is reached over https only"
+    )
 
     def init_settings(self):
         settings = super().init_settings()
         settings[QUOTA_SETTING] = KernelQuota(self.max_kernels)
+        settings[SECURE_COOKIES_SETTING] = self.secure_cookies
         settings["default_handler_class"] = NotFoundHandler
         settings["default_handler_args"] = {"voila_configuration": self.voila_configuration}
         # jupyter_server's own error pages (e.g. a 404 from /voila/labextensions/) failed to
@@ -406,8 +593,20 @@ class PublishingVoila(Voila):
         ]
         if Path(self.root_dir, LANDING_PAGE).is_file():
             landing = url_path_join(self.base_url, "voila/render", LANDING_PAGE)
-            handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))
+            handlers.insert(
+                0, (self.server_url, with_project_error_page(tornado.web.RedirectHandler), {"url": landing})
+            )
         return handlers
+
+    def start(self):
+        """Voilà's start, with PublishingApplication (the security headers) for Voilà's
+        tornado.web.Application."""
+        self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        self.log.info("Storing connection files in %s.", self.connection_dir)
+        self.app = PublishingApplication(**self.init_settings())
+        self.app.settings.update(self.tornado_settings)
+        self.app.add_handlers(".*$", self.init_handlers())
+        self.listen()
 
     @staticmethod
     def _replaced(spec: tuple) -> tuple:
@@ -417,6 +616,8 @@ class PublishingVoila(Voila):
         }
         if len(spec) > 1 and spec[1] in replacement:
             return (spec[0], replacement[spec[1]], *spec[2:])
+        if len(spec) > 1 and isinstance(spec[1], type):
+            return (spec[0], with_project_error_page(spec[1]), *spec[2:])
         return spec
 
 
@@ -483,6 +684,12 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
         help="memory cap of each kernel in MiB (RLIMIT_DATA); 0 turns it off (default %(default)s)",
     )
     parser.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="mark every cookie Secure and send HSTS: the site is reached over https only (behind a "
+        "TLS proxy that sends no X-Forwarded-Proto); with X-Forwarded-Proto: https this is automatic",
+    )
+    parser.add_argument(
         "--no-perfect-play",
         dest="perfect_play",
         action="store_false",
@@ -508,6 +715,7 @@ def parse_args(argv: Sequence[str] | None = None) -> PublishSettings:
         pool_size=args.pool_size,
         kernel_memory_mib=args.kernel_memory_mib,
         perfect_play=args.perfect_play,
+        secure_cookies=args.secure_cookies,
         extra_voila_args=extra,
     )
 
