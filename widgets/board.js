@@ -86,6 +86,9 @@ function render({ model, el }) {
   }
 
   function drawScene() {
+    // a new drawing (a move, the hand-over's empty board, a new game): the cursor's last
+    // words go, as they may name what this drawing hides
+    live.textContent = "";
     sizeSvg();
     scene.innerHTML = model.get("scene_svg");
     hits.innerHTML = model.get("hit_svg");

@@ -16,7 +16,9 @@ Presentation (and so one scene) per redraw.
 
 from __future__ import annotations
 
+import threading
 from base64 import b64encode
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import ipywidgets as w
@@ -24,7 +26,8 @@ import ipywidgets as w
 import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.core import Action, Move, State
-from rules_kernel.session import Change, Session, SessionError
+from rules_kernel.session import Change, Node, Session, SessionError
+from widgets import runtime
 from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
 from widgets.controller import ClickController
@@ -64,6 +67,7 @@ PAGE_CSS = """<style>
   border-radius:3px; vertical-align:-1px; margin-right:4px; }
 .re-curtain { border: 2px dashed #8A7A5A; border-radius: 8px; padding: 24px; text-align: center;
   background: #F4EBD0; }
+.re-explorer .re-behind-curtain { display: none !important; }
 </style>"""
 
 
@@ -76,6 +80,12 @@ ROW = {"flex_flow": "row wrap"}
 LABEL_FITS = {"description_width": "initial"}
 #: the title of the explorer's folded tools
 FOLDED_TITLE = "Position, export and link"
+#: the class that hides a part of the page while the hand-over curtain is down (a class, not the
+#: part's layout: a layout may be shared with other controls, widgets/looks.py)
+BEHIND_CURTAIN = "re-behind-curtain"
+#: how often (seconds) a page whose perfect play is "being prepared" asks again whether the
+#: solved table is ready (a few file checks: rules_kernel.tablebase.availability)
+PERFECT_POLL_SECONDS = 5.0
 
 
 class _OnFirstUse:
@@ -164,6 +174,12 @@ class Explorer(w.VBox):
         self._stop_observing = lambda: None
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
         self._quiet = False  # True while new_game sets its menus: their observers wait
+        self._reverting = False  # True while a control changed behind the curtain is set back
+        #: the controls the curtain disabled (they are enabled again when it lifts)
+        self._frozen: list[w.Widget] = []
+        #: perfect play "being prepared": a thread asks again until the table is ready
+        self._perfect_lock = threading.Lock()
+        self._perfect_poll: tuple[threading.Event, rk.Game] | None = None
         # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
         self._folded_built = self._chance_built = False
         self.looks = Looks()
@@ -325,14 +341,19 @@ class Explorer(w.VBox):
         )
         side_column.add_class("re-side")
         main = make(w.HBox, children=[board_column, side_column], layout={**ROW, "width": "100%"})
+        #: what the hand-over curtain hides besides the board: every control but its own button
+        self._covered = [side_column]
         if self.compact:
             return [main]
         header = make(w.HBox, children=[self.game_select, self.new_button], layout=ROW)
+        self._covered += [header, self.options_box, self.editor_box, self.reference_box]
         return [header, self.options_box, self.editor_box, main, self.reference_box]
 
     def _wire(self) -> None:
         show = error_line(self.message)
-        on = self._guarded = guarded(show)  # also for the widgets built on first use
+        self._guarded = guarded(show)  # also for the widgets built on first use
+        #: every control's handler but the curtain's: nothing acts while the curtain is down
+        on = self._acts = lambda handler: self._guarded(self._unless_curtained(handler))
         self.board.on_click(on(self.click))
         self.board.on_escape(on(self.clear_selection))
         self.board.on_history(on(self._history_key))
@@ -354,6 +375,26 @@ class Explorer(w.VBox):
         self.play_button.on_click(on(lambda _: self._play_selected()))
         self.address.on_opened(guarded(self._link_refused)(self.open_link))
         self.address.on_copied(on(self._link_copied))
+
+    def _unless_curtained(self, handler: Callable[..., Any]) -> Callable[..., Any]:
+        """`handler`, run only while the hand-over curtain is up. Behind it a control does
+        nothing (the page disables them all; a script or a stale browser message may still
+        press one): a click is dropped, and a value changed (a menu, a switch) is set back, so
+        that nothing on the page changes until the next player lifts the curtain."""
+
+        def run(*args: Any) -> Any:
+            if self.curtain_for is None or self._quiet:
+                return handler(*args)
+            change = args[0] if len(args) == 1 and isinstance(args[0], dict) else None
+            if change is not None and change.get("type") == "change" and not self._reverting:
+                self._reverting = True
+                try:
+                    change["owner"].set_trait(change["name"], change["old"])
+                finally:
+                    self._reverting = False
+            return None
+
+        return run
 
     def _replace(self, box: w.Box, children: tuple[w.Widget, ...]) -> None:
         """Set a box's children and close the ones it had that it holds no more: otherwise the
@@ -401,16 +442,17 @@ class Explorer(w.VBox):
         first hands the screen over in the view of the player to move."""
         if self.curtain.children:
             return
-        make, on = self.looks.make, self._guarded
+        make = self.looks.make
         self.curtain_text = make(w.HTML)
         self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
         self.curtain_button.add_class("re-curtain-button")
-        self.curtain_button.on_click(on(lambda _: self._lift_curtain()))
+        # the one control that acts while the curtain is down
+        self.curtain_button.on_click(self._guarded(lambda _: self._lift_curtain()))
         self.curtain.children = (self.curtain_text, self.curtain_button)
         self.done_text = make(w.HTML)
         self.done_button = make(w.Button, description="Done — hand over", button_style="primary")
         self.done_button.add_class("re-done-button")
-        self.done_button.on_click(on(lambda _: self._done_looking()))
+        self.done_button.on_click(self._acts(lambda _: self._done_looking()))
         self.done_box.children = (self.done_text, self.done_button)
 
     def _build_looking_back(self) -> None:
@@ -421,7 +463,7 @@ class Explorer(w.VBox):
         make = self.looks.make
         self.looking_back_text = make(w.HTML)
         self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
-        self.back_to_game.on_click(self._guarded(lambda _: self.back_to_the_game()))
+        self.back_to_game.on_click(self._acts(lambda _: self.back_to_the_game()))
         self.looking_back.children = (self.looking_back_text, self.back_to_game)
 
     def _build_chance_controls(self) -> None:
@@ -436,7 +478,7 @@ class Explorer(w.VBox):
         )
         self.chance_select = make(w.Dropdown, description="or pick", layout=WIDE)
         self.chance_apply = make(w.Button, description="Apply", layout={"width": "70px"})
-        on = self._guarded
+        on = self._acts
         self.chance_button.on_click(on(lambda _: self.sample_chance()))
         self.chance_apply.on_click(on(lambda _: self._apply_chosen_chance()))
         self.chance_box.children = (
@@ -491,7 +533,7 @@ class Explorer(w.VBox):
             layout=AUTO,
         )
         self.link_note = make(w.HTML)
-        on = self._guarded
+        on = self._acts
         self.edit_toggle.observe(on(lambda _: self._editing_switched()), names="value")
         self.position_load.on_click(on(lambda _: self.set_position(self.position_text.value)))
         self.export_button.on_click(on(lambda _: self.export()))
@@ -575,8 +617,32 @@ class Explorer(w.VBox):
         self._shown_viewer = None
         self._looking_viewer = None
         self._handing_over = None
+        self._done_at = None
         self._zoom: float | None = None
+        self._forget_the_last_game()
         self._redraw()
+
+    def _forget_the_last_game(self) -> None:
+        """Nothing of the game before stays on the page: the screen-reader line, the notes
+        (looking back, the hand-over's, a link copied), the picture made, an open editor; the
+        redraw then writes the status, the list, the record and the analysis of this one."""
+        self._announce("")
+        if self.editor_box.children:
+            self._replace(self.editor_box, ())
+            self.editor_box.layout.display = "none"
+        if self._folded_built:
+            quiet, self._quiet = self._quiet, True
+            try:
+                self.edit_toggle.value = False
+            finally:
+                self._quiet = quiet
+            self.pictures.link.value = self.link_note.value = ""
+        if self.looking_back.children:
+            self.looking_back_text.value = ""
+        if self.curtain.children:
+            self.curtain_text.value = self.done_text.value = ""
+        self._replace(self.choices, ())
+        self._replace(self.lines_here, ())
 
     def _agents(self) -> dict[int, str]:
         return {seat: self.agent_kind.value for seat in self.agent_seats}
@@ -593,9 +659,8 @@ class Explorer(w.VBox):
             self.looks.make(w.Checkbox, value=seat in kept, indent=False, description=name, layout=AUTO)
             for seat, name in enumerate(players)
         ]
-        show = guarded(error_line(self.message))
         for switch in self.agent_plays:
-            switch.observe(show(lambda _: self._settings_changed()), names="value")
+            switch.observe(self._acts(lambda _: self._settings_changed()), names="value")
         label = self.looks.make(w.HTML, value="Agent plays:&nbsp;")
         self._replace(self.agents_box, (label, *self.agent_plays))
 
@@ -670,7 +735,7 @@ class Explorer(w.VBox):
                 description=f"Switch to {rk.game_class(other).title} and load it",
                 layout=w.Layout(width="auto", max_width="100%"),
             )
-            switch.on_click(guarded(error_line(self.message))(lambda _: self._switch_and_load(other, text)))
+            switch.on_click(self._acts(lambda _: self._switch_and_load(other, text)))
             self._replace(self.position_switch, (switch,))
 
     def _switch_and_load(self, game_id: str, text: str) -> None:
@@ -706,15 +771,93 @@ class Explorer(w.VBox):
         return self.state
 
     def undo(self) -> None:
-        """Take back the last move (and the chance and agent actions after it)."""
-        self.curtain_for = None
+        """Take back the last move (and the chance and agent actions after it). In the view of
+        the player to move (people handing the screen over), the player at the screen takes
+        back their own whole turn (War Stories: both flips), with the agents' replies and the
+        chance after it, and nothing of another person's turn: that would show a position in
+        the other seat's view. Nothing behind the curtain."""
+        if self.curtain_for is not None:
+            return
+        if not self._hand_over():
+            self._stop_looking()
+            self.session.undo()
+            return
+        target = self._undo_target()
+        if target is None:
+            self._say(self._why_no_undo())
+            return
         self._stop_looking()
-        if not self.session.undo():
-            self._redraw()  # nothing to take back: the curtain, if any, is lifted all the same
+        self._done_at = None
+        self.session.go(target)
 
     def redo(self) -> None:
-        self._stop_looking()
-        self.session.redo()
+        """Walk the current line on again: what `undo` took back. In the view of the player to
+        move, the player at the screen's own turn and the automatic actions after it."""
+        if self.curtain_for is not None:
+            return
+        if not self._hand_over():
+            self._stop_looking()
+            self.session.redo()
+            return
+        target = self._redo_target()
+        if target is not None:
+            self._stop_looking()
+            self.session.go(target)
+
+    def _hand_over(self) -> bool:
+        """Is the page in the view of the player to move (people handing the screen over)?"""
+        return self.perspective.value == FOLLOW_TURN
+
+    def _undo_target(self) -> Node | None:
+        """Where Undo goes in the view of the player to move: back over the automatic actions
+        (an agent's reply, chance) to the viewer's last action, then to the start of the
+        viewer's run of actions (their turn). None where the last turn is another person's."""
+        viewer, session = self.viewer, self.session
+        node = session.node
+        while node.parent is not None:
+            before = node.parent.state
+            if before.current_player == viewer or not session.is_automatic(before):
+                break
+            node = node.parent
+        if node.parent is None or node.parent.state.current_player != viewer:
+            return None
+        while node.parent is not None and node.parent.state.current_player == viewer:
+            node = node.parent
+        return node
+
+    def _redo_target(self) -> Node | None:
+        """Where Redo goes in the view of the player to move: along the current line over the
+        viewer's own turn and the automatic actions after it, up to the next person's turn
+        (the viewer's own next turn included). None where the line goes on with another
+        person's action."""
+        viewer, session = self.viewer, self.session
+        line, ply = session.line(), session.ply
+        if ply >= len(line) - 1 or line[ply].state.current_player != viewer:
+            return None
+        end, left = ply, False
+        while end + 1 < len(line):
+            state = line[end].state
+            if state.current_player == viewer and not left:
+                end += 1
+            elif session.is_automatic(state):
+                left, end = True, end + 1
+            else:
+                break
+        return line[end]
+
+    def _why_no_undo(self) -> str:
+        """Why Undo takes nothing back in the view of the player to move."""
+        if self.session.node.parent is None:
+            return "Nothing to take back: the game is at its start."
+        node = self.session.node
+        while node.parent is not None and self.session.is_automatic(node.parent.state):
+            node = node.parent
+        if node.parent is None:
+            return "Nothing of yours to take back yet."
+        mover = node.parent.state.current_player
+        names = self.game.player_names
+        whose = f"{names[mover]}'s" if 0 <= mover < len(names) else "another player's"
+        return f"Nothing of yours to take back: the last turn was {whose}, and it stays hidden from you."
 
     # --- looking back through the game ------------------------------------------------------
     @property
@@ -724,6 +867,8 @@ class Explorer(w.VBox):
 
     def look_at(self, ply: int) -> None:
         """Show the position after `ply` of the current line (0: the start); nothing is undone."""
+        if self.curtain_for is not None:
+            return  # the history is seen with the eyes at the table: none until the curtain lifts
         line_end = len(self.session.line()) - 1
         ply = max(0, min(line_end, ply))
         if self.perspective.value == FOLLOW_TURN and self._looking_viewer is None:
@@ -754,13 +899,18 @@ class Explorer(w.VBox):
 
     def reset(self) -> None:
         """Back to the start (the initial state, or the position the explorer was given); the
-        moves stay in the session's tree (Redo walks them again), automatic ones included."""
+        moves stay in the session's tree (Redo walks them again), automatic ones included.
+        Nothing behind the curtain."""
+        if self.curtain_for is not None:
+            return
         self._say("")
         with self.session.batch():
             self.session.start()
             self.session.run_automatic()
 
     def sample_chance(self) -> None:
+        if self.curtain_for is not None:
+            return
         if self.state.current_player == rk.CHANCE and not self.state.is_terminal():
             with self.session.batch():
                 self.session.sample_chance()
@@ -873,7 +1023,7 @@ class Explorer(w.VBox):
         button = self.looks.make(
             w.Button, description=move.choice_label, button_style="success", tooltip=str(move), layout=AUTO
         )
-        button.on_click(guarded(error_line(self.message))(lambda _: self.play(move)))
+        button.on_click(self._acts(lambda _: self.play(move)))
         return button
 
     # --- showing -----------------------------------------------------------------------
@@ -884,6 +1034,9 @@ class Explorer(w.VBox):
         """Draw the page from one presentation of the session (one scene)."""
         view = self._view = self.presentation()
         curtain = self.curtain_for is not None
+        if not curtain:
+            self._uncover()
+        self._show_perfect_switch()  # the solved table may have become ready meanwhile
         self.controller = _Controller(view.moves)
         self._show_done()
         if curtain and self.curtain.layout.display == "none":
@@ -915,13 +1068,91 @@ class Explorer(w.VBox):
             self.board_column.layout.max_width = width
             self.board_column.layout.flex = f"1 1 {width}"
         self._show_history(view, curtain)
-        self.undo_button.disabled = self.session.ply == 0
-        self.redo_button.disabled = self.session.ply == len(self.session.line()) - 1
+        self._show_steps(curtain)
         self._show_menus(view, curtain)
         self._show_position(view, curtain)
         if self._folded_built:
             self.export(view)  # the download link follows the game
         self._replace(self.choices, ())
+        if curtain:
+            self._cover()
+
+    def _show_steps(self, curtain: bool) -> None:
+        """Undo and Redo, enabled where they take something back or walk it again; in the view
+        of the player to move, only the player at the screen's own turn (the tooltip says why
+        not)."""
+        session = self.session
+        if curtain:
+            undo = redo = False
+        elif self._hand_over():
+            undo, redo = self._undo_target() is not None, self._redo_target() is not None
+        else:
+            undo, redo = session.ply > 0, session.ply < len(session.line()) - 1
+        self.undo_button.disabled, self.redo_button.disabled = not undo, not redo
+        if self._hand_over() and not undo and not curtain and session.ply > 0:
+            self.undo_button.tooltip = self._why_no_undo()
+        else:
+            mine = self._hand_over()
+            self.undo_button.tooltip = "Take back your turn" if mine else "Take back the last move"
+
+    def _walk(self) -> Iterator[w.Widget]:
+        """Every widget on the page, the explorer's own first."""
+        seen: set[int] = set()
+        todo: list[w.Widget] = [self]
+        while todo:
+            widget = todo.pop()
+            if id(widget) in seen:
+                continue
+            seen.add(id(widget))
+            yield widget
+            todo.extend(reversed(getattr(widget, "children", ()) or ()))
+
+    def _cover(self) -> None:
+        """The hand-over curtain is down: every control but its button is hidden and disabled,
+        and nothing of the view shown before stays on the page (the board's drawing, the
+        screen-reader lines, the notes, the picture and link made in it, an open editor)."""
+        for part in self._covered:
+            part.add_class(BEHIND_CURTAIN)
+        self._clear_board()
+        self._announce("")
+        self.status.value = self.message.value = self.study_status.value = ""
+        if self.editor_box.children:
+            self._replace(self.editor_box, ())
+            self.editor_box.layout.display = "none"
+        if self._folded_built:
+            self._quiet = True  # the editor's switch is set back without its observer acting
+            try:
+                self.edit_toggle.value = False
+            finally:
+                self._quiet = False
+            self.pictures.link.value = self.link_note.value = self.position_note.value = ""
+        if self.looking_back.children:
+            self.looking_back_text.value = ""
+        keep = self.curtain_button
+        for widget in self._walk():
+            if widget is not keep and getattr(widget, "disabled", True) is False:
+                widget.disabled = True
+                self._frozen.append(widget)
+
+    def _uncover(self) -> None:
+        """The curtain lifted: the page's parts come back and the controls it disabled are
+        enabled again (the redraw then disables what has nothing to do)."""
+        for part in self._covered:
+            part.remove_class(BEHIND_CURTAIN)
+        frozen, self._frozen = self._frozen, []
+        for widget in frozen:
+            widget.disabled = False
+
+    def _clear_board(self) -> None:
+        """Nothing of the last view on the board: its drawing, hit layer (names and tooltips)
+        and label go, so that neither the page nor its accessibility tree holds them."""
+        board = self.board
+        board.scene = board.layout = None
+        board.highlight, board.cursor = {}, ""
+        with board.widget.hold_sync():
+            board.widget.scene_svg = board.widget.hit_svg = board.widget.highlight_svg = ""
+            board.widget.cursor_start = ""
+            board.widget.label = "Game board (hidden for the hand-over)"
 
     def _show_history(self, view: Presentation, curtain: bool) -> None:
         """The move list (the whole current line, the shown position marked), the note that a
@@ -954,9 +1185,7 @@ class Explorer(w.VBox):
                     tooltip=f"Line {i + 1} from here" + (" (the main line)" if i == 0 else ""),
                     layout=FITS,
                 )
-                button.on_click(
-                    guarded(error_line(self.message))(lambda _, i=i, at=before: self._into_line(at, i))
-                )
+                button.on_click(self._acts(lambda _, i=i, at=before: self._into_line(at, i)))
                 buttons.append(button)
             buttons.insert(0, self.looks.make(w.HTML, value="Lines from here:"))
         self._replace(self.lines_here, tuple(buttons))
@@ -1111,16 +1340,69 @@ class Explorer(w.VBox):
     # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
     def _show_perfect_switch(self) -> None:
         """Offered where the game has a solved table on this machine: "being prepared" (and
-        off) while the server still unpacks or builds it; not offered where there is none."""
-        availability = self.game.solved_table_availability() if self.game.SOLVED_TABLE else "absent"
-        self.perfect.layout.display = SHOWN if availability != "absent" else "none"
-        preparing = availability == "preparing"
-        self.perfect.description = (
-            "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
-        )
-        self.perfect.disabled = preparing
-        if availability != "ready":
-            self.perfect.value = False
+        off) while the server still unpacks or builds it; not offered where there is none.
+        Asked on every redraw (a few file checks) and, while the table is being prepared, every
+        PERFECT_POLL_SECONDS by a thread: the switch becomes usable (and the perfect agent
+        offered) once the table is ready, without a new game or a reload."""
+        game = self.game
+        with self._perfect_lock:
+            availability = game.solved_table_availability() if game.SOLVED_TABLE else "absent"
+            self.perfect.layout.display = SHOWN if availability != "absent" else "none"
+            preparing = availability == "preparing"
+            description = "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
+            if self.perfect.description != description:
+                self.perfect.description = description
+            if availability != "ready":
+                self.perfect.value = False
+            if self.curtain_for is None:
+                self.perfect.disabled = preparing
+            elif not preparing and not any(widget is self.perfect for widget in self._frozen):
+                self.perfect.disabled = True  # behind the curtain: usable once it lifts
+                self._frozen.append(self.perfect)
+            if availability == "ready":
+                self._offer_perfect_agent()
+            if preparing:
+                self._poll_perfect(game)
+
+    def _offer_perfect_agent(self) -> None:
+        """The perfect agent joins the agents' menu once the table is ready."""
+        if PERFECT_AGENT in self.agent_kind.options:
+            return
+        kind, quiet = self.agent_kind.value, self._quiet
+        self._quiet = True
+        try:
+            self.agent_kind.options = AGENTS + (PERFECT_AGENT,)
+            self.agent_kind.value = kind
+        finally:
+            self._quiet = quiet
+
+    def _poll_perfect(self, game: rk.Game) -> None:
+        """Ask again, in a thread, until `game`'s table is no longer being prepared (the
+        browser's Python has no threads: there the next redraw asks)."""
+        running = self._perfect_poll
+        if not runtime.THREADS or (running is not None and running[1] is game):
+            return
+        if running is not None:
+            running[0].set()  # it asked for another game
+        stop = threading.Event()
+        self._perfect_poll = (stop, game)
+
+        def poll() -> None:
+            while not stop.wait(PERFECT_POLL_SECONDS):
+                if self.game is not game:
+                    break  # another game is shown: its own redraws ask
+                try:
+                    if game.solved_table_availability() == "preparing":
+                        continue
+                    self._show_perfect_switch()
+                except Exception:  # noqa: BLE001 (a thread's error has no page line; the redraw asks again)
+                    pass
+                break
+            with self._perfect_lock:
+                if self._perfect_poll is not None and self._perfect_poll[0] is stop:
+                    self._perfect_poll = None
+
+        threading.Thread(target=poll, name="rules-explorer-perfect-play", daemon=True).start()
 
     def _perfect_switched(self) -> None:
         if self.perfect.value and self.tablebase is None:

@@ -59,7 +59,8 @@ class PictureExport:
         self.link = w.HTML()
         row = w.HBox([self.kind, self.button], layout=w.Layout(flex_flow="row wrap"))
         self.box = w.VBox([row, self.link])
-        self.button.on_click(guarded(self._error)(lambda _: self.make()))
+        # a disabled button does nothing, even pressed by a script (the hand-over curtain)
+        self.button.on_click(guarded(self._error)(lambda _: None if self.button.disabled else self.make()))
         self.kind.observe(lambda _: setattr(self.link, "value", ""), names="value")
 
     def _error(self, text: str) -> None:

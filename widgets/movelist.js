@@ -38,6 +38,7 @@ function render({ model, el }) {
   }
 
   function draw() {
+    live.textContent = ""; // the last move said was of the list drawn before (another game or view)
     root.replaceChildren();
     root.setAttribute("aria-label", model.get("label"));
     root.append(option(0, "Start", "re-start"));
