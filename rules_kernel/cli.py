@@ -214,9 +214,8 @@ def _add_analyse(sub) -> None:
     analyse.add_argument("-o", "--output", required=True, help="the report: a .parquet or .csv file")
     analyse.add_argument(
         "--engine",
-        choices=("table", "fairy-stockfish", "fsf", "ismcts"),  # rules_kernel.analysis: names, aliases
-        help="fsf is short for fairy-stockfish (default: the best the game has, and the tree "
-        "search for a position Fairy-Stockfish fails on: its rows say engine ismcts)",
+        help="table, fairy-stockfish, fsf or ismcts (default: the best the game has; fsf is short "
+        "for fairy-stockfish; a position Fairy-Stockfish fails on goes to the tree search: engine ismcts)",
     )
     analyse.add_argument(
         "--seconds", type=float, default=0.25, help="time per position analysed (default 0.25)"
