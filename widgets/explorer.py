@@ -640,7 +640,7 @@ class Explorer(w.VBox):
         if self.looking_back.children:
             self.looking_back_text.value = ""
         if self.curtain.children:
-            self.curtain_text.value = self.done_text.value = ""
+            self.curtain_text.value = self.done_text.value = self.curtain_button.description = ""
         self._replace(self.choices, ())
         self._replace(self.lines_here, ())
 
