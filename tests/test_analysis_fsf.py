@@ -12,7 +12,6 @@ import os
 import random
 import sys
 import threading
-import time
 
 import pytest
 
@@ -125,15 +124,17 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.timeout(30)  # a close that waited for ever fails here instead of hanging
 def test_an_engine_that_ignores_quit_is_killed_on_close(tmp_path):
     script = tmp_path / "stubborn-engine"
     script.write_text(f"#!{sys.executable}\n{FAKE_ENGINE}")
     script.chmod(0o755)
     fsf = FairyStockfish("gorogoro", path=script)
     assert fsf.name == "Stubborn" and fsf.running
-    started = time.monotonic()
     fsf.close()
-    assert not fsf.running and time.monotonic() - started < 10
+    assert not fsf.running
+    with pytest.raises(ValueError, match="one UCI command a line"):  # no command can smuggle another
+        fsf.send("isready\nquit")
 
 
 # --- translation ------------------------------------------------------------------------------------
@@ -212,16 +213,16 @@ def test_the_mating_kodama_drop_is_never_suggested_and_the_mate_in_one_is_found(
 
 
 @needs_engine
+@pytest.mark.timeout(60)  # without the stop the search would run its 30 s: `stopped` false
 def test_a_search_reports_progress_and_stops_on_request(goro):
     seen = []
     stop = threading.Event()
     timer = threading.Timer(0.3, stop.set)
     timer.start()
-    started = time.monotonic()
     result = analyse(
         GORO.initial_state(), engine=goro, limit=Limit(seconds=30), progress=seen.append, stop=stop
     )
-    assert time.monotonic() - started < 10 and result.search.stopped
+    assert result.search.stopped
     assert len(seen) >= 2 and seen[-1] is result
     assert [a.search.depth for a in seen[:-1]] == sorted(a.search.depth for a in seen[:-1])
     assert result.best.move in {str(m) for m in GORO.initial_state().legal_moves()}
