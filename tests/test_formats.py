@@ -36,7 +36,9 @@ def test_a_pychess_dobutsu_pgn_reads_with_its_tags_comments_drops_and_result():
     assert record.result["winner"] == 1 and record.result["reason"] == "the Koropokkuru was captured"
     assert record.players == ({"name": "Ann"}, {"name": "Bo"})
     assert record.meta["pgn"]["Site"] == "https://www.pychess.org/aBcDeFgH"
-    assert record.meta["comments"]["6"] == "a chick dropped next to the lion"  # the session's format
+    # the session's format; a comment as it stands in the file, its line break kept (issue 44)
+    assert record.meta["comments"]["6"] == "a chick dropped\nnext to the lion"
+    assert record.meta["comments"]["0"] == "Ann opens with the lion"
 
 
 def test_a_gorogoroplus_pgn_without_lance_or_knight_is_the_5x6_game():

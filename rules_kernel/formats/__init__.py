@@ -13,6 +13,7 @@ split into bounded lines (`records` does the splitting, the size limits and the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -100,17 +101,17 @@ def comments_meta(pairs: list[list[Any]]) -> dict[str, str]:
     """[ply, text] pairs as a record's `meta["comments"]`: {"<ply>": text}, the comment after
     `ply` actions (the session's format, so a Replay shows them beside the board); two
     comments at one ply are joined by a blank line."""
-    found: dict[str, str] = {}
+    found: dict[str, list[str]] = {}
     for ply, text in pairs:
-        key = str(ply)
-        found[key] = f"{found[key]}\n\n{text}" if key in found else text
-    return found
+        found.setdefault(str(ply), []).append(text)
+    return {key: "\n\n".join(texts) for key, texts in found.items()}  # joined once: no quadratic +=
 
 
-def comments_of(record: Record) -> dict[int, list[str]]:
+def comments_of(record: Record) -> dict[int, str]:
     """The comments a record carries in `meta["comments"]` ({"<ply>": text}: after `ply`
-    actions), by ply; anything else there is ignored."""
-    found: dict[int, list[str]] = {}
+    actions), by ply, each whole (a writer writes it as one comment, so nothing in it, a
+    blank line included, is lost or split); anything else there is ignored."""
+    found: dict[int, str] = {}
     held = record.meta.get("comments") if isinstance(record.meta, dict) else None
     for key, text in held.items() if isinstance(held, dict) else ():
         if (
@@ -119,9 +120,28 @@ def comments_of(record: Record) -> dict[int, list[str]]:
             and key.isdigit()
             and len(key) <= 9
             and isinstance(text, str)
+            and text
         ):
-            found.setdefault(int(key), []).extend(part for part in text.split("\n\n") if part)
+            found[int(key)] = text
     return found
+
+
+#: line breaks of every convention (those str.splitlines breaks at): a comment keeps its lines
+_LINE_BREAK = re.compile("\r\n|[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+#: the other characters no line of a PGN or KIF file may hold (records' line reader refuses
+#: them): C0 controls but tab and line feed, DEL, C1 controls
+_UNLINEABLE = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+#: a surrogate code point in a str is an unpaired one: UTF-8 cannot hold it
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def writable_comment(text: str) -> str:
+    """A comment as a line-based format (PGN, KIF) can hold it, written in UTF-8 and read back
+    through records' line reader: a line break of any other convention ('\\r\\n', '\\r',
+    U+2028, form feed, ...) becomes '\\n', any other control character but tab a space, an
+    unpaired surrogate U+FFFD. Everything else (tabs, edge spaces, blank lines) is kept."""
+    text = _LINE_BREAK.sub("\n", text)
+    return _SURROGATE.sub("\ufffd", _UNLINEABLE.sub(" ", text))
 
 
 def fail(source: str, line: int | None = None, ply: int | None = None) -> Callable[[str], RecordError]:

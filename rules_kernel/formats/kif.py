@@ -16,7 +16,14 @@ Squares are shogi's: the file in full-width digits counted from the first player
 top rank is 一). `(23)` is the square a piece left (ASCII digits), `打` a drop, `成` a
 promotion, `不成` a promotion declined, `同　` the square of the move before. Lines starting
 with `*` are comments, `#` file comments, `&` bookmarks; a `変化：` line starts a variation,
-which is not read. A game from another position than the initial one has a board diagram
+which is not read.
+
+A comment is the `*` lines after a move (before the first move: on the start), one line of
+the comment each: read as they stand after the `*` (tabs and edge spaces kept, an empty `*`
+line an empty line of the comment) and joined by newlines. So every comment written comes
+back exactly, but for what no line of a file holds (`formats.writable_comment`: control
+characters, line breaks of other conventions, unpaired surrogates), and a comment that is
+nothing (`*` alone, no text) is none. A game from another position than the initial one has a board diagram
 (`後手の持駒：`, `|vきvラvぞ|一`, `先手の持駒：`, `後手番`).
 
 Pieces are read by the animal names, their first characters (diagrams), or the shogi kanji of
@@ -48,6 +55,7 @@ from rules_kernel.formats import (
     games_with,
     known,
     settle,
+    writable_comment,
 )
 from rules_kernel.games.yokai import (
     KIRIN,
@@ -158,7 +166,7 @@ class _Kif:
         self.rows: list[tuple[str, int]] = []
         self.second_to_move = False
         self.moves: list[tuple[int, int, str]] = []  # (line, number, text)
-        self.comments: list[list[Any]] = []
+        self.comments: list[list[Any]] = []  # [ply, [line, ...]]: a comment's lines
         self.ending: tuple[str, int] | None = None
         self.result: tuple[str, str, int] | None = None
         self.first_line: int | None = None
@@ -186,12 +194,20 @@ def _scan(lines: Iterable[tuple[int, str]], source: str, max_actions: int | None
         if text.startswith("変化"):
             break  # the main line is read whole before the first variation
         if text.startswith("*"):
-            kif.comments.append([len(kif.moves), text[1:].strip()])
+            _take_comment(kif, raw.rstrip("\r\n").lstrip(" \t")[1:])
             continue
         if _take_move(kif, text, number, source, max_actions):
             continue
         _take_other(kif, text, number)
     return kif
+
+
+def _take_comment(kif: _Kif, text: str) -> None:
+    """A `*` line: the next line of the comment after the last move (or on the start)."""
+    if kif.comments and kif.comments[-1][0] == len(kif.moves):
+        kif.comments[-1][1].append(text)
+    else:
+        kif.comments.append([len(kif.moves), [text]])
 
 
 def _take_move(kif: _Kif, text: str, number: int, source: str, max_actions: int | None) -> bool:
@@ -248,7 +264,8 @@ def _read(kif: _Kif, source: str) -> Record:
     names = [kif.headers.get(key, ("", 0))[0] for key in ("先手", "後手")]
     names = [names[0] or kif.headers.get("下手", ("", 0))[0], names[1] or kif.headers.get("上手", ("", 0))[0]]
     players = ({"name": names[0]}, {"name": names[1]}) if any(names) else ()
-    comments = [c for c in kif.comments if c[1]]
+    comments = [[ply, "\n".join(lines)] for ply, lines in kif.comments]  # joined once: no quadratic +=
+    comments = [c for c in comments if c[1]]
     return build(
         game,
         start,
@@ -494,16 +511,21 @@ def _hand(state: State, side: int) -> str:
 
 def _moves(record: Record, states: list[State]) -> list[str]:
     comments = comments_of(record)
-    lines = [f"*{_one_line(text)}" for text in comments.get(0, ())]
+    lines = _comment_lines(comments.get(0))
     previous = None
     for ply, action in enumerate(record.actions):
         state = states[ply]
         move = state.parse_move(action.notation)
         lines.append(f"{ply + 1:>4} {_move_text(state, move, previous)}")
-        lines += [f"*{_one_line(text)}" for text in comments.get(ply + 1, ())]
+        lines += _comment_lines(comments.get(ply + 1))
         previous = move.to
     lines += _ending(record, states[-1], len(record.actions))
     return lines
+
+
+def _comment_lines(text: str | None) -> list[str]:
+    """A comment as `*` lines, one a line of it, each as it stands."""
+    return [] if text is None else ["*" + line for line in writable_comment(text).split("\n")]
 
 
 def _move_text(state: State, move: YokaiMove, previous: int | None) -> str:

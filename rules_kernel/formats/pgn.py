@@ -24,9 +24,20 @@ capture, `=H` / `=G` for a promotion (the letter of what it becomes), drops as `
 moves under its new letter: the hen is `H`; on 5x6 a promoted Kodama or Oni moves as a gold,
 `G`. Our own notation (`b2b3`, `C@a2`) is read too.
 
-The reader takes any PGN: many games in a file, comments (`{...}`, `;`) kept in
-`meta["comments"]` as {"<ply>": text} (the session's comments, shown by the Replay), NAGs
-and variations `(...)` skipped, move numbers ignored.
+The reader takes any PGN: many games in a file, comments kept in `meta["comments"]` as
+{"<ply>": text} (the session's comments, shown by the Replay), NAGs and variations `(...)`
+skipped, move numbers ignored.
+
+Comments, by the PGN standard (section 5, "Commentary"): a brace comment runs from `{` to the
+next `}` (across lines; braces do not nest, and PGN has no escape for `}`); a rest-of-line
+comment runs from `;` to the end of the line; a line starting with `%` is an escape line. A
+comment's text is read as it stands: between the braces, or after the `;`, newlines, tabs and
+edge spaces kept; rest-of-line comments on consecutive lines (`;` at the start of the next
+line) are one comment of several lines; two comments at one ply are joined by a blank line.
+The writer writes a comment as one brace comment, unless it holds a `}` or a line starting
+with `%`: then as rest-of-line comments, one a line, which hold those. So every comment comes
+back exactly as written, but for what no line of a file holds (`formats.writable_comment`:
+control characters, line breaks of other conventions, unpaired surrogates).
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ from rules_kernel.formats import (
     games_with,
     known,
     settle,
+    writable_comment,
 )
 from rules_kernel.games.yokai import PROMOTES_TO, YokaiMove, _in_check, _legal_moves, kind_of
 from rules_kernel.records import Record, RecordError, check_start
@@ -190,8 +202,8 @@ def _split(lines: Iterable[tuple[int, str]], source: str) -> Iterator[_Game]:
     game, in_comment = _Game(), False
     for number, text in lines:
         stripped = text.strip()
-        if not stripped or (stripped.startswith("%") and not in_comment):
-            continue
+        if not in_comment and (not stripped or stripped.startswith("%")):
+            continue  # a blank line inside a {comment} is the comment's
         if stripped.startswith("[") and not in_comment:
             if game.text:
                 yield game
@@ -330,22 +342,36 @@ def _moves(
     final state). A move that is no legal move names its line and ply."""
     text = "\n".join(line for _, line in found.text)
     starts = _line_starts(found.text)
+
+    def line_of(token: re.Match) -> int:
+        return _line_at(starts, found.text, token)
+
     state, actions, comments, result, depth = start, [], [], None, 0
+    rest_of_line_end = None  # where the last ;comment ended, while nothing else came after it
     for token in _TOKEN.finditer(text):
         kind, value = token.lastgroup, token.group()
-        line = _line_at(starts, found.text, token.start())
+        if kind == "line_comment" and not depth:
+            if rest_of_line_end is not None and text[rest_of_line_end : token.start()] == "\n":
+                comments[-1][1].append(value[1:])  # the next line of a comment in ;lines
+            else:
+                comments.append([len(actions), [value[1:]]])
+            rest_of_line_end = token.end()
+            continue
+        if kind != "space":
+            rest_of_line_end = None
         if kind == "open":
-            raise RecordError("a {comment} is not closed", source=source, line=line)
+            raise RecordError("a {comment} is not closed", source=source, line=line_of(token))
         if kind == "rav":
             depth += 1 if value == "(" else -1
             if depth < 0:
-                raise RecordError("a ')' closes no variation", source=source, line=line)
+                raise RecordError("a ')' closes no variation", source=source, line=line_of(token))
             continue
         if depth or kind in ("space", "nag", "number"):
             continue
-        if kind in ("comment", "line_comment"):
-            comments.append([len(actions), " ".join(value.strip("{};").split())])
+        if kind == "comment":
+            comments.append([len(actions), [value[1:-1]]])  # as it stands: lines, tabs, edge spaces
             continue
+        line = line_of(token)  # found for moves and errors only: comments may be many
         if result is not None:
             raise RecordError(f"{echo(value)} after the result {result}", source=source, line=line)
         if kind == "result":
@@ -355,7 +381,8 @@ def _moves(
         actions.append(str(state.last_move))
     if depth:
         raise RecordError("a variation '(' is not closed", source=source, line=found.text[-1][0])
-    return actions, [c for c in comments if c[1]], result, state
+    joined = [[ply, "\n".join(lines)] for ply, lines in comments]  # joined once: no quadratic +=
+    return actions, [c for c in joined if c[1]], result, state
 
 
 def _play(state: State, token: str, ply: int, source: str, line: int, budget: list[int | None]) -> State:
@@ -383,8 +410,9 @@ def _line_starts(text: list[tuple[int, str]]) -> list[int]:
     return starts
 
 
-def _line_at(starts: list[int], text: list[tuple[int, str]], offset: int) -> int:
-    return text[bisect_right(starts, offset) - 1][0]
+def _line_at(starts: list[int], text: list[tuple[int, str]], token: re.Match) -> int:
+    """The file's line number where `token` starts."""
+    return text[bisect_right(starts, token.start()) - 1][0]
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -453,33 +481,50 @@ def _escaped(value: str) -> str:
 
 def _movetext(record: Record, states: list[State]) -> str:
     comments = comments_of(record)
-    tokens = [_comment(text) for text in comments.get(0, ())]
+    tokens = [_comment(comments[0])] if 0 in comments else []
     for ply, action in enumerate(record.actions):
         state = states[ply]
         move = state.parse_move(action.notation)
         if state.side == 0 or ply == 0:
             tokens.append(f"{state.ply // 2 + 1}{'.' if state.side == 0 else '...'}")
         tokens.append(san(state, move))
-        tokens += [_comment(text) for text in comments.get(ply + 1, ())]
+        if ply + 1 in comments:
+            tokens.append(_comment(comments[ply + 1]))
     tokens.append(_result_text(record))
     return _wrapped(tokens)
 
 
 def _comment(text: str) -> str:
-    """A comment in braces: PGN has no escape for '}', so it becomes ')'."""
-    return "{" + re.sub(r"\s+", " ", text.replace("}", ")")).strip() + "}"
+    """A comment as it stands, in braces; one that holds a '}' (a brace comment ends at the
+    first, and PGN has no escape for it) or a line starting with '%' (PGN's escape line, which
+    readers pass over) as rest-of-line comments, ';' before each of its lines."""
+    text = writable_comment(text)
+    if "}" in text or "\n%" in text:
+        return "\n".join(";" + line for line in text.split("\n"))
+    return "{" + text + "}"
 
 
 def _wrapped(tokens: list[str]) -> str:
-    lines, line = [], ""
+    """The movetext in lines of at most WIDTH characters where the tokens allow (a comment is
+    never broken: its line breaks are its own); a ;comment ends its line."""
+    out: list[str] = []
+    line: str | None = None  # the last line so far; None before the first token
+    ends_line = False  # the last token was a ;comment: the next starts a line
     for token in tokens:
-        joined = f"{line} {token}" if line else token
-        if len(joined) > WIDTH and line:
-            lines.append(line)
-            joined = token
-        line = joined
-    lines.append(line)
-    return "\n".join(lines)
+        first = token.split("\n", 1)[0]
+        if line is None:
+            separator = ""
+        elif ends_line or len(line) + 1 + len(first) > WIDTH:
+            separator = "\n"
+        else:
+            separator = " "
+        out += [separator, token]
+        if "\n" in token:
+            line = token.rsplit("\n", 1)[-1]
+        else:
+            line = f"{line} {token}" if separator == " " else token
+        ends_line = token.startswith(";")
+    return "".join(out)
 
 
 def write(target: str | os.PathLike | IO[str], records: Iterable[Record]) -> int:
