@@ -436,15 +436,21 @@ def test_the_default_analysis_falls_back_when_the_engine_crashes_and_uses_it_aga
     stand_in = StandIn(tmp_path, "crash-on-go")
     monkeypatch.setenv(fsf_module.BINARY_ENV, str(stand_in.path))
     assert analysis.default_engine_name(GORO) == "fairy-stockfish"  # it starts and passes its check
-    fallen = analyse(START, limit=Limit(seconds=None, depth=2, playouts=20))
-    assert fallen.search.engine == "ismcts" and fallen.best.move in LEGAL
-    assert fallen.search.notes[-1] == (
+    quick = Limit(seconds=None, depth=2, playouts=20)
+    note = (
         "Fairy-Stockfish could not answer, so the tree search did: "
         f"Fairy-Stockfish ({stand_in.path}) was killed by signal 9 (SIGKILL) while searching"
     )
-    with pytest.raises(EngineError, match="killed by signal 9"):  # named: the error itself
+    # the engine default_engine_name opened; after its failure a fresh one; after two, a rest
+    for starts_one in (False, True, False):
+        started = len(stand_in.started())
+        fallen = analyse(START, limit=quick)
+        assert fallen.search.engine == "ismcts" and fallen.best.move in LEGAL
+        assert fallen.search.notes[-1] == note
+        assert (len(stand_in.started()) > started) == starts_one
+    with pytest.raises(EngineError, match="killed by signal 9"):  # named: no rest, the error
         analyse(START, engine="fairy-stockfish", limit=AGAIN)
-    stand_in.set("pass")
+    stand_in.set("pass")  # a changed binary ends the rest
     again = analyse(START, limit=AGAIN)
     assert again.search.engine == "fairy-stockfish" and "a fresh engine was started" in again.search.notes[-1]
 

@@ -174,17 +174,20 @@ def _names_with_aliases() -> list[tuple[str, str]]:
     return [(n, "/".join(a for a, full in ENGINE_ALIASES.items() if full == n)) for n in ENGINE_NAMES]
 
 
-# the default analysis' last Fairy-Stockfish failure per variant: (why, the binary, when)
-_FAILED: dict[str, tuple[str, tuple, float]] = {}
+#: the default analysis gives Fairy-Stockfish a rest after this many failures in a row
+FAILURES_BEFORE_A_REST = 2
+# the default analysis' Fairy-Stockfish failures per variant: (why, the binary, when, in a row)
+_FAILED: dict[str, tuple[str, tuple, float, int]] = {}
 
 
 class DefaultEngine:
     """The default analysis of a game that declares a Fairy-Stockfish variant: the engine
     when it can answer, else the tree search, with the reason in `search.notes` (the engine
-    not installed, not a program, crashed, hung, or sent garbage: every EngineError). After
-    a failure the tree search answers at once for RETRY_AFTER seconds (a game's report must
-    not wait for a hung engine's deadline at every position), unless the binary changes;
-    then the engine is asked again, and after a crash it starts a fresh process."""
+    not installed, not a program, crashed, hung, or sent garbage: every EngineError). The
+    next analysis asks the engine again (after a crash: a fresh process); after
+    FAILURES_BEFORE_A_REST failures in a row the tree search answers at once for RETRY_AFTER
+    seconds (a game's report must not wait out a hung engine's deadline at every position),
+    unless the binary changes."""
 
     name = "fairy-stockfish"
 
@@ -203,16 +206,21 @@ class DefaultEngine:
     ) -> Analysis:
         variant = type(self.game).FAIRY_STOCKFISH_VARIANT
         identity = _fsf.binary_identity()
-        why, binary, when = _FAILED.get(variant, (None, None, 0.0))
-        if why is None or binary != identity or time.monotonic() - when >= _fsf.RETRY_AFTER:
+        why, binary, when, failures = _FAILED.get(variant, (None, None, 0.0, 0))
+        resting = (
+            failures >= FAILURES_BEFORE_A_REST
+            and binary == identity
+            and time.monotonic() - when < _fsf.RETRY_AFTER
+        )
+        if not resting:
             try:
                 engine = get_engine(self.game, "fairy-stockfish")
                 result = engine.analyse(state, viewer=viewer, limit=limit, progress=progress, stop=stop)
                 _FAILED.pop(variant, None)
                 return result
             except EngineError as exc:
-                why = str(exc)
-                _FAILED[variant] = (why, identity, time.monotonic())
+                why, failures = str(exc), (failures if binary == identity else 0) + 1
+                _FAILED[variant] = (why, identity, time.monotonic(), failures)
         result = self.fallback.analyse(state, viewer=viewer, limit=limit, progress=progress, stop=stop)
         note = f"Fairy-Stockfish could not answer, so the tree search did: {why}"
         return replace(result, search=replace(result.search, notes=(*result.search.notes, note)))
