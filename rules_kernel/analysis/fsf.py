@@ -95,13 +95,14 @@ def find_binary(path: str | os.PathLike | None = None) -> Path:
     candidate = path or os.environ.get(BINARY_ENV) or None
     if candidate is None:
         candidate = DEBIAN_BINARY if os.access(DEBIAN_BINARY, os.X_OK) else shutil.which("fairy-stockfish")
+    shown = one_line(str(candidate), limit=200)  # a setting may hold any character: one line
     if candidate is None or not os.path.exists(candidate):
-        where = candidate or f"{DEBIAN_BINARY} or on the PATH"
+        where = shown if candidate else f"{DEBIAN_BINARY} or on the PATH"
         raise EngineError(f"Fairy-Stockfish not found at {where}: {INSTALL_HINT}")
     if not Path(candidate).is_file():
-        raise EngineError(f"Fairy-Stockfish at {candidate} is a directory, not a program: {INSTALL_HINT}")
+        raise EngineError(f"Fairy-Stockfish at {shown} is a directory, not a program: {INSTALL_HINT}")
     if not os.access(candidate, os.X_OK):
-        raise EngineError(f"Fairy-Stockfish at {candidate} is not executable (chmod +x it): {INSTALL_HINT}")
+        raise EngineError(f"Fairy-Stockfish at {shown} is not executable (chmod +x it): {INSTALL_HINT}")
     return Path(candidate)
 
 
@@ -245,7 +246,7 @@ class FairyStockfish:
 
     @property
     def _who(self) -> str:
-        return f"Fairy-Stockfish ({self.binary})"
+        return f"Fairy-Stockfish ({one_line(str(self.binary), limit=200)})"
 
     # --- the process ------------------------------------------------------------------------
     def _read_all(self) -> None:
@@ -270,7 +271,7 @@ class FairyStockfish:
     def _ended(self) -> str:
         """How the process ended, in words (it may still be running with its output closed)."""
         try:
-            code = self._process.wait(timeout=1.0)
+            code = self._process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             return "closed its output"
         if code < 0:
