@@ -34,13 +34,15 @@ from rules_kernel.tablebase import (
     Tablebase,
     TablebaseError,
     Value,
+    _build,
+    _solve,
     decode,
     mirrored,
     normalised,
     position_text,
 )
 from rules_kernel.tablebase import _engine as engine
-from rules_kernel.tablebase._build import build_table
+from rules_kernel.tablebase._solve import build_table
 
 GAME = rk.load_game("yokai-3x4")
 FULL = (2, 2, 2)
@@ -274,15 +276,16 @@ def test_pure_python_fallback_builds_the_same_table(monkeypatch):
     spec, pure = _pure_python_engine()
     spec.loader.exec_module(pure)
     assert pure.HAVE_NUMBA is False
-    from rules_kernel.tablebase import _build
 
     compiled = build_table((0, 1, 1), progress=False)[0]
     walked = build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
-    monkeypatch.setattr(_build, "engine", pure)
-    python = _build.build_table((0, 1, 1), progress=False, threads=1)[0]
+    monkeypatch.setattr(_solve, "engine", pure)
+    python = _solve.build_table((0, 1, 1), progress=False, threads=2)[0]  # runs one thread
     assert python.dtype == compiled.dtype and (python == compiled).all()
-    python = _build.build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
+    python = _solve.build_table((1, 0, 0), progress=False, start_board=SMALL_START)[0]
     assert (python == walked).all()  # the walk from a start too
+    monkeypatch.setattr(_build, "engine", pure)  # and the earlier build's
+    assert (_build.build_table((0, 1, 1), progress=False, threads=1)[0] == compiled).all()
 
 
 # --- the API ---------------------------------------------------------------------------------
@@ -410,20 +413,25 @@ def test_availability_imports_neither_numpy_nor_the_solver():
 def test_open_maps_the_unpacked_values_read_only(small_cache):
     built = Tablebase.build(material=SMALL, progress=False)
     files = tablebase.TableFiles.of(SMALL)
-    assert not files.values.exists()  # a build writes the compressed table only
-    tb = Tablebase.open(material=SMALL)  # the first open unpacks
+    # a build writes the compressed table and its unpacked values, and answers from the map
+    assert files.values.is_file() and isinstance(built._values, np.memmap)
+    assert files.values.stat().st_mtime_ns >= files.table.stat().st_mtime_ns
+    stamp = files.values.stat().st_mtime_ns
+    tb = Tablebase.open(material=SMALL)
     assert isinstance(tb._values, np.memmap) and not tb._values.flags.writeable
     assert np.array_equal(tb._values, built._values) and tb.counts() == built.counts()
-    stamp = files.values.stat().st_mtime_ns
-    Tablebase.open(material=SMALL)
-    assert files.values.stat().st_mtime_ns == stamp  # reused
+    assert files.values.stat().st_mtime_ns == stamp  # current: reused, not unpacked again
     in_memory = Tablebase.open(material=SMALL, mapped=False)
     assert not isinstance(in_memory._values, np.memmap)
+    assert np.array_equal(in_memory._values, built._values)
+    files.values.unlink()
+    Tablebase.open(material=SMALL)  # the first open unpacks when the file is not there
+    assert np.array_equal(np.load(files.values), built._values)
+    stamp = files.values.stat().st_mtime_ns
     time.sleep(0.01)
-    Tablebase.build(material=SMALL, progress=False)  # a new table: the old unpacked copy goes
-    assert not files.values.exists()
-    Tablebase.open(material=SMALL)
+    Tablebase.build(material=SMALL, progress=False)  # a new table: a new unpacked copy
     assert files.values.stat().st_mtime_ns > stamp
+    assert files.values.stat().st_mtime_ns >= files.table.stat().st_mtime_ns
 
 
 def test_open_during_a_preparation_says_so_without_a_path(small_cache):
@@ -748,3 +756,95 @@ def test_counts_in_both_conventions(tmp_path):
             expected["draw"],
             expected["loss"],
         )
+
+
+# --- the compact build against the earlier one ---------------------------------------------------
+
+# a start with one piece of each kind beside the Koropokkuru (material (1, 1, 1)): ours Kitsune
+# a1, Koropokkuru b1, Kodama b2; theirs Koropokkuru b4, Tanuki c4
+MIXED_START = (
+    engine.E,
+    engine.L,
+    0,
+    0,
+    engine.C,
+    0,
+    0,
+    0,
+    0,
+    0,
+    engine.L + engine.THEM,
+    engine.G + engine.THEM,
+)
+
+
+@pytest.mark.parametrize(
+    ("material", "start", "threads"),
+    [
+        ((0, 1, 1), None, 2),  # every position of a sub-game
+        ((1, 1, 1), None, 2),
+        ((1, 0, 0), SMALL_START, 1),  # the walk from a start
+        ((1, 1, 1), MIXED_START, 2),
+        ((1, 1, 1), MIXED_START, 1),
+    ],
+)
+def test_compact_build_equals_the_earlier_build(material, start, threads):
+    """The compact build (bitset, dense values, atomic updates by all threads) gives the same
+    values, counts and levels as the earlier build (a value and a flags byte per node)."""
+    ours, meta = build_table(material, progress=False, threads=threads, start_board=start)
+    earlier, earlier_meta = _build.build_table(material, progress=False, threads=2, start_board=start)
+    assert ours.dtype == earlier.dtype == np.uint16 and np.array_equal(ours, earlier)
+    assert meta["counts"] == earlier_meta["counts"] and meta["levels"] == earlier_meta["levels"]
+    assert meta["counts"]["non_terminal"]["wins"] > 0 and meta["counts"]["non_terminal"]["losses"] > 0
+    if start is not None:  # only the reached nodes have values: the rest are 0, as before
+        assert 0 < np.count_nonzero(ours) < ours.size
+
+
+def test_the_compact_walk_marks_each_reached_node_once(monkeypatch):
+    """The bitset walk: exactly the nodes a plain breadth-first search over the engine's
+    moves reaches; every node enters one frontier only (none twice, with two threads)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    material = (1, 0, 0)
+    ix = engine.index_tables(material)
+    size = engine.node_count(ix)
+    bits = np.zeros(engine.bitset_words(size), np.uint64)
+    entered = []
+    original = engine.walk_nodes
+
+    def recording(ix, bits, frontier, start, stop, out, far):
+        resume, count = original(ix, bits, frontier, start, stop, out, far)
+        entered.extend(out[:count].tolist())
+        return resume, count
+
+    monkeypatch.setattr(engine, "walk_nodes", recording)
+    with ThreadPoolExecutor(2) as pool:
+        _solve.walk(pool, ix, bits, 2, False, start_board=SMALL_START)
+    marked = {node for node in range(size) if (int(bits[node >> 6]) >> (node & 63)) & 1}
+    reached, _expanded = _reached_from(SMALL_START, ix)
+    assert marked == reached
+    start = int(engine.node_index(np.array(SMALL_START, np.int64), np.zeros(6, np.int64), ix))
+    assert len(entered) == len(set(entered)) == len(reached) - 1 and start not in entered
+
+
+def test_written_tables_read_as_numpy_files_and_tables_of_the_earlier_writer_still_open(tmp_path):
+    """The build streams the table file (format 1, what the earlier build's np.savez_compressed
+    wrote); np.load reads it, and a table in the earlier writer's file opens and answers alike."""
+    material = (1, 0, 1)
+    tb = Tablebase.build(material=material, directory=tmp_path / "new", progress=False)
+    earlier = _build.build_table(material, progress=False)[0]
+    narrow = earlier.astype(np.uint8)  # the sub-game's distances fit a byte: 254, 255 the draws
+    narrow[earlier == engine.DRAW], narrow[earlier == engine.DRAW_TERMINAL] = 254, 255
+    with np.load(tb.path, allow_pickle=False) as data:
+        assert data["values"].dtype == np.uint8 and np.array_equal(data["values"], narrow)
+        meta = json.loads(str(data["meta"]))
+    assert meta["format"] == 1 and meta["counts"] == tb.counts() and meta["material"] == list(material)
+    old_dir = tmp_path / "earlier"
+    Tablebase(np.array(narrow), dict(tb.meta)).save(tablebase.TableFiles.of(material, old_dir).table)
+    assert not tablebase.TableFiles.of(material, old_dir).values.exists()
+    old = Tablebase.open(material=material, directory=old_dir)  # unpacks on the first open
+    assert np.array_equal(old._values, tb._values)
+    ix = engine.index_tables(material)
+    for index in range(0, engine.table_size(ix), 97):
+        state = _state(index, ix)
+        assert old.value(state) == tb.value(state)

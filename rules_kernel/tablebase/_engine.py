@@ -927,3 +927,323 @@ def tally(ix, values, flags, start, stop, out):
                 out[m, 1, 7] += symmetric
             if value < DRAW and value > out[m, 0, 8]:
                 out[m, 0, 8] = value
+
+
+# --- the compact build: a bitset of the nodes reached and dense values --------------------------
+#
+# The passes above keep a uint16 value and a flags byte for every node of the folded index
+# (855 million for the whole game: 2.6 GB), though the walk reaches about one node in seven.
+# The compact build keeps one *bit* per node (REACHED), a running count of the bits before
+# each 64-bit word (`prefix`), and the values of the reached nodes only, in node order: the
+# value of node n is values[prefix[n >> 6] + (bits set in its word below n)] (dense_of).
+# Threads update the bitset and the values with atomic instructions, so each node is reached,
+# and each undecided one decided, by exactly one thread, in any order: the same values as the
+# passes above (a node at one level gets every message from the level before; a lost child
+# and the last won child cannot both come, as a lost child is a counted move).
+
+if HAVE_NUMBA:
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _atomic_or(typingctx, array, index, mask):
+        """array[index] |= mask atomically; returns the word before."""
+        sig = array.dtype(array, index, mask)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+            value = context.cast(builder, args[2], signature.args[2], aryty.dtype)
+            return builder.atomic_rmw("or", ptr, value, "monotonic")
+
+        return sig, codegen
+
+    @intrinsic
+    def _compare_and_swap(typingctx, array, index, expected, new):
+        """array[index] = new if it still holds `expected` (atomically); whether it did."""
+        sig = types.boolean(array, index, expected, new)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+            old = context.cast(builder, args[2], signature.args[2], aryty.dtype)
+            value = context.cast(builder, args[3], signature.args[3], aryty.dtype)
+            swapped = builder.cmpxchg(ptr, old, value, "monotonic", "monotonic")
+            return builder.extract_value(swapped, 1)
+
+        return sig, codegen
+
+    @intrinsic
+    def _popcount(typingctx, word):
+        """The number of bits set in a uint64 (one instruction)."""
+        sig = types.int64(word)
+
+        def codegen(context, builder, signature, args):
+            value = context.cast(builder, args[0], signature.args[0], types.uint64)
+            return builder.ctpop(value)
+
+        return sig, codegen
+
+else:  # pure Python: the build runs one thread, so plain operations are atomic enough
+
+    def _atomic_or(array, index, mask):
+        old = array[index]
+        array[index] = old | mask
+        return old
+
+    def _compare_and_swap(array, index, expected, new):
+        if array[index] != expected:
+            return False
+        array[index] = new
+        return True
+
+    def _popcount(word):
+        return bin(int(word)).count("1")
+
+
+ONE = np.uint64(1)
+
+
+def bitset_words(size: int) -> int:
+    """64-bit words of a bitset of `size` nodes."""
+    return (size + 63) // 64
+
+
+@jit_inline
+def _mark(bits, node):
+    """Set node's bit; True for the one caller that set it (a plain read first: most nodes
+    met are marked already, and the atomic instruction costs more than the read)."""
+    word = node >> 6
+    mask = ONE << np.uint64(node & 63)
+    if bits[word] & mask:
+        return False
+    return (_atomic_or(bits, word, mask) & mask) == 0
+
+
+@jit_inline
+def dense_of(bits, prefix, node):
+    """The dense index of a node, -1 when its bit is not set."""
+    word = node >> 6
+    mask = ONE << np.uint64(node & 63)
+    bitword = bits[word]
+    if bitword & mask == 0:
+        return -1
+    return np.int64(prefix[word]) + _popcount(bitword & (mask - ONE))
+
+
+@jit
+def mark_all(bits, size):
+    """Every node of [0, size) (a sub-game without a start position)."""
+    for node in range(size):
+        _mark(bits, node)
+
+
+@jit
+def count_prefix(bits, prefix):
+    """prefix[w] = the bits set in the words before w; returns the total."""
+    total = 0
+    for word in range(bits.size):
+        prefix[word] = total
+        total += _popcount(bits[word])
+    return total
+
+
+@jit
+def walk_nodes(ix, bits, frontier, start, stop, out, far_rank_kodama_drops=True):
+    """One step of the walk from the start: for each node of frontier[start:stop] where play
+    goes on (no try made, no Koropokkuru to take), mark its children and append those marked
+    here for the first time to out (each node enters one frontier, once). Stops early when out
+    could overflow: returns (where to resume, the number of nodes in out)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    kids = np.zeros(256, np.int64)
+    turned = np.zeros(SQUARES, np.int64)
+    turned_hands = np.zeros(6, np.int64)
+    count = 0
+    for i in range(start, stop):
+        if count + kids.size > out.size:
+            return i, count
+        unrank_node(np.int64(frontier[i]), ix, board, hands)
+        if try_status(board) != 0:
+            continue
+        n = children(board, hands, ix, kids, turned, turned_hands, False, far_rank_kodama_drops, True)
+        for k in range(n):  # n is -1 when a move takes the Koropokkuru: a win in 1, not expanded
+            child = kids[k]
+            if _mark(bits, child):
+                out[count] = child
+                count += 1
+    return stop, count
+
+
+@jit
+def classify_dense(ix, bits, prefix, values, first_word, stop_word):
+    """The value entry of every reached node in words [first_word, stop_word) (classify)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    dense = np.int64(prefix[first_word])
+    for word in range(first_word, stop_word):
+        bitword = bits[word]
+        if bitword == 0:
+            continue
+        for bit in range(64):
+            if (bitword >> np.uint64(bit)) & ONE:
+                unrank_node(word * 64 + bit, ix, board, hands)
+                values[dense] = classify(board, hands)[0]
+                dense += 1
+
+
+@jit
+def collect_dense(bits, prefix, values, first_word, stop_word, codes, out):
+    """The nodes in words [first_word, stop_word) whose value is one of `codes`, in order;
+    returns their number (out must hold them all)."""
+    dense = np.int64(prefix[first_word])
+    count = 0
+    for word in range(first_word, stop_word):
+        bitword = bits[word]
+        for bit in range(64):
+            if (bitword >> np.uint64(bit)) & ONE:
+                value = values[dense]
+                for code in codes:
+                    if value == code:
+                        out[count] = word * 64 + bit
+                        count += 1
+                dense += 1
+    return count
+
+
+@jit
+def retrograde_nodes(ix, bits, prefix, values, nodes, start, stop, level, out):
+    """Retrograde step for the nodes decided in `level` plies in nodes[start:stop]: every
+    predecessor not decided yet gets the message (atomically: threads may run at once) — a
+    lost node makes it a win in level + 1; the last won child a loss in level + 1 (in 2 at
+    level 0 when its other moves hang the Koropokkuru). Appends node | (its level << 32) to
+    out for each node decided here. Stops early when out could overflow: returns (where to
+    resume, the number of entries)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    preds = np.zeros(1024, np.int64)
+    turned = np.zeros(SQUARES, np.int64)
+    turned_hands = np.zeros(6, np.int64)
+    loss_code = 2 * level + 2
+    count = 0
+    for i in range(start, stop):
+        if count + preds.size > out.size:
+            return i, count
+        node = np.int64(nodes[i])
+        lost = values[dense_of(bits, prefix, node)] == loss_code
+        unrank_node(node, ix, board, hands)
+        n = predecessors(board, hands, ix, preds, turned, turned_hands, True)
+        for k in range(n):
+            p = preds[k]
+            dense = dense_of(bits, prefix, p)
+            if dense < 0:
+                continue  # not reached from the start
+            while True:
+                value = values[dense]
+                if not is_undecided(value):
+                    break
+                decided = True
+                if lost:
+                    new = 2 * level + 3
+                else:
+                    new = value - 1
+                    if new & 0x7F != 0:
+                        decided = False
+                    elif level >= 1 or new & HANGS == 0:
+                        new = 2 * level + 4
+                    else:
+                        new = 6  # every other move hangs the Koropokkuru: a loss in 2
+                if _compare_and_swap(values, dense, value, new):
+                    if decided:
+                        out[count] = p | (((new - 1) >> 1) << 32)
+                        count += 1
+                    break
+    return stop, count
+
+
+@jit
+def finish_dense(ix, bits, prefix, values, first_word, stop_word):
+    """finish, on the dense values: what no level decided is a draw. Returns the number of
+    positions without a move."""
+    stuck = 0
+    rest_size = ix[IX_REST]
+    dense = np.int64(prefix[first_word])
+    for word in range(first_word, stop_word):
+        bitword = bits[word]
+        for bit in range(64):
+            if (bitword >> np.uint64(bit)) & ONE:
+                value = values[dense]
+                if is_undecided(value) or value == 0:
+                    values[dense] = DRAW
+                    if value == 0:
+                        stuck += _weight(word * 64 + bit, rest_size)
+                dense += 1
+    return stuck
+
+
+@jit
+def tally_dense(ix, bits, prefix, values, first_word, stop_word, out):
+    """tally, on the dense values: every node is reached; one is expanded unless a try was
+    made there or its player can take the Koropokkuru (a value 3 that the walk's
+    classification gave, not the retrograde step: looked at again)."""
+    board = np.zeros(SQUARES, np.int64)
+    hands = np.zeros(6, np.int64)
+    rest_size = ix[IX_REST]
+    dense = np.int64(prefix[first_word])
+    for word in range(first_word, stop_word):
+        bitword = bits[word]
+        for bit in range(64):
+            if (bitword >> np.uint64(bit)) & ONE == 0:
+                continue
+            node = word * 64 + bit
+            value = values[dense]
+            dense += 1
+            field = 5
+            if value == 1:
+                field = 1
+            elif value == 2:
+                field = 2
+            elif value == DRAW_TERMINAL:
+                field = 3
+            elif value < DRAW:
+                field = 4 if value & 1 else 6
+            weight = _weight(node, rest_size)
+            symmetric = 0
+            unpacked = False
+            if weight == 1:
+                unrank_node(node, ix, board, hands)
+                unpacked = True
+                symmetric = 1 if _is_symmetric(board) else 0
+            expanded = field != 1 and field != 2 and field != 3
+            if value == 3:
+                if not unpacked:
+                    unrank_node(node, ix, board, hands)
+                expanded = not can_capture_lion(board)
+            for m in range(2):
+                if m == 1 and not expanded:
+                    continue
+                out[m, 0, 0] += weight
+                out[m, 1, 0] += symmetric
+                out[m, 0, field] += weight
+                out[m, 1, field] += symmetric
+                if value == 3:
+                    out[m, 0, 7] += weight
+                    out[m, 1, 7] += symmetric
+                if value < DRAW and value > out[m, 0, 8]:
+                    out[m, 0, 8] = value
+
+
+@jit
+def scatter_dense(bits, prefix, values, start, out):
+    """The file's layout of nodes [start, start + out.size) (start a multiple of 64): each
+    reached node's value, 0 for the rest."""
+    out[:] = 0
+    dense = np.int64(prefix[start >> 6])
+    for i in range(out.size):
+        node = start + i
+        if (bits[node >> 6] >> np.uint64(node & 63)) & ONE:
+            out[i] = values[dense]
+            dense += 1

@@ -25,7 +25,7 @@ from rules_kernel.tablebase import (
     _check_material,
 )
 from rules_kernel.tablebase import _engine as engine
-from rules_kernel.tablebase._build import build_table
+from rules_kernel.tablebase._solve import file_dtype, solve, write_table
 from rules_kernel.tablebase.values import UNKNOWN, MoveValue, Value  # noqa: F401 (re-exported)
 
 FORMAT_VERSION = 1
@@ -65,22 +65,26 @@ class Tablebase:
 
     @classmethod
     def _build_into(cls, files: TableFiles, material, progress: bool, threads: int) -> Tablebase:
-        """The build, its caller holding the lock."""
+        """The build, its caller holding the lock: the compact build (`_solve`) solves, writes
+        the table and its unpacked values straight from its arrays (never the whole layout in
+        memory), and the table comes back mapped from the unpacked file."""
         _clear_partials(files)
         started = time.perf_counter()
-        values, meta = build_table(material, progress=progress, threads=threads)
-        meta["build_seconds"] = round(time.perf_counter() - started, 1)
-        tb = cls._from_build(values, meta)
-        tb.save(files.table)
-        return tb
-
-    @classmethod
-    def _from_build(cls, values: np.ndarray, meta: dict) -> Tablebase:
-        """The build's values are already in the file's layout: one slab per kept pair of
-        mirror-image Koropokkuru placements (files a and c swapped; the other's values are
-        the same), about half the plain index."""
-        meta = dict(meta, pair_slots=engine.PAIR_SLOT.tolist(), format=FORMAT_VERSION, game=GAME_ID)
-        return cls(_narrow(values), meta)
+        solved = solve(material, progress=progress, threads=threads)
+        build_seconds = time.perf_counter() - started
+        meta = dict(
+            solved.meta,
+            pair_slots=engine.PAIR_SLOT.tolist(),
+            format=FORMAT_VERSION,
+            game=GAME_ID,
+            build_seconds=round(build_seconds, 1),
+        )
+        started = time.perf_counter()
+        write_table(solved, meta, files.table, files.values, file_dtype(solved))
+        del solved  # its arrays go before the table is mapped
+        meta["timings"]["writing"] = round(time.perf_counter() - started, 1)
+        values = np.load(files.values, mmap_mode="r", allow_pickle=False)
+        return cls(values, meta, files.table)
 
     @classmethod
     def open(
@@ -399,17 +403,6 @@ def decode(code: int, draw_from: int = 254) -> Value | None:
 
 # uint8 tables: 254 a draw by endless play, 255 the try draw (uint16: 0xFFFE, 0xFFFF)
 DRAW_CODES = (254, 255)
-
-
-def _narrow(values: np.ndarray) -> np.ndarray:
-    """uint8 when every distance fits below the draw codes."""
-    longest = int(np.max(values, where=values < engine.DRAW, initial=0))
-    if longest < DRAW_CODES[0]:
-        narrow = values.astype(np.uint8)
-        narrow[values == engine.DRAW] = DRAW_CODES[0]
-        narrow[values == engine.DRAW_TERMINAL] = DRAW_CODES[1]
-        return narrow
-    return values  # longer distances: keep uint16
 
 
 def mirrored(board: np.ndarray) -> np.ndarray:
