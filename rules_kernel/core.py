@@ -500,6 +500,36 @@ class State:
         `action` may be given as its notation (IllegalMoveError if it names none here)."""
         return str(self._action_of(action))
 
+    # --- views that forget (issue 44): what a viewer can still tell of an action ----------
+    def forgets(self, action: Action) -> bool:
+        """Has this position, as its view shows it, forgotten what `action` showed? `action`
+        is one played elsewhere on this state's line: before it (a move list's past entries)
+        or after it (looking back: the entries still to come). Only a view that forgets says
+        yes: War Stories' `view(p)` shows a card turned back as a card back again, so a flip
+        of a card that is face down (`?`) here is forgotten. The all-seeing state, a view with
+        `memory=True` and every game whose views keep what they saw forget nothing: the
+        default is False. A move list writes a forgotten action as `forgotten_text` words it
+        (`recalled_text` picks the one or the other)."""
+        return False
+
+    def forgotten_text(self, action: Action | str, viewer: int | None = None) -> str:
+        """`action`, about to be played here, in words for `viewer` once its view has forgotten
+        what the action showed (`forgets`): `action_text` without it ("turns over a2",
+        "turns over b2 — no match, both turned back"). The default, for a game whose views
+        forget nothing: `action_text`."""
+        return self.action_text(action, viewer)
+
+    def recalled_text(self, action: Action | str, viewer: int | None, now: State) -> str:
+        """`action`, played here, in words as `viewer` can still tell of it when its view shows
+        `now`: `now` is `viewer`'s view (or the all-seeing state) of the position the reader is
+        at, on the same line, later than the action or, looking back, earlier. The words a
+        move list shows beside that position: `forgotten_text` where `now.forgets(action)`,
+        else `action_text`. Not a hook: games override `forgets` and `forgotten_text`."""
+        action = self._action_of(action)
+        if now.forgets(action):
+            return self.forgotten_text(action, viewer)
+        return self.action_text(action, viewer)
+
     def _action_of(self, action: Action | str) -> Action:
         """The action itself, or the one its notation names here: a legal move, or the
         pending chance event's outcome (IllegalMoveError saying why when it names none)."""

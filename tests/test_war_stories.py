@@ -500,7 +500,7 @@ SCRIPT = [  # (mover, notation, the move list's words, the words without memory)
         1,
         "flip:f2",
         "turns over f2: Ki — two Ki, both turned back",
-        "turns over f2 — two Ki, both turned back",
+        "turns over f2 — no match, both turned back",  # which cards they were is forgotten (issue 44)
     ),
     (0, "flip:d4", "turns over d4: Kibatai red", "turns over d4"),
     (0, "flip:c3", "turns over c3: Kibatai red — a pair: Engun, a Kibatai enters on c3", None),

@@ -13,6 +13,15 @@ node's move-list entry and the last scenes are kept beside the session by (node,
 (and go with it), so a refresh after
 one more move builds one scene (the new position's; the previous one's, needed to name the
 piece that moved, was built when it was shown) and replays no past position.
+
+What the board forgets, the list forgets (issue 44): in a view that forgets (War Stories'
+`view(p)` turns a card back face down) an entry is written as the viewer can still tell of
+it at the position shown (`State.recalled_text`): a flip whose card lies face down there
+again loses the card's name. So an entry has two forms, each kept for good once made: the
+words as the action was learned, and the words once forgotten (`State.forgotten_text`);
+which one a list shows is asked of the viewer's view of the position shown
+(`State.forgets`, a look at one square), never worked out again. The all-seeing view, a
+game whose views forget nothing, and every entry's first form read exactly as before.
 """
 
 from __future__ import annotations
@@ -66,7 +75,8 @@ def has_secrets(game: rk.Game) -> bool:
 
 
 def present(session: Session, viewer: int | None) -> Presentation:
-    """The session's current line, up to its current node, as `viewer` (None: all-seeing) sees it."""
+    """The session's current line, up to its current node, as `viewer` (None: all-seeing) sees
+    it: each entry as the viewer can still tell of it at the current node."""
     node = session.node
     state = node.state
     mover = state.current_player
@@ -74,32 +84,69 @@ def present(session: Session, viewer: int | None) -> Presentation:
     may_move = viewer is None or viewer == mover
     moves = tuple(state.legal_moves()) if may_move and not at_chance else ()
     shown = _shown(session)
-    lines = tuple(shown.line(step, viewer) for step in node.path()[1:])
+    now = shown.now(node, viewer)
+    lines = tuple(shown.line(step, viewer, now) for step in node.path()[1:])
     return Presentation(
         viewer, shown.scene(node, viewer), lines, moves, at_chance, viewer is None or state.is_terminal()
     )
 
 
-def line_of(session: Session, viewer: int | None) -> tuple[MoveLine, ...]:
+def line_of(session: Session, viewer: int | None, at: Node | None = None) -> tuple[MoveLine, ...]:
     """The move-list entries of the session's whole current line (beyond the current node
-    too, when one looks back), as `viewer` learned of each action."""
+    too, when one looks back), as `viewer` can tell of each action at the position shown
+    (`at`, default the current node)."""
     shown = _shown(session)
-    return tuple(shown.line(step, viewer) for step in session.line()[1:])
+    now = shown.now(session.node if at is None else at, viewer)
+    return tuple(shown.line(step, viewer, now) for step in session.line()[1:])
 
 
-def line_of_node(session: Session, node: Node, viewer: int | None) -> str:
-    """The words of the one action that led to `node`, as `viewer` learned of it."""
-    return _shown(session).line(node, viewer).text
+def line_of_node(session: Session, node: Node, viewer: int | None, at: Node | None = None) -> str:
+    """The words of the one action that led to `node`, as `viewer` can tell of it at the
+    position shown (`at`, default the current node: a line from here is a move not played yet)."""
+    shown = _shown(session)
+    return shown.line(node, viewer, shown.now(session.node if at is None else at, viewer)).text
+
+
+def forgetting(state: State) -> bool:
+    """Can a view of this game forget what it saw (does its state override `State.forgets`)?
+    Only then does an entry's words depend on the position shown."""
+    return type(state).forgets is not State.forgets
 
 
 class _Shown:
     """What a session's viewers were shown: each node's move-list entry (for good: a long game's
     list is built once) and the last scenes, by (node, viewer). A node's state never changes,
-    so the scene shown now is the one that names the next move's piece later."""
+    so the scene shown now is the one that names the next move's piece later.
+
+    In a view that forgets, an entry also has its forgotten form (`forgotten`, made the first
+    time a position shown has forgotten the action, then kept for good like the first), and
+    which form a list shows is asked of the viewer's view of the position shown (`now`,
+    kept for the last positions shown as the scenes are)."""
 
     def __init__(self) -> None:
         self.lines: dict[tuple[Node, int | None], MoveLine] = {}
+        self.forgotten: dict[tuple[Node, int | None], MoveLine] = {}
         self.scenes: OrderedDict[tuple[Node, int | None], Scene] = OrderedDict()
+        self.views: OrderedDict[tuple[Node, int], State] = OrderedDict()
+        self.forgets: bool | None = None  # does this session's game have views that forget?
+
+    def now(self, node: Node, viewer: int | None) -> State | None:
+        """`viewer`'s view of the position at `node`, which the entries are recalled against;
+        None where nothing is ever forgotten (all-seeing, or a game whose views keep all)."""
+        if viewer is None:
+            return None
+        if self.forgets is None:
+            self.forgets = forgetting(node.state)
+        if not self.forgets:
+            return None
+        key = (node, viewer)
+        view = self.views.get(key)
+        if view is None:
+            view = self.views[key] = node.state.view(viewer)
+            if len(self.views) > SCENES_KEPT:
+                self.views.popitem(last=False)
+        self.views.move_to_end(key)
+        return view
 
     def scene(self, node: Node, viewer: int | None) -> Scene:
         key = (node, viewer)
@@ -112,21 +159,32 @@ class _Shown:
         self.scenes.move_to_end(key)
         return scene
 
-    def line(self, node: Node, viewer: int | None) -> MoveLine:
+    def line(self, node: Node, viewer: int | None, now: State | None = None) -> MoveLine:
+        """The entry of the action that led to `node`, as `viewer` can tell of it where its
+        view shows `now` (`self.now`; None: as it learned of it)."""
         key = (node, viewer)
+        if now is not None and now.forgets(node.action):
+            line = self.forgotten.get(key)
+            if line is None:
+                line = self.forgotten[key] = self._line(node, viewer, forgotten=True)
+            return line
         line = self.lines.get(key)
         if line is None:
             line = self.lines[key] = self._line(node, viewer)
         return line
 
-    def _line(self, node: Node, viewer: int | None) -> MoveLine:
-        """The move-list entry of the action that led to `node`, as `viewer` learned of it."""
+    def _line(self, node: Node, viewer: int | None, *, forgotten: bool = False) -> MoveLine:
+        """The move-list entry of the action that led to `node`, as `viewer` learned of it
+        (`forgotten`: once its view forgot what the action showed)."""
         before = node.parent.state
         player = before.current_player
-        text = before.action_text(node.action, viewer)
+        words = before.forgotten_text if forgotten else before.action_text
+        text = words(node.action, viewer)
         if player == rk.CHANCE:
             return MoveLine(node.ply, None, _chance_side(before), text)
-        if getattr(node.action, "cells", ()):  # a piece moved: name it as the viewer saw it
+        if getattr(node.action, "cells", ()) and text == str(node.action):
+            # a piece moved, in the notation: name it as the viewer saw it (the game's own
+            # words name it themselves, so their scene is not needed)
             text = _piece_named(self.scene(node.parent, viewer), node.action, text)
         return MoveLine(node.ply, player, before.game.player_names[player], text)
 
@@ -148,31 +206,43 @@ def _shown(session: Session) -> _Shown:
     return shown
 
 
-def move_lines(states: Sequence[State], actions: Sequence[Action], viewer: int | None) -> list[MoveLine]:
-    """The move list of a game given as its states and actions (what a Replay without a session reads)."""
+def move_lines(
+    states: Sequence[State], actions: Sequence[Action], viewer: int | None, now: State | None = None
+) -> list[MoveLine]:
+    """The move list of a game given as its states and actions (what a Replay without a session
+    reads), as `viewer` can tell of each action where its view shows `now` (that viewer's view
+    of the position shown; default: the position after the last action)."""
     names = states[0].game.player_names if states else ()
+    if now is None and viewer is not None and states and forgetting(states[0]):
+        last = states[len(actions)] if len(states) > len(actions) else states[-1].apply(actions[-1])
+        now = last.view(viewer)
     lines = []
     for number, (before, action) in enumerate(zip(states, actions, strict=False), start=1):
-        player, text = _seen(before, action, viewer)
+        forgotten = viewer is not None and now is not None and now.forgets(action)
+        player, text = _seen(before, action, viewer, forgotten)
         side = names[player] if player is not None else _chance_side(before)
         lines.append(MoveLine(number, player, side, text))
     return lines
 
 
 @lru_cache(maxsize=8192)
-def _seen(before: State, action: Action, viewer: int | None) -> tuple[int | None, str]:
-    """Who acted and what `viewer` learned of it. Cached: states are immutable values equal by
-    position, so every refresh of a long game does not build a scene per past ply again."""
+def _seen(
+    before: State, action: Action, viewer: int | None, forgotten: bool = False
+) -> tuple[int | None, str]:
+    """Who acted and what `viewer` learned of it (`forgotten`: what it can still tell once its
+    view forgot it). Cached: states are immutable values equal by position, so every refresh
+    of a long game does not build a scene per past ply again."""
     player = before.current_player
+    text = (before.forgotten_text if forgotten else before.action_text)(action, viewer)
     if player == rk.CHANCE:
-        return None, before.action_text(action, viewer)
-    return player, _with_piece_name(before, action, before.action_text(action, viewer), viewer)
+        return None, text
+    return player, _with_piece_name(before, action, text, viewer)
 
 
 def _with_piece_name(before: State, action: Action, text: str, viewer: int | None) -> str:
     """'b1c2' -> 'Koropokkuru b1c2': the piece on the first cell, as the viewer saw it."""
-    if not getattr(action, "cells", ()):
-        return text
+    if not getattr(action, "cells", ()) or text != str(action):
+        return text  # nothing to name, or the game's own words name it (`_piece_named`)
     return _piece_named((before if viewer is None else before.view(viewer)).scene(viewer), action, text)
 
 

@@ -297,9 +297,10 @@ class Replay(w.VBox):
         onward = self._nodes[ply + 1] if ply + 1 < len(self._nodes) else None
         others = [child for child in node.children if child is not onward]
         shown = _shown(self.session)
+        now = shown.now(node, self.perspective)  # a move not played here yet: as the board shows it
         buttons = []
         for child in others:
-            words = shown.line(child, self.perspective).text
+            words = shown.line(child, self.perspective, now).text
             button = w.Button(description=f"Line: {words}"[:60], tooltip=words, layout=w.Layout(width="auto"))
             button.on_click(guarded(error_line(self.info))(lambda _, c=child: self.enter_line(c)))
             buttons.append(button)
@@ -328,17 +329,24 @@ class Replay(w.VBox):
 
     def _list_moves_around(self, ply: int) -> None:
         """Fill the move list with the plies of the block on show and its two neighbours
-        (the whole game when it is short); entry i is ply `first + i`."""
+        (the whole game when it is short); entry i is ply `first + i`. In a view that forgets
+        (War Stories' player's view) each entry is written as that view tells of it at the
+        ply shown, so the entries are looked at again at every ply (each one's two forms are
+        kept beside the session: a look-up each) and the list is sent again only if one of
+        them changed."""
         nodes, every = self._nodes, LIST_BLOCK
         block = ply // every
         low = max(0, block - 1) * every
         high = min(len(nodes) - 1, (block + 2) * every)
         first = low + 1 if low else 0  # ply `low` belongs to the block before: not listed
-        if (first, high) == self._window:
-            return
         shown = _shown(self.session)  # each node's entry, kept beside the session
+        now = shown.now(nodes[ply], self.perspective)
+        if (first, high) == self._window and now is None:
+            return
         entries = [] if first else ["start"]
-        entries += [str(shown.line(node, self.perspective)) for node in nodes[max(first, 1) : high + 1]]
+        entries += [str(shown.line(node, self.perspective, now)) for node in nodes[max(first, 1) : high + 1]]
+        if (first, high) == self._window and tuple(entries) == tuple(self.moves.options):
+            return
         self._listing = True
         try:
             self.moves.options = entries  # selects entry 0 by itself: not a jump

@@ -90,9 +90,10 @@ def report(
 
     show = len(line.actions) >= PROGRESS_FROM if progress is None else progress
     rows = []
+    words = _words(line, viewer)
     with tqdm(total=len(line.actions), unit="ply", desc=f"report {line.game.id}", disable=not show) as bar:
         for ply, action in enumerate(line.actions):
-            rows.append(_row(line, ply, action, viewer, analysed))
+            rows.append(_row(line, ply, action, viewer, analysed, words[ply]))
             bar.update(1)
     return pd.DataFrame(rows, columns=_COLUMNS)
 
@@ -124,11 +125,11 @@ def _row(
     action: Action,
     viewer: int | str | None,
     analysed: Callable[[int, int | None], Analysis],
+    text: str,
 ) -> dict[str, Any]:
     state = line.states[ply]
     mover = state.current_player
     seat = mover if viewer == "mover" else viewer
-    text = _action_text(state, action, None if mover == CHANCE else seat)
     row: dict[str, Any] = dict.fromkeys(_COLUMNS)
     row.update(ply=ply + 1, move=text)
     if mover == CHANCE:
@@ -252,6 +253,36 @@ def _action(state: State, notation: str) -> Action:
         if str(move) == notation:
             return move
     raise RulesError(f"{notation!r} is not a legal move in {state.to_text()!r}")
+
+
+def _words(line: _Line, viewer: int | str | None) -> list[str]:
+    """Each action of the line in words (the `move` column), as the report's viewer learned of
+    it: all-seeing, or each ply as its mover knew it ("mover"), the game's words as they are.
+    A seat's report of a game whose views forget (War Stories' `view(p)` turns cards back face
+    down) is read beside every ply of the game at once (a replay's graph in that seat's view),
+    so an action is written as the seat can tell of it at every position of the game: where
+    the seat's view of any of them has forgotten it (`State.forgets`: a flip whose card lies
+    face down there, before it was turned up or after it was turned back), its forgotten
+    words (`State.forgotten_text`: "turns over a2", "… — no match, both turned back")."""
+    states = line.states
+    seats = [
+        None if state.current_player == CHANCE else state.current_player if viewer == "mover" else viewer
+        for state in states
+    ]
+    if not isinstance(viewer, int) or not line.actions or type(states[0]).forgets is State.forgets:
+        return [_action_text(states[ply], action, seats[ply]) for ply, action in enumerate(line.actions)]
+    views = [state.view(viewer) for state in states]
+    words = []
+    for ply, action in enumerate(line.actions):
+        # the view just before the action first: a card not turned up yet is forgotten there
+        forgotten = any(view.forgets(action) for view in views[ply::-1]) or any(
+            view.forgets(action) for view in views[ply + 1 :]
+        )
+        state = states[ply]
+        words.append(
+            state.forgotten_text(action, viewer) if forgotten else _action_text(state, action, viewer)
+        )
+    return words
 
 
 def _action_text(state: State, action: Action, viewer: int | None) -> str:

@@ -462,18 +462,41 @@ class WarStoriesState(State):
         deal is face down: a player's view names no card of it ("the cards are dealt face
         down"); the all-seeing list gives the layout.
 
-        `memory=False` (with a viewer): the words as a player without memory keeps them once
-        the turn is over: a card that was turned back again is not named ("turns over a3",
-        "turns over b4 — no match, both turned back"); a Heiya or an Engun pair stays named,
-        as it left the board for all to see."""
+        Once a player's view has turned the card back face down (`forgets`), a move list
+        writes the flip as `forgotten_text` does. `memory=False` (with a viewer): the words a
+        player without memory keeps once the turn is over: those, unless the flip took its
+        card off the board for all to see (a Heiya, the second card of an Engun pair)."""
         action = self._action_of(action)
+        if not memory and viewer is not None and isinstance(action, Flip):
+            if self.cards[action.square] == UNKNOWN or self.apply(action).cards[action.square] is not None:
+                return self.forgotten_text(action, viewer)
         if action.is_chance:
             if viewer is not None:
                 return "the cards are dealt face down"
             return "the cards are dealt: " + " ".join(action.cards)
         if isinstance(action, PieceMove):
             return self._piece_move_text(action)
-        return self._flip_text(action.square, named_back=memory or viewer is None)
+        return self._flip_text(action.square, named=True)
+
+    def forgets(self, action) -> bool:
+        """A flip is forgotten where its card lies face down again in this view, a `?`
+        (core.State.forgets): a card turned back earlier in `view(p)`, or, looking back, a card
+        not turned up yet. Never in the all-seeing state nor with `memory=True` (they label
+        every card seen), nor once the card left the board (a Heiya, an Engun pair: removed
+        for all to see); a piece move or the deal shows no card to forget."""
+        return isinstance(action, Flip) and self.cards[action.square] == UNKNOWN
+
+    def forgotten_text(self, action, viewer: int | None = None) -> str:
+        """A flip's words once the card lies face down again (core.State.forgotten_text): what
+        happened without the card's name ("turns over a3", "turns over b4 — no match, both
+        turned back", two Ki included: which cards they were is what is forgotten). A Heiya
+        stays named (it leaves the board the moment it is seen: there is no face-down Heiya
+        to forget); an Engun looked back on from before it says "a piece enters" (the pair's
+        kind would name the cards). Anything else: `action_text`."""
+        action = self._action_of(action)
+        if isinstance(action, Flip):
+            return self._flip_text(action.square, named=False)
+        return self.action_text(action, viewer)
 
     def _piece_move_text(self, move: PieceMove) -> str:
         name = PIECE_NAMES[self.pieces[move.frm] & 7]
@@ -482,7 +505,8 @@ class WarStoriesState(State):
             text += f" takes {PIECE_NAMES[self.pieces[move.to] & 7]}"
         return text + self._announcement(self.apply(move))
 
-    def _flip_text(self, sq: int, *, named_back: bool) -> str:
+    def _flip_text(self, sq: int, *, named: bool) -> str:
+        """A flip's words; `named=False`: the card's identity left out (a Heiya's excepted)."""
         cell, card = square_name(sq), self.cards[sq]
         if card == UNKNOWN:  # a view that does not know the card cannot say what it did
             return f"turns over {cell}"
@@ -501,21 +525,24 @@ class WarStoriesState(State):
             else:
                 what = "removed; no card left to turn"
             return f"turns over {name} — {what}{self._announcement(after)}"
+        name = name if named else cell
         if self.face_up is None:  # the first card of the two
             if still or after.is_terminal():
-                return f"turns over {name if named_back else cell}{self._announcement(after)}"
+                return f"turns over {name}{self._announcement(after)}"
             back = "no card left to pair it with, turned back" + _nobori_words(after)
-            return f"turns over {name if named_back else cell} — {back}{self._announcement(after)}"
+            return f"turns over {name} — {back}{self._announcement(after)}"
         if after.pieces[sq]:  # Engun
-            kind = PIECE_NAMES[after.pieces[sq] & 7]
+            kind = PIECE_NAMES[after.pieces[sq] & 7] if named else "piece"
             what = f"a pair: Engun, a {kind} enters on {cell}"
         elif after.lost == self.side:
-            what = "two Ki again, the second turn running: Yonhon no ki (seppuku)"
-            name = name if named_back else cell
+            what = (
+                "two Ki again, the second turn running: Yonhon no ki (seppuku)"
+                if named
+                else "Yonhon no ki (seppuku)"
+            )
         else:
-            what = ("two Ki" if card == KI == self.cards[self.face_up] else "no match") + ", both turned back"
-            what += _nobori_words(after)
-            name = name if named_back else cell
+            two_ki = named and card == KI == self.cards[self.face_up]
+            what = ("two Ki" if two_ki else "no match") + ", both turned back" + _nobori_words(after)
         return f"turns over {name} — {what}{self._announcement(after)}"
 
     def _announcement(self, after: WarStoriesState) -> str:
