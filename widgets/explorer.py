@@ -295,7 +295,8 @@ class Explorer(w.VBox):
         self.tools_toggle = make(w.ToggleButton, value=False, description=f"{FOLDED_TITLE} ▸", layout=AUTO)
         self.tools_toggle.add_class("re-tools-toggle")
         self.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
-        self.curtain = w.VBox(layout=w.Layout(display="none"))
+        # its button as wide as its words, under the text (not stretched across the board's width)
+        self.curtain = w.VBox(layout=w.Layout(display="none", align_items="center"))
         self.curtain.add_class("re-curtain")  # its text and button: _build_hand_over
         # the curtain takes the focus when it comes down, the board after (it draws nothing)
         self.focus = FocusMover(layout=self.looks.shared(w.Layout, {}))
@@ -1238,7 +1239,8 @@ class Explorer(w.VBox):
         for i, name in enumerate(names):
             marker = " ◀ to move" if i == to_move and not self.state.is_terminal() else ""
             agent = " (agent)" if i in self.agent_seats else ""
-            you = " (you)" if view.viewer == i else ""
+            # behind the curtain nobody is "you" yet: the one at the screen may be the last player
+            you = " (you)" if view.viewer == i and self.curtain_for is None else ""
             parts.append(
                 html(
                     '<span style="margin-right:14px;white-space:nowrap">'
