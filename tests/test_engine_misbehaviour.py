@@ -324,6 +324,35 @@ def test_a_slow_uciok_is_refused_at_the_deadline_and_the_process_killed(tmp_path
         assert_works(engine)
 
 
+@pytest.mark.timeout(30)
+def test_an_engine_slow_to_start_holds_up_no_other_engine(tmp_path, monkeypatch):
+    """While one thread waits for a slow `uciok`, another gets its engine (here the table's
+    refusal) at once; killing the slow one ends its wait with the crash's EngineError."""
+    monkeypatch.setattr(fsf_module, "ANSWER_TIMEOUT", 25.0)
+    stand_in = StandIn(tmp_path, "slow-uciok")
+    monkeypatch.setenv(fsf_module.BINARY_ENV, str(stand_in.path))
+    failed: list[str] = []
+
+    def open_slow() -> None:
+        try:
+            analysis.get_engine(GORO, "fsf")
+        except EngineError as exc:
+            failed.append(str(exc))
+
+    waiting = threading.Thread(target=open_slow)
+    waiting.start()
+    while not stand_in.started():  # it is started: the thread now waits for uciok
+        time.sleep(0.01)
+    with pytest.raises(rk.RulesError, match="no solved table|tablebase"):
+        analysis.get_engine(GORO, "table")
+    assert waiting.is_alive()  # still waiting: the table's answer did not wait for it
+    os.kill(stand_in.started()[0], signal.SIGKILL)
+    waiting.join()
+    assert failed == [
+        f"Fairy-Stockfish ({stand_in.path}) was killed by signal 9 (SIGKILL) while starting ('uci')"
+    ]
+
+
 # --- garbage ------------------------------------------------------------------------------------
 
 

@@ -99,6 +99,7 @@ _OPEN: dict[tuple[str, str], Engine] = {}
 # (binary_identity) and for RETRY_AFTER seconds, so a binary replaced or fixed is found again
 _UNAVAILABLE: dict[tuple[str, str], tuple[RulesError, tuple | None, float]] = {}
 _LOCK = threading.Lock()
+_OPENING: dict[tuple[str, str], threading.Lock] = {}
 
 
 def analyse(
@@ -154,20 +155,28 @@ def get_engine(game: Game, name: str | None = None) -> Engine:
     key = (name, _engine_key(game, name))
     identity = _fsf.binary_identity() if name == "fairy-stockfish" else None
     with _LOCK:
-        if key in _OPEN:
-            return _OPEN[key]
-        if key in _UNAVAILABLE:
-            refusal, depended, when = _UNAVAILABLE[key]
-            if name == "table" or (depended == identity and time.monotonic() - when < _fsf.RETRY_AFTER):
-                kind = EngineError if isinstance(refusal, EngineError) else RulesError
-                raise kind(str(refusal))
+        opening = _OPENING.setdefault(key, threading.Lock())
+    # one engine opens at a time per key; others (a table while Fairy-Stockfish takes its
+    # start-up deadline) are not held up
+    with opening:
+        with _LOCK:
+            if key in _OPEN:
+                return _OPEN[key]
+            if key in _UNAVAILABLE:
+                refusal, depended, when = _UNAVAILABLE[key]
+                if name == "table" or (depended == identity and time.monotonic() - when < _fsf.RETRY_AFTER):
+                    kind = EngineError if isinstance(refusal, EngineError) else RulesError
+                    raise kind(str(refusal))
         try:
-            _OPEN[key] = _open_table(game) if name == "table" else _open_fairy_stockfish(game)
+            opened = _open_table(game) if name == "table" else _open_fairy_stockfish(game)
         except RulesError as exc:
-            _UNAVAILABLE[key] = (exc, identity, time.monotonic())
+            with _LOCK:
+                _UNAVAILABLE[key] = (exc, identity, time.monotonic())
             raise
-        _UNAVAILABLE.pop(key, None)
-        return _OPEN[key]
+        with _LOCK:
+            _UNAVAILABLE.pop(key, None)
+            _OPEN[key] = opened
+        return opened
 
 
 def _names_with_aliases() -> list[tuple[str, str]]:
