@@ -83,6 +83,8 @@ def test_the_curtain_after_a_pass_hides_the_hand_and_undo(browser, server, viewp
     expect(undo).to_be_visible()
     expect(undo).to_be_disabled()  # nothing of B1's to take back; A1's turn stays A1's
     assert page.evaluate(HAND_LABELS, "Player A1") == []
+    assert page.evaluate(HAND_LABELS, "Player B1")  # B1's own hand, in B1's view
+    page.screenshot(path=str(ARTIFACTS / f"curtain-lifted-war-chest-4p-{slug}.png"))
     dump = page.evaluate(PAGE_DUMP)
     assert not [label for label in hand if label in dump]
     page.close()
