@@ -11,19 +11,22 @@
                                                   its entry point: the kernel imports no widget)
 
 Bad input ends with one line on stderr (`rules-explorer: error: ...`) and exit status 2; a
-run that fails or is interrupted ends with one line too (status 1, or 130 for Ctrl-C).
+run that fails or is interrupted ends with one line too (status 1; 130 for Ctrl-C, 143 for
+SIGTERM, after the command's clean-up: workers stopped, partial files and locks removed).
 Set RULES_EXPLORER_TRACEBACK=1 to see the Python traceback of an unexpected failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import random
 import shlex
 import signal
 import sys
+import threading
 import time
 import warnings
 from collections import Counter
@@ -37,38 +40,164 @@ PROG = "rules-explorer"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit status (0 ok, 1 failed, 2 bad input, 130 Ctrl-C)."""
+    """Run one command; returns the exit status (0 ok, 1 failed, 2 bad input, 130 Ctrl-C,
+    143 SIGTERM). `argv` None: the command line (`rules-explorer ...`), whose process exits
+    next; a list: a call from Python, whose signal handlers are restored on return."""
+    global _stop_signal, _running
+    _stop_signal, _running = None, True
+    previous = _catch_stop_signals()
+    status: Any = 1
+    try:
+        status = _run_command(argv)
+    except SystemExit as exc:  # argparse's --help and its refusals
+        status = exc.code
+        raise
+    finally:
+        _running = False
+        if argv is None:
+            _exit_at_once_on_a_late_signal(status)
+        else:
+            _restore_signals(previous)
+    return status
+
+
+def _run_command(argv: Sequence[str] | None) -> int:
     try:
         args = _parser().parse_args(argv)
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return args.run(args)
     except KeyboardInterrupt as exc:
-        return _fail(_interrupted_text(exc), 130)
-    except rk.RulesError as exc:  # a developer's tool: the details (a table's file, the command)
-        return _fail(f"error: {getattr(exc, 'detail', None) or exc}", 2)
-    except OSError as exc:
-        return _fail(f"error: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
+        return _stopped(exc)
     except Exception as exc:
-        from rules_kernel.simulate import SimulationError
-
-        if isinstance(exc, SimulationError):
-            return _fail(f"error: {exc}", 1)
-        if os.environ.get("RULES_EXPLORER_TRACEBACK"):
-            raise
-        return _fail(
-            f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
-            "set RULES_EXPLORER_TRACEBACK=1 to see where",
-            1,
-        )
+        if _stop_signal is not None:  # what an interrupt became on its way out (a closed pipe...)
+            return _stopped(exc)
+        return _failed(exc)
 
 
-def _interrupted_text(exc: KeyboardInterrupt) -> str:
+def _failed(exc: Exception) -> int:
+    from rules_kernel.simulate import SimulationError
+
+    if isinstance(exc, rk.RulesError):  # a developer's tool: the details (a table's file, the command)
+        return _fail(f"error: {getattr(exc, 'detail', None) or exc}", 2)
+    if isinstance(exc, OSError):
+        return _fail(f"error: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
+    if isinstance(exc, SimulationError):
+        return _fail(f"error: {exc}", 1)
+    if os.environ.get("RULES_EXPLORER_TRACEBACK"):
+        raise exc
+    return _fail(
+        f"internal error ({type(exc).__name__}: {records.one_line(str(exc))}); "
+        "set RULES_EXPLORER_TRACEBACK=1 to see where",
+        1,
+    )
+
+
+# --- Ctrl-C and SIGTERM: one line, whatever the moment ---------------------------------------
+#
+# Both signals raise KeyboardInterrupt in the command (SIGTERM is how a server or `timeout`
+# stops it), so one path cleans up for both: each command's `finally` blocks stop workers,
+# remove partial files and release locks, then `_stopped` closes the progress bars and
+# prints one line. Only the first signal interrupts: a second one while that clean-up runs
+# would cut it in half (workers left, a lock left, a traceback), so it is ignored; the
+# clean-up is bounded (workers are killed, not waited for). A signal that lands inside a
+# progress bar's drawing or an object's finalizer (where Python would print "Exception
+# ignored" and swallow it) is sent again a moment later, once that code is left.
+
+_stop_signal: int | None = None  # the signal that is stopping the command
+_running = False  # main() is running (a signal sent again after it returned is not needed)
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+RETRY_SECONDS = 0.05
+
+
+def _catch_stop_signals() -> dict[int, Any]:
+    """Install the handler for SIGINT and SIGTERM; returns the handlers it replaced (none
+    outside the main thread, where Python cannot set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, _on_stop_signal) for signum in _STOP_SIGNALS}
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        if handler is not None:
+            signal.signal(signum, handler)
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    global _stop_signal
+    if _stop_signal is not None:
+        return  # already stopping: the first signal's clean-up runs to its end
+    if _cannot_raise_here(frame):
+        timer = threading.Timer(RETRY_SECONDS, _send_again, (signum,))
+        timer.daemon = True
+        timer.start()
+        return
+    _stop_signal = signum
+    raise KeyboardInterrupt
+
+
+def _send_again(signum: int) -> None:
+    if _running and _stop_signal is None:
+        os.kill(os.getpid(), signum)
+
+
+def _cannot_raise_here(frame: Any) -> bool:
+    """The signal came while a finalizer (`__del__`, a weakref callback) or a progress bar's
+    own code ran: an exception there is swallowed ("Exception ignored"), or leaves the bar
+    half drawn and closed without its newline."""
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if frame.f_code.co_name == "__del__" or module in ("weakref", "multiprocessing.util"):
+            return True
+        if module == "tqdm" or module.startswith("tqdm."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _exit_at_once_on_a_late_signal(status: Any) -> None:
+    """The command has done everything and said so; the interpreter exits next. A signal now
+    ends the process at once with the command's status: nothing is left to clean up, and no
+    exit hook is interrupted half-way (a traceback after the last line)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    code = status if isinstance(status, int) else (0 if status is None else 1)
+
+    def leave(signum: int, frame: Any) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, leave)
+
+
+def _stopped(exc: BaseException) -> int:
+    """The one line of an interrupted command, on its own line: the progress bars are closed
+    first (each ends its line), so none is drawn after it."""
+    _close_progress_bars()
+    return _fail(_interrupted_text(exc), 128 + (_stop_signal or signal.SIGINT))
+
+
+def _close_progress_bars() -> None:
+    if "tqdm" not in sys.modules:
+        return
+    from tqdm.std import tqdm
+
+    for bar in list(getattr(tqdm, "_instances", ())):
+        with contextlib.suppress(Exception):
+            bar.close()
+
+
+def _interrupted_text(exc: BaseException) -> str:
+    word = "terminated (SIGTERM)" if _stop_signal == signal.SIGTERM else "interrupted"
     written, output = getattr(exc, "written", None), getattr(exc, "output", None)
     if written is None:
-        return "interrupted"
+        return word
     kept = f"; {output} holds them: run the same command with --resume to go on" if output else ""
-    return f"interrupted after {written} of {exc.total} games{kept}"
+    return f"{word} after {written} of {exc.total} games{kept}"
 
 
 def _fail(message: str, status: int) -> int:
@@ -367,7 +496,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from rules_kernel.simulate import simulate
+    from rules_kernel.simulate import SimulationInterrupted, simulate
 
     game = _load(args)
     client = None
@@ -390,9 +519,12 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    from rules_kernel import stats  # after the run: its imports (pandas, scipy) take seconds
+    try:
+        from rules_kernel import stats  # after the run: its imports (pandas, scipy) take seconds
 
-    table = stats.first_player_advantage(stats.games_frame(games))
+        table = stats.first_player_advantage(stats.games_frame(games))
+    except KeyboardInterrupt:  # every game is in the file: say so, as an interrupted run does
+        raise SimulationInterrupted(len(games), args.games, args.output) from None
     print(table.to_string(index=False))
     return 0
 
@@ -449,14 +581,29 @@ def _analyse(args: argparse.Namespace) -> int:
     if not frames:
         return _fail("no game to analyse" + (" (every record was bad)" if bad else ""), 2)
     table = pd.concat(frames, ignore_index=True)
-    if args.output.endswith(".csv"):
-        table.to_csv(args.output, index=False)
-    else:
-        table.to_parquet(args.output, index=False)
+    _write_report(table, args.output)
     print(f"{len(frames)} game(s), {len(table)} plies analysed into {args.output}")
     by_player = analysis.summary(table).reset_index()
     print(by_player.to_string(index=False))
     return 2 if bad else 0
+
+
+def _write_report(table, output: str) -> None:
+    """The report under a partial name beside OUTPUT, renamed when whole: an interrupt or a
+    failure while it is written leaves no half a file (the partial one is removed)."""
+    directory, name = os.path.split(os.path.abspath(output))
+    partial = os.path.join(directory, f".{name}.{os.getpid()}.partial")
+    try:
+        if output.endswith(".csv"):
+            table.to_csv(partial, index=False)
+        else:
+            table.to_parquet(partial, index=False)
+        os.replace(partial, output)
+    except OSError as exc:  # said of OUTPUT, the file asked for, not of the partial name
+        raise OSError(exc.errno, exc.strerror or str(exc), output) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
 
 
 class _ReportSettings(NamedTuple):
@@ -592,8 +739,8 @@ def _solve(args: argparse.Namespace) -> int:
     from rules_kernel.tablebase import FULL_MATERIAL, Tablebase, prepare
 
     material = FULL_MATERIAL if args.material is None else _material(args.material)
-    # Stopped by the publishing server (SIGTERM): as Ctrl-C, so the half-written files go.
-    signal.signal(signal.SIGTERM, _interrupt)
+    # Ctrl-C, or SIGTERM from the publishing server (main's handler): the build's `finally`
+    # blocks remove the half-written files and the lock file (rules_kernel.tablebase)
     started = time.perf_counter()
     path = prepare(args.game, material=material, threads=args.threads, rebuild=not args.reuse)
     seconds = time.perf_counter() - started
@@ -622,10 +769,6 @@ def _material(text: str) -> tuple[int, int, int]:
     if len(text) != 3 or any(c not in "012" for c in text):
         raise rk.RulesError(f"--material {text!r}: three digits 0-2 (Kodama, Kitsune, Tanuki), e.g. 001")
     return tuple(int(c) for c in text)
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

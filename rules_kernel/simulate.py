@@ -12,8 +12,11 @@ carries its run's parameters (`meta.run`: seed, game, agents, max_plies; the opt
 record's own `options`), so resuming with other parameters is refused instead of mixing two
 runs in one file, and a last line torn by a kill is cut off with a warning.
 
-Ctrl-C raises `SimulationInterrupted` (a KeyboardInterrupt) after closing the file, which
-then holds only whole records; a crashed worker raises `SimulationError` (one line).
+Ctrl-C raises `SimulationInterrupted` (a KeyboardInterrupt) after stopping the workers and
+closing the file, which then holds only whole records, exactly the games the exception
+counts; a crashed worker raises `SimulationError` (one line). The workers are this module's
+own processes (`_Pool`): stopped and joined before `simulate` returns or raises, and ended
+by the system when their parent dies, even by SIGKILL.
 
 The games behind the statistics are experiments (`experiment_task`, `play_tasks`): the data
 files' command (`python -m rules_kernel.make_data`) and the dashboard's "Run more games" play
@@ -22,15 +25,21 @@ them here, on the same process pool.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
+import multiprocessing
 import os
 import random
 import signal
+import sys
+import threading
+import time
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -145,25 +154,34 @@ def simulate(
         done = resume_records(output, options, run)[:games]
     tasks = [(game_id, options, tuple(agents), seed, i, max_plies) for i in range(len(done), games)]
     records = list(done)
-    bar = tqdm(total=games, initial=len(done), desc=f"{game_id}", unit="game", disable=not progress)
-    writer = RecordWriter(output, append=resume) if output is not None else None
-    lines = _run(tasks, workers, client)
+    bar = writer = lines = None
     try:
-        if writer:
-            writer.__enter__()
-        for line in _checked(lines, records, output):
-            record = Record.from_json(line)
-            records.append(record)
-            if writer:
-                writer.write(record)
-            bar.update()
+        try:
+            with signals_deferred():  # made together, so the clean-up below finds both or neither
+                bar = tqdm(total=games, initial=len(done), desc=game_id, unit="game", disable=not progress)
+                writer = RecordWriter(output, append=resume) if output is not None else None
+                if writer:
+                    writer.__enter__()
+            lines = _run(tasks, workers, client)
+            for line in _checked(lines, records, output):
+                # written, counted and shown in one step: an interrupt comes before it or after
+                # it, so the file holds exactly the games the message counts, each line whole
+                with signals_deferred():
+                    record = Record.from_json(line)
+                    records.append(record)
+                    if writer:
+                        writer.write(record)
+                    bar.update()
+        finally:
+            with signals_deferred():  # the clean-up runs to its end; an interrupt waits for it
+                if lines is not None:
+                    lines.close()  # stops the workers at once when the loop ended early
+                if bar is not None:
+                    bar.close()  # its last line ends here: a message after it starts a new line
+                if writer:
+                    writer.__exit__(None, None, None)
     except KeyboardInterrupt:
         raise SimulationInterrupted(len(records), games, None if output is None else str(output)) from None
-    finally:
-        lines.close()  # stops the workers at once when the loop ended early
-        bar.close()
-        if writer:
-            writer.__exit__(None, None, None)
     return records
 
 
@@ -191,8 +209,8 @@ def _checked(lines: Iterator[str], records: list[Record], output: Any) -> Iterat
     """The workers' lines; a failed or dead worker becomes one SimulationError."""
     try:
         yield from lines
-    except BrokenProcessPool:
-        raise SimulationError(_failure(len(records), output, "a worker process died")) from None
+    except _PoolFailure as exc:  # a worker died, or a game failed in one: said in words there
+        raise SimulationError(_failure(len(records), output, exc.what)) from None
     except (Exception, SystemExit) as exc:
         # a developer's tool: the details, where an error keeps them apart (TablebaseError)
         reason = f"{type(exc).__name__}: {one_line(str(getattr(exc, 'detail', None) or exc))}"
@@ -422,38 +440,273 @@ def _run_dask(tasks: list, client: Any, play: Callable[[Any], str]) -> Iterator[
 
 
 def _run_pool(tasks: list, workers: int, play: Callable[[Any], str]) -> Iterator[str]:
-    pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
-    finished = False
+    pool = _Pool(tasks, workers, play)
     try:
-        # small chunks: records reach the file steadily, and Ctrl-C or a crash loses little work
-        chunksize = max(1, min(len(tasks) // (workers * 8), 16))
-        yield from pool.map(play, tasks, chunksize=chunksize)
-        finished = True
+        pool.start()
+        yield from pool.lines()
     finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            _kill(pool)
+        pool.stop()
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback."""
+class _PoolFailure(Exception):
+    """A worker died or a game failed in one; `what` says which, in words."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+# The pool is our own, not concurrent.futures' ProcessPoolExecutor (issue 44): the executor
+# runs a manager thread and registers an interpreter-exit hook that writes into a wake-up
+# pipe the thread may already have closed (an "Exception ignored ... Bad file descriptor"
+# traceback after Ctrl-C, at random), and it offers no way to end running tasks. Here the
+# parent's main thread does everything itself: it starts the workers, hands each one chunk
+# of games at a time over its own pipe, waits on the pipes and on the processes' sentinels
+# (a dead worker is seen at once), and on the way out kills and joins every worker before
+# it returns. No helper thread, no exit hook, nothing left running: the order of the
+# shutdown is fixed. A worker dies with its parent however the parent dies (`_die_with`).
+
+
+@dataclass
+class _Worker:
+    process: Any  # a multiprocessing Process
+    conn: Any  # the parent's end of its pipe
+    chunk: tuple[int, int] | None = None  # the games it is playing, [start, stop)
+
+
+class _Pool:
+    """Worker processes playing `tasks` in chunks; `lines()` gives the record lines in game
+    order; `stop()` ends every worker (always call it: `_run_pool` does)."""
+
+    def __init__(self, tasks: list, workers: int, play: Callable[[Any], str]) -> None:
+        self.tasks, self.play = tasks, play
+        # small chunks: records reach the file steadily, and Ctrl-C or a crash loses little work
+        size = max(1, min(len(tasks) // (workers * 8), 16))
+        self.chunks = deque((start, min(len(tasks), start + size)) for start in range(0, len(tasks), size))
+        self.count = min(workers, len(self.chunks))
+        self.workers: list[_Worker] = []
+        self.finished = False
+
+    def start(self) -> None:
+        # fork where there is fork (Linux): the tasks and `play` are inherited, not pickled (a
+        # test may replace `_play_task`), and a worker starts in milliseconds
+        fork = sys.platform.startswith("linux")
+        context = multiprocessing.get_context("fork" if fork else None)
+        for std in (sys.stdout, sys.stderr):  # what a forked child would otherwise write again
+            with contextlib.suppress(Exception):
+                std.flush()
+        parent = os.getpid()
+        for _ in range(self.count):
+            ours, theirs = context.Pipe()
+            # a forked child holds copies of the parent's ends of every pipe made so far; it
+            # closes them, or a worker would never see its own pipe close (its end of the run)
+            inherited = [w.conn.fileno() for w in self.workers] + [ours.fileno()] if fork else []
+            process = context.Process(
+                target=_worker, args=(self.play, self.tasks, theirs, parent, inherited), daemon=True
+            )
+            # Signals are held while the process is made: a Ctrl-C between the fork and the
+            # worker's own signal set-up must not reach the parent's handler copied into the
+            # child (a KeyboardInterrupt traceback from the worker), and the parent must not be
+            # interrupted before it knows the worker (which stop() then ends).
+            with signals_deferred(), _signals_blocked():
+                process.start()
+                self.workers.append(_Worker(process, ours))
+            theirs.close()
+        for worker in self.workers:
+            self._hand_out(worker)
+
+    def _hand_out(self, worker: _Worker) -> None:
+        """Give the worker the next chunk, or close its pipe (it then exits) if none is left."""
+        if not self.chunks:
+            worker.chunk = None
+            worker.conn.close()
+            return
+        worker.chunk = self.chunks.popleft()
+        worker.conn.send_bytes(json.dumps(worker.chunk).encode())
+
+    def lines(self) -> Iterator[str]:
+        """The record lines in game order. A dead worker or a failed game raises _PoolFailure
+        once every game before it is delivered (the file then ends just before it)."""
+        done: dict[int, tuple[int, list[str], str | None]] = {}  # start -> (stop, lines, failure)
+        failing = False  # after a failure no chunk is handed out; those before it still come in
+        next_game = 0
+        while next_game < len(self.tasks):
+            if next_game in done:
+                stop, lines, failure = done.pop(next_game)
+                yield from lines
+                if failure is not None:
+                    raise _PoolFailure(failure)
+                next_game = stop
+                continue
+            # the chunk of next_game was handed out (chunks go out in order, and after a
+            # failure only the failed chunk's followers are held back): someone is busy
+            busy = [w for w in self.workers if w.chunk is not None]
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for worker in busy:
+                if worker.conn in ready:
+                    try:
+                        answer = json.loads(worker.conn.recv_bytes())
+                    except (EOFError, OSError):  # died while answering, or its pipe broke
+                        answer = None
+                elif worker.process.sentinel in ready:
+                    answer = None  # exited without an answer
+                else:
+                    continue
+                start, stop = worker.chunk
+                worker.chunk = None
+                if answer is None:
+                    done[start] = (stop, [], "a worker process died")
+                    failing = True
+                    continue
+                failure = answer["failure"]
+                done[start] = (
+                    stop,
+                    answer["lines"],
+                    None if failure is None else f"a game failed ({failure})",
+                )
+                failing = failing or failure is not None
+                if not failing:
+                    self._hand_out(worker)
+        self.finished = True
+
+    def stop(self) -> None:
+        """End every worker and wait for it: at once after an interrupt or a failure (SIGKILL:
+        their games in progress are given up), after their last chunk when the run finished
+        (they exit when their pipe closes). Signals wait until this is done, so the shutdown
+        always runs to its end; it is bounded (a worker that does not exit is killed)."""
+        with signals_deferred():
+            for worker in self.workers:
+                if not self.finished:
+                    _kill(worker.process)
+                with contextlib.suppress(OSError):
+                    worker.conn.close()
+            for worker in self.workers:
+                worker.process.join(timeout=STOP_SECONDS)
+                if worker.process.exitcode is None:  # did not exit: no longer asked
+                    _kill(worker.process)
+                    worker.process.join(timeout=STOP_SECONDS)
+                if worker.process.exitcode is not None:
+                    worker.process.close()
+            self.workers = []
+
+
+STOP_SECONDS = 5.0  # how long stop() waits for a worker to exit (a killed one takes milliseconds)
+
+
+def _kill(process: Any) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        process.kill()
+
+
+def _worker(play: Callable[[Any], str], tasks: list, conn: Any, parent: int, inherited: list[int]) -> None:
+    """A worker's life: play the chunks its parent hands it, answer each with its record lines
+    (JSON text: nothing is unpickled from the pipe), exit when the pipe closes. Ctrl-C is left
+    to the parent, which reaches the whole terminal's process group: the parent stops the
+    workers itself, so no worker prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler a fork copied
+    _unblock_signals()  # held by the parent while it made this process (_Pool.start)
+    _die_with(parent)
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    try:
+        while True:
+            try:
+                start, stop = json.loads(conn.recv_bytes())
+            except (EOFError, OSError):  # the parent closed the pipe (no more games) or is gone
+                break
+            lines: list[str] = []
+            failure = None
+            try:
+                for index in range(start, stop):
+                    lines.append(play(tasks[index]))
+            except (Exception, SystemExit) as exc:
+                # a developer's tool: the details, where an error keeps them apart (TablebaseError)
+                failure = f"{type(exc).__name__}: {one_line(str(getattr(exc, 'detail', None) or exc))}"
+            conn.send_bytes(json.dumps({"lines": lines, "failure": failure}).encode())
+            if failure is not None:
+                break
+    except (OSError, ValueError):
+        pass  # the parent went away while we answered: nothing to say to anyone
+    finally:
+        # straight out: no exit hooks, and no flushing of buffers a fork copied from the parent
+        # (its stdout, its output file), which would write them a second time
+        os._exit(0)
 
 
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: pending games are cancelled, running ones are not waited for."""
-    # The executor has no public way to end running tasks before Python 3.14
-    # (terminate_workers); its process table is the one handle there is.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-    # The executor's manager thread closes its wake-up pipe on its way out; waiting for it
-    # here keeps the interpreter's exit hook from writing into that pipe as it closes
-    # (an "Exception ignored ... Bad file descriptor" traceback after the one-line message).
-    manager = getattr(pool, "_executor_manager_thread", None)
-    if manager is not None:
-        manager.join(timeout=5)
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when its parent dies, however it dies (SIGKILL included, when no
+    clean-up of the parent's runs). On Linux the kernel does it: prctl(PR_SET_PDEATHSIG)
+    sends this process SIGKILL when the parent's thread that made it exits. Everywhere, and
+    in case that is unavailable, a thread polls the parent's id: an orphan is adopted by
+    another process (init or a subreaper), so a changed parent id means the parent is gone.
+    Checked once at once too: the parent may have died before prctl was called."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+# --- signals: clean-ups that run to their end ------------------------------------------------
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) and SIGTERM while the block runs, then act on the first one held
+    as the handler that was in place would have (KeyboardInterrupt for Ctrl-C; the command
+    line's handler; SIGTERM's default ends the process). For the steps that must not be cut
+    in half: a record and its newline written and counted together, the workers stopped and
+    joined. Python runs signal handlers in the main thread only; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, Any] = {}
+    try:
+        for signum in _STOP_SIGNALS:
+            handler = signal.getsignal(signum)
+            if handler is None:  # installed outside Python: left alone
+                continue
+            previous[signum] = handler
+            signal.signal(signum, lambda number, frame: held.append(number))
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:
+            signal.raise_signal(held[0])  # handled at once, here, by the handler restored above
+
+
+@contextlib.contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Block SIGINT and SIGTERM in this thread at the system level (a forked child inherits
+    the mask and unblocks them once its own handlers are set); Python still sees them after."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _unblock_signals() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)

@@ -202,3 +202,55 @@ def test_a_failing_game_ends_in_one_line(tmp_path, monkeypatch):
     with pytest.raises(SimulationError, match=r"^stopped at game 2: a game failed \(KeyError: 'boom'\)"):
         simulate("yokai-3x4", 5, seed=4, output=tmp_path / "g.jsonl", progress=False)
     assert len((tmp_path / "g.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_game_failing_in_a_worker_ends_in_one_line_after_the_games_before_it(tmp_path, monkeypatch):
+    """On the pool the failing game is named as in one process, and the games of its chunk
+    before it still reach the file."""
+    monkeypatch.setattr(simulate_module, "_play_task", _fail_on_game_2)
+    path = tmp_path / "g.jsonl"
+    with pytest.raises(SimulationError, match=r"^stopped at game 2: a game failed \(KeyError: 'boom'\); "):
+        simulate("yokai-3x4", 40, seed=4, output=path, progress=False, workers=2)
+    assert path.read_text().splitlines() == straight(2)
+
+
+def children(before: frozenset = frozenset()) -> list[int]:
+    """The ids of this process's children that were not there `before` (other tests' may be)."""
+    import psutil
+
+    return sorted({p.pid for p in psutil.Process().children(recursive=True)} - before)
+
+
+def test_no_worker_outlives_the_run_however_it_ends(tmp_path, monkeypatch):
+    """Finished, failed or stopped half-way by its caller: the workers were joined before
+    simulate (or the caller's loop) went on, none is left running or unreaped."""
+    before = frozenset(children())
+    assert lines(simulate("yokai-3x4", 30, seed=4, progress=False, workers=2)) == straight(30)
+    assert children(before) == []
+    tasks = [simulate_module.experiment_task("yokai-3x4", "seats", i) for i in range(40)]
+    for index, _record in enumerate(simulate_module.play_tasks(tasks, workers=2)):
+        if index == 3:
+            assert len(children(before)) == 2
+            break  # the generator is closed here: its workers are killed and joined
+    assert children(before) == []
+    monkeypatch.setattr(simulate_module, "_play_task", _die_on_game_5)
+    with pytest.raises(SimulationError):
+        simulate("yokai-3x4", 40, seed=4, progress=False, workers=2)
+    assert children(before) == []
+
+
+def test_signals_wait_for_the_end_of_a_step_that_must_not_be_cut(monkeypatch):
+    """`signals_deferred`: a Ctrl-C inside the block is acted on as it leaves it, by the
+    handler in place (KeyboardInterrupt), never half-way through."""
+    import signal
+
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with simulate_module.signals_deferred():
+            signal.raise_signal(signal.SIGINT)
+            steps.append("after the signal")  # still run: the signal waits
+    assert steps == ["after the signal"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    with simulate_module.signals_deferred():
+        steps.append("no signal")
+    assert steps[-1] == "no signal"

@@ -380,7 +380,7 @@ def test_availability_absent_preparing_ready(small_cache, monkeypatch):
     with files.locked():  # a build under way (the publishing set-up holds the lock meanwhile)
         assert tablebase.availability(material=SMALL) == "preparing"
     assert tablebase.availability(material=SMALL) == "absent"
-    files.lock.unlink()
+    assert not files.lock.exists()  # let go: the lock file goes too (issue 44 item 9)
     # a half-written table (its writer killed, or still writing): never opened, "preparing"
     files.table.with_name(files.table.name + ".partial.npz").write_bytes(b"PK\x03\x04 half")
     assert tablebase.availability(material=SMALL) == "preparing"

@@ -122,21 +122,48 @@ class TableFiles:
     @contextlib.contextmanager
     def locked(self, wait: bool = True) -> Iterator[bool]:
         """Hold the lock (flock) while writing; yields False without waiting when `wait` is
-        False and another process holds it. The lock goes with the process that held it."""
+        False and another process holds it. The lock goes with the process that held it.
+
+        The lock file is removed when the lock is let go (an interrupted `solve` leaves no
+        `<stem>.lock` behind): removed while still held, so whoever was waiting on it wakes
+        holding a file that is no longer the lock, sees that (its file is not the one at the
+        path) and takes the lock on the path again."""
         self.lock.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.lock, "a") as handle:
-            if fcntl is None:  # pragma: no cover
-                yield True
-                return
+        if fcntl is None:  # pragma: no cover
+            yield True
+            return
+        while True:
+            handle = open(self.lock, "a")  # noqa: SIM115 - closed below, on every path
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
             except BlockingIOError:
+                handle.close()
                 yield False
                 return
+            except BaseException:  # an interrupt while waiting: nothing held, nothing to remove
+                handle.close()
+                raise
+            if _is_current(handle, self.lock):
+                break
+            handle.close()  # locked a file its holder removed on the way out: try the path again
+        try:
+            yield True
+        finally:
             try:
-                yield True
+                self.lock.unlink(missing_ok=True)
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+                handle.close()
+
+
+def _is_current(handle, path: Path) -> bool:
+    """The open file `handle` is the file at `path` (not one removed since it was opened)."""
+    try:
+        here = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(handle.fileno())
+    return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def _lock_is_held(lock: Path) -> bool:

@@ -11,9 +11,10 @@ takes the buffers in order (the walk's next frontier; the retrograde step's writ
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -59,7 +60,7 @@ def build_table(
     values = np.zeros(size, np.uint16)
     flags = np.zeros(size, np.uint8)
     timings = {}
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+    with _threads(threads) as pool:
         started = time.perf_counter()
         if tuple(material) == FULL_MATERIAL:
             start_board = START_BOARD
@@ -86,6 +87,20 @@ def build_table(
     return values, meta
 
 
+@contextlib.contextmanager
+def _threads(threads: int) -> Iterator[ThreadPoolExecutor]:
+    """The build's worker threads. Left by an exception (Ctrl-C, SIGTERM), the tasks not yet
+    started are dropped and the running ones (one chunk each, milliseconds) are waited for,
+    so the build's threads have stopped writing before its caller removes the files."""
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
 def _in_tasks(
     pool, work: Callable, size: int, buffers: list[np.ndarray], take: Callable[[np.ndarray, int], None]
 ) -> None:
@@ -109,15 +124,14 @@ def _in_tasks(
 
 
 def _visit_all(pool, ix, values, flags, progress: bool) -> None:
-    bar = tqdm(total=values.size, desc="positions", unit="pos", unit_scale=True, disable=not progress)
-
     def visit(chunk):
         engine.visit_all(ix, values, flags, *chunk)
         return chunk[1] - chunk[0]
 
-    for done in pool.map(visit, _chunks(values.size)):
-        bar.update(done)
-    bar.close()
+    # `with`: an interrupt closes the bar at once (its line ended), not at some later collection
+    with tqdm(total=values.size, desc="positions", unit="pos", unit_scale=True, disable=not progress) as bar:
+        for done in pool.map(visit, _chunks(values.size)):
+            bar.update(done)
 
 
 def _walk(
@@ -139,23 +153,24 @@ def _walk(
     flags[start] = engine.REACHED
     frontier = np.array([start], np.uint32)
     buffers = [np.zeros(BUFFER, np.uint32) for _ in range(threads + 1)]
-    bar = tqdm(desc="positions reached from the start", unit="node", unit_scale=True, disable=not progress)
-    while frontier.size:
-        bar.update(frontier.size)
-        found = []
+    with tqdm(
+        desc="positions reached from the start", unit="node", unit_scale=True, disable=not progress
+    ) as bar:
+        while frontier.size:
+            bar.update(frontier.size)
+            found = []
 
-        def work(start, stop, buffer, frontier=frontier):
-            return engine.expand(ix, values, flags, frontier, start, stop, buffer, far_rank_kodama_drops)
+            def work(start, stop, buffer, frontier=frontier):
+                return engine.expand(ix, values, flags, frontier, start, stop, buffer, far_rank_kodama_drops)
 
-        _in_tasks(
-            pool,
-            work,
-            frontier.size,
-            buffers,
-            lambda buffer, count, found=found: found.append(buffer[:count].copy()),
-        )
-        frontier = np.concatenate(found) if found else np.zeros(0, np.uint32)
-    bar.close()
+            _in_tasks(
+                pool,
+                work,
+                frontier.size,
+                buffers,
+                lambda buffer, count, found=found: found.append(buffer[:count].copy()),
+            )
+            frontier = np.concatenate(found) if found else np.zeros(0, np.uint32)
 
 
 def _retrograde(pool, ix, values, threads: int, progress: bool) -> int:
@@ -168,7 +183,12 @@ def _retrograde(pool, ix, values, threads: int, progress: bool) -> int:
         _file(pending, values, out[: engine.collect_decided(values, start, stop, out)].copy())
     buffers = [np.zeros(BUFFER, np.int64) for _ in range(threads + 1)]
     decided_buffer = np.zeros(BUFFER, np.uint32)
-    bar = tqdm(desc="retrograde levels", unit="level", disable=not progress)
+    with tqdm(desc="retrograde levels", unit="level", disable=not progress) as bar:
+        return _levels(pool, ix, values, pending, buffers, decided_buffer, bar)
+
+
+def _levels(pool, ix, values, pending, buffers, decided_buffer, bar) -> int:
+    """The retrograde loop, level after level, until no level is pending."""
     level = 0
     while True:
         if 2 * level + 4 >= engine.UNDECIDED:
@@ -192,7 +212,6 @@ def _retrograde(pool, ix, values, threads: int, progress: bool) -> int:
         # levels 1 and 2 may be empty before others (wins and losses by one move)
         if level > 2 and level not in pending:
             break
-    bar.close()
     return level
 
 
@@ -221,7 +240,7 @@ def reachable_counts(
     size = engine.node_count(ix)
     values = np.zeros(size, np.uint16)
     flags = np.zeros(size, np.uint8)
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+    with _threads(threads) as pool:
         _walk(pool, ix, values, flags, threads, progress, far_rank_kodama_drops, start_board)
     counts = _counts(ix, values, flags, 0)
     return {
