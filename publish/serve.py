@@ -94,8 +94,8 @@ KERNEL_MEMORY_MIB = 1024
 OVERRIDES = ("template", "theme")
 SECURE_COOKIES_SETTING = "rules_explorer_secure_cookies"
 # What every answer's Content-Security-Policy allows (docs/publishing.md, "Headers"): scripts
-# from the site's own files only (the page template has no inline script, and no notebook
-# output can add one) and blob: URLs (anywidget imports each widget's JavaScript, which the
+# from the site's own files only (the page template has no inline script; one in a
+# notebook's output would not run) and blob: URLs (anywidget imports each widget's JavaScript, which the
 # kernel sends, from a blob: URL it makes; only a script already running in the page can
 # make one), styles from the site and inline (JupyterLab and the widgets set
 # style attributes and add <style> elements as they draw), pictures and fonts from the site

@@ -658,6 +658,73 @@ def prune(site: Path) -> None:
             path.unlink()
 
 
+# --- the pages' Content-Security-Policy ----------------------------------------------------
+#: The static site's policy, a <meta http-equiv="Content-Security-Policy"> in every page: a
+#: static host may set no header (docs/publishing.md, "Headers"). As the server's
+#: (publish/serve.py), with what Voici and Pyodide need beyond it: 'wasm-unsafe-eval'
+#: (Pyodide compiles its WebAssembly; it allows no JavaScript eval), workers from the site and
+#: blob: (the kernel's, the snapshot's early fetch, JupyterLite's service worker), and each
+#: page's own inline scripts by their SHA-256 (Voici's page is built around them; a script
+#: injected into a page matches none). A <meta> cannot carry frame-ancestors (browsers
+#: ignore it there, with a warning): only a host's header can.
+STATIC_POLICY = (
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval' blob:{hashes}",
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+)
+#: an HTML script element (its text is raw: no entity in it is decoded, so its hash is the
+#: hash of these characters)
+SCRIPT_ELEMENT = re.compile(r"<script(?P<attributes>(?:\s[^>]*)?)>(?P<text>.*?)</script\s*>", re.S | re.I)
+#: the types a browser runs; any other (application/json, a widget's state) is data
+SCRIPT_TYPES = ("", "module", "text/javascript", "application/javascript")
+HEAD_START = re.compile(r"<head(?:\s[^>]*)?>(\s*<meta charset=[^>]*>)?", re.I)
+
+
+def inline_script_hashes(page: str) -> list[str]:
+    """The CSP sources ('sha256-…') of every inline script the page runs, in order, once each."""
+    hashes = []
+    for script in SCRIPT_ELEMENT.finditer(page):
+        attributes = script.group("attributes")
+        if re.search(r"\ssrc\s*=", attributes, re.I):
+            continue
+        kind = re.search(r"""\stype\s*=\s*["']?([^"'\s>]*)""", attributes, re.I)
+        if kind and kind.group(1).lower() not in SCRIPT_TYPES:
+            continue
+        digest = base64.b64encode(hashlib.sha256(script.group("text").encode("utf-8")).digest()).decode()
+        hashes.append(f"'sha256-{digest}'")
+    return list(dict.fromkeys(hashes))
+
+
+def static_policy(page: str) -> str:
+    hashes = inline_script_hashes(page)
+    return "; ".join(STATIC_POLICY).format(hashes="".join(f" {h}" for h in hashes))
+
+
+def add_content_security_policy(site: Path) -> int:
+    """Every HTML page of the built `site` with its policy as its head's first element (after
+    the charset), before any script it covers; a page without <head> stops the build. The
+    number of pages."""
+    pages = sorted(site.rglob("*.html"))
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        head = HEAD_START.search(text)
+        if head is None:
+            raise StaticBuildError(
+                f"{page.relative_to(site)}: no <head> to put the Content-Security-Policy in"
+            )
+        meta = f'<meta http-equiv="Content-Security-Policy" content="{static_policy(text)}">'
+        page.write_text(text[: head.end()] + meta + text[head.end() :], encoding="utf-8")
+    return len(pages)
+
+
 # --- the whole build ---------------------------------------------------------------------
 def source_epoch() -> int:
     done = subprocess.run(
@@ -732,6 +799,7 @@ def build(out: Path, *, cache: Path | None = None, snapshot: bool = True) -> Pat
     published = {p.stem: kind for kind, paths in kinds.items() for p in paths}
     (out / "index.html").write_text(static_pages.landing_document(NOTEBOOKS, published), encoding="utf-8")
     route_around_service_worker(out)
+    add_content_security_policy(out)
     say(f"built {out} in {time.monotonic() - started:.0f} s: {site_size(out) / 1e6:.1f} MB")
     return out
 
