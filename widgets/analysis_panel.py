@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 import rules_kernel as rk
-from rules_kernel.analysis import Analysis, Estimate, Limit, analyse, get_engine
+from rules_kernel.analysis import Analysis, DefaultEngine, EngineError, Estimate, Limit, analyse, get_engine
 from rules_kernel.core import Move, State
 from widgets import runtime
 from widgets.draw import Arrow, owner_colour
@@ -227,18 +227,22 @@ class AnalysisPanel:
         the tree search (what the game declares decides; nothing here names a game). Study
         positions go to the same engine: moves that end the game are valued by our rules
         (a side left without a move, a Koropokkuru taken), the rest are the engine's claims."""
-        names = []
         if type(game).SOLVED_TABLE is not None and game.solved_table_availability() == "ready":
-            names.append("table")
-        if type(game).FAIRY_STOCKFISH_VARIANT is not None:
-            names.append("fairy-stockfish")
-        for name in names:
             try:
-                engine = get_engine(game, name)
+                engine = get_engine(game, "table")
             except rk.RulesError:
-                continue
-            self.engine = name
-            return engine
+                pass
+            else:
+                self.engine = "table"
+                return engine
+        if type(game).FAIRY_STOCKFISH_VARIANT is not None:
+            # the default analysis, never Fairy-Stockfish named: an engine that is missing,
+            # crashes, hangs or sends garbage gives way to the tree search (with a note), and
+            # the next analysis asks the engine again (a fresh process). Made here, not by
+            # get_engine(game): that would try the table too, and a table refused while it is
+            # prepared stays refused until close_engines()
+            self.engine = "fairy-stockfish"
+            return DefaultEngine(game)
         self.engine = "ismcts"
         return get_engine(game, "ismcts")
 
@@ -263,7 +267,12 @@ class AnalysisPanel:
                 self._show_error(exc)
 
     def _show_error(self, exc: Exception) -> None:
-        reason = str(exc) if isinstance(exc, rk.RulesError) else "the engine failed"
+        # an engine's own message names its binary's path and may quote its output: a player
+        # is told what happened in words of their own
+        if isinstance(exc, EngineError):
+            reason = f"{ENGINE_TITLES.get(self.engine, 'the engine')} {engine_trouble(str(exc))}"
+        else:
+            reason = str(exc) if isinstance(exc, rk.RulesError) else "the engine failed"
         self.info.value = html(
             '<span role="alert" style="color:#B00020">Analysis stopped: {why}</span>', why=one_line(reason)
         )
@@ -276,7 +285,9 @@ class AnalysisPanel:
         seat = subject.viewer if subject.viewer is not None else result.player
         self.bar.value = bar_html(result, seat, game.player_names)
         self.words.value = self._words_html(subject, result)
-        self.info.value = html("<small>{text}</small>", text=search_words(result, self.engine, final))
+        self.info.value = html("<small>{text}</small>", text=search_words(result, self.engine, final)) + (
+            fallback_html(result) if self.engine == "fairy-stockfish" else ""
+        )
         self.stop_button.disabled = final
 
     def _words_html(self, subject: Subject, result: Analysis) -> str:
@@ -393,10 +404,54 @@ def bar_html(result: Analysis, seat: int, names: tuple[str, ...]) -> str:
     )
 
 
+#: the start of the note the default analysis adds when the tree search answered for
+#: Fairy-Stockfish (rules_kernel.analysis.DefaultEngine); the rest is the EngineError's words
+FALLBACK_NOTE = "Fairy-Stockfish could not answer, so the tree search did: "
+#: what went wrong, in a player's words, from the EngineError's (rules_kernel/analysis/fsf.py):
+#: the first that matches; the message itself names the binary's path and may quote the
+#: engine's output, so it is never shown
+TROUBLES = (
+    (("not found at",), "is not installed on this machine"),
+    (("does not know the variant", "counted ", "plays other rules"), "does not play this game's rules"),
+    (("not a program", "is a directory", "not executable", "cannot be started"), "could not be started"),
+    (("did not answer", "did not end", "did not stop", "stopped reading"), "did not answer in time"),
+    (("killed by signal", "exited", "closed its output"), "stopped working (it crashed)"),
+    (("sent ", "answered with"), "sent an answer that could not be read"),
+)
+
+
+def engine_trouble(message: str) -> str:
+    """What an EngineError's message says went wrong, in plain words ("did not answer in
+    time"), without the path or anything the engine sent."""
+    return next(
+        (words for keys, words in TROUBLES if any(key in message for key in keys)), "could not answer"
+    )
+
+
+def fallback_html(result: Analysis) -> str:
+    """The note under the figures when the tree search answered for Fairy-Stockfish: what went
+    wrong in plain words, and that the engine is asked again; empty when it answered itself."""
+    if result.search.engine != "ismcts":
+        return ""
+    why = next((n[len(FALLBACK_NOTE) :] for n in result.search.notes if n.startswith(FALLBACK_NOTE)), None)
+    if why is None:
+        return ""
+    trouble = engine_trouble(why)
+    # a missing engine is looked for again too, but promising it would mislead where none is
+    again = "" if trouble == TROUBLES[0][1] else " It will be tried again."
+    return html(
+        '<div class="re-analysis-note"><small>Fairy-Stockfish {trouble}, so these values come from '
+        "the tree search instead.{again}</small></div>",
+        trouble=trouble,
+        again=again,
+    )
+
+
 def search_words(result: Analysis, engine: str, final: bool) -> str:
-    """What was searched: the engine, its count, the time, and whether it is still going."""
+    """What was searched: the engine that answered (the tree search where it stood in for
+    Fairy-Stockfish), its count, the time, and whether it is still going."""
     search = result.search
-    parts = [ENGINE_TITLES.get(engine or search.engine, search.engine)]
+    parts = [ENGINE_TITLES.get(search.engine or engine, search.engine)]
     if search.playouts:
         parts.append(f"{search.playouts:,} playouts")
     elif search.nodes:
