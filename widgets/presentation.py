@@ -163,14 +163,18 @@ class _Shown:
         """The entry of the action that led to `node`, as `viewer` can tell of it where its
         view shows `now` (`self.now`; None: as it learned of it)."""
         key = (node, viewer)
-        if now is not None and now.forgets(node.action):
-            line = self.forgotten.get(key)
-            if line is None:
-                line = self.forgotten[key] = self._line(node, viewer, forgotten=True)
-            return line
-        line = self.lines.get(key)
+        forms = self.forgotten if now is not None and now.forgets(node.action) else self.lines
+        line = forms.get(key)
         if line is None:
-            line = self.lines[key] = self._line(node, viewer)
+            # in a view that forgets, both forms are made at once, while the state before the
+            # action is at hand (a new node's is): the other one is asked for later, when the
+            # card is turned back or up again, and its state may be long out of the session's
+            # recent states by then (replayed from a checkpoint, up to 63 actions)
+            if key not in self.lines:
+                self.lines[key] = self._line(node, viewer)
+            if now is not None and key not in self.forgotten:
+                self.forgotten[key] = self._line(node, viewer, forgotten=True)
+            line = forms[key]
         return line
 
     def _line(self, node: Node, viewer: int | None, *, forgotten: bool = False) -> MoveLine:

@@ -507,13 +507,27 @@ class WarStoriesState(State):
 
     def _flip_text(self, sq: int, *, named: bool) -> str:
         """A flip's words; `named=False`: the card's identity left out (a Heiya's excepted)."""
+        texts = self._flip_texts.get(sq)
+        if texts is None:
+            texts = self._flip_texts[sq] = self._flip_words(sq)
+        return texts[0 if named else 1]
+
+    @cached_property
+    def _flip_texts(self) -> dict[int, tuple[str, str]]:
+        """Each flip's two forms of words once made: a move list in a view that forgets asks
+        for both (one apply and one outcome for the two; strings only, no state is kept)."""
+        return {}
+
+    def _flip_words(self, sq: int) -> tuple[str, str]:
+        """A flip's words with the card named, and without its identity (`forgotten_text`)."""
         cell, card = square_name(sq), self.cards[sq]
         if card == UNKNOWN:  # a view that does not know the card cannot say what it did
-            return f"turns over {cell}"
+            return (f"turns over {cell}",) * 2
         after = self.apply(Flip(sq))
         name = f"{cell}: {card_name(card)}"
         still = after.side == self.side and after.flips > 0  # the flipping turn goes on
-        if card == HEIYA:
+        said = self._announcement(after)
+        if card == HEIYA:  # removed at once, for all to see: named in both forms
             if after.pieces[sq]:
                 what = "two Heiya first: both removed, a Shinobi enters on " + cell + " (Shinobi wo tsukau)"
             elif after.is_terminal():
@@ -524,26 +538,24 @@ class WarStoriesState(State):
                 what = "removed; no card left to turn, " + square_name(after.shown[0]) + " turned back"
             else:
                 what = "removed; no card left to turn"
-            return f"turns over {name} — {what}{self._announcement(after)}"
-        name = name if named else cell
+            return (f"turns over {name} — {what}{said}",) * 2
         if self.face_up is None:  # the first card of the two
             if still or after.is_terminal():
-                return f"turns over {name}{self._announcement(after)}"
-            back = "no card left to pair it with, turned back" + _nobori_words(after)
-            return f"turns over {name} — {back}{self._announcement(after)}"
+                return f"turns over {name}{said}", f"turns over {cell}{said}"
+            back = " — no card left to pair it with, turned back" + _nobori_words(after) + said
+            return f"turns over {name}{back}", f"turns over {cell}{back}"
         if after.pieces[sq]:  # Engun
-            kind = PIECE_NAMES[after.pieces[sq] & 7] if named else "piece"
-            what = f"a pair: Engun, a {kind} enters on {cell}"
+            kind = PIECE_NAMES[after.pieces[sq] & 7]
+            what = f"a pair: Engun, a {kind} enters on {cell}", f"a pair: Engun, a piece enters on {cell}"
         elif after.lost == self.side:
-            what = (
-                "two Ki again, the second turn running: Yonhon no ki (seppuku)"
-                if named
-                else "Yonhon no ki (seppuku)"
-            )
+            what = "two Ki again, the second turn running: Yonhon no ki (seppuku)", "Yonhon no ki (seppuku)"
         else:
-            two_ki = named and card == KI == self.cards[self.face_up]
-            what = ("two Ki" if two_ki else "no match") + ", both turned back" + _nobori_words(after)
-        return f"turns over {name} — {what}{self._announcement(after)}"
+            back = ", both turned back" + _nobori_words(after)
+            what = (
+                ("two Ki" if card == KI == self.cards[self.face_up] else "no match") + back,
+                "no match" + back,
+            )
+        return f"turns over {name} — {what[0]}{said}", f"turns over {cell} — {what[1]}{said}"
 
     def _announcement(self, after: WarStoriesState) -> str:
         """Kyousei and Haisen, announced by the player who threatens the Daimyo."""
