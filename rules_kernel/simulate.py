@@ -522,7 +522,9 @@ class _Pool:
             worker.conn.close()
             return
         worker.chunk = self.chunks.popleft()
-        worker.conn.send_bytes(json.dumps(worker.chunk).encode())
+        # a worker already gone (killed from outside): its sentinel tells lines() so
+        with contextlib.suppress(OSError):
+            worker.conn.send_bytes(json.dumps(worker.chunk).encode())
 
     def lines(self) -> Iterator[str]:
         """The record lines in game order. A dead worker or a failed game raises _PoolFailure
@@ -687,10 +689,27 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(signum, lambda number, frame: held.append(number))
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        _restore_handlers(previous)
         if held:
             signal.raise_signal(held[0])  # handled at once, here, by the handler restored above
+
+
+def _restore_handlers(previous: dict[int, Any]) -> None:
+    """Put every handler back, even if a signal comes half-way and the handler put back first
+    raises (KeyboardInterrupt): the rest are put back too, then that exception goes on. A
+    handler left out would swallow its signal for good."""
+    todo = dict(previous)
+    raised: BaseException | None = None
+    while todo:
+        try:
+            while todo:
+                signum = next(iter(todo))
+                signal.signal(signum, todo[signum])
+                del todo[signum]
+        except BaseException as exc:  # noqa: B036 - re-raised below, once all are back
+            raised = raised or exc
+    if raised is not None:
+        raise raised
 
 
 @contextlib.contextmanager
