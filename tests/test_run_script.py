@@ -504,6 +504,17 @@ def test_the_locks_pin_exactly_what_pyproject_declares_with_hashes():
         assert tested.get(name, version) == version, f"{name} differs between the build and test locks"
 
 
+def test_every_install_gets_the_solvers_compiler():
+    """Issue #44: numba was an extra no ./run command installed, so a new machine built the
+    table in pure Python (days). It is a runtime dependency now: in the runtime lock, which
+    dashboard and publish install, and so in the test lock."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "numba" in {canonicalize_name(Requirement(r).name) for r in project["project"]["dependencies"]}
+    for kind in ("runtime", "test"):
+        pinned = for_this_python(read_lock(ROOT / "requirements" / f"{kind}.txt")[0])
+        assert {"numba", "llvmlite"} <= set(pinned), f"requirements/{kind}.txt has no numba for this Python"
+
+
 def test_run_installs_every_extra_from_the_locks_with_hashes():
     """The real script, read: the locks it installs are these files, hash-checked, and the
     project after them without dependencies of its own choosing."""
