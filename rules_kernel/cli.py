@@ -23,6 +23,7 @@ import contextlib
 import functools
 import os
 import random
+import re
 import shlex
 import signal
 import sys
@@ -221,10 +222,10 @@ def _whole(low: int, meaning: str = ""):
     """An argparse type: a whole number of at least `low`."""
 
     def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
+        # ASCII digits only, as in links and position texts: int() would take '٣' or ' 12 '
+        if not re.fullmatch(r"-?[0-9]{1,18}", text):
             raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        value = int(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}{meaning}, not {value}")
         return value

@@ -100,6 +100,9 @@ def one_error_line(capsys) -> str:
         (["perft", "yokai-3x4", "0"], "argument depth: must be at least 1, not 0"),
         (["perft", "yokai-3x4", "-2"], "argument depth: must be at least 1, not -2"),
         (["perft", "yokai-3x4", "two"], "argument depth: 'two' is not a whole number"),
+        # ASCII digits only, as in links: int() alone would read these as 3 and 12
+        (["perft", "yokai-3x4", "\u0663"], "argument depth: '\u0663' is not a whole number"),
+        (["perft", "yokai-3x4", " 12 "], "argument depth: ' 12 ' is not a whole number"),
         (["play", "yokai-3x4", "--max-plies", "-5"], "argument --max-plies: must be at least 1, not -5"),
         (["play", "yokai-3x4", "--max-plies", "0"], "argument --max-plies: must be at least 1, not 0"),
     ],
