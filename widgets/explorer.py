@@ -360,7 +360,7 @@ class Explorer(w.VBox):
         self.board.on_history(on(self._history_key))
         self.move_list.on_go(on(self.look_at))
         self.game_select.observe(on(lambda ch: self._set_options(ch["new"], {})), names="value")
-        self.new_button.on_click(on(lambda _: self.new_game()))
+        self.new_button.on_click(on(lambda _: self._new_game_pressed()))
         self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
         self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
         self.undo_button.on_click(on(lambda _: self.undo()))
@@ -563,6 +563,15 @@ class Explorer(w.VBox):
         }
 
     # --- the game ----------------------------------------------------------------------
+    def _new_game_pressed(self) -> None:
+        """New game from its button: a link in the address bar (opened, or copied) names the
+        game before, so once the new game has started the address bar drops it and a reload
+        opens a fresh page. Only here: opening a link also starts a new game, and keeps it."""
+        before = self.session
+        self.new_game()
+        if self.session is not before:  # options the game refused keep the game, and its link
+            self.address.clear()
+
     def new_game(self) -> None:
         try:
             self.game = rk.load_game(self.game_select.value, **self._option_values())

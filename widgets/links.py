@@ -19,7 +19,8 @@ chance outcomes (the deal) would tell the reader what the player cannot see.
 
 `PageAddress` is the page's side (an anywidget): when drawn it sends the page's query string
 to the kernel once; asked to copy, it writes the link to the clipboard, puts it in the
-address bar (history.replaceState, no reload) and sends the full address back to be shown.
+address bar (history.replaceState, no reload) and sends the full address back to be shown;
+asked to clear (New game), it takes the link's fields out of the address bar.
 It works the same under Voilà and in a static site, where the kernel runs in the browser.
 """
 
@@ -244,6 +245,18 @@ function render({ model, el }) {
   // the query string of the page the reader opened (Voilà's page, or a static site's)
   model.send({ event: "address", search: String(window.location.search || "").slice(0, 40000) });
   model.on("msg:custom", async (msg) => {
+    if (msg && msg.event === "clear") {
+      // New game: the address bar drops the link's fields (a reload then opens a fresh page,
+      // not the old game); any other field of the page's own (a Voila setting) and the hash stay
+      try {
+        const kept = new URLSearchParams(window.location.search);
+        for (const name of __FIELDS__) kept.delete(name);
+        const rest = kept.toString();
+        window.history.replaceState(null, "",
+          window.location.pathname + (rest ? "?" + rest : "") + window.location.hash);
+      } catch (e) { /* a sandboxed page */ }
+      return;
+    }
     if (!msg || msg.event !== "copy" || typeof msg.query !== "string") return;
     const url = window.location.origin + window.location.pathname + "?" + msg.query;
     let copied = false;
@@ -253,7 +266,7 @@ function render({ model, el }) {
   });
 }
 export default { render };
-"""
+""".replace("__FIELDS__", json.dumps(FIELDS))
 
 
 class PageAddress(anywidget.AnyWidget):
@@ -279,6 +292,13 @@ class PageAddress(anywidget.AnyWidget):
 
     def copy(self, query: str) -> None:
         self.send({"event": "copy", "query": query})
+
+    def clear(self) -> None:
+        """Forget the link: the address bar loses the link's fields (history.replaceState, no
+        reload; the page's other fields and its hash stay), and `address` is emptied. New game
+        calls it, so a reload opens a fresh page, not the game before."""
+        self.address = ""
+        self.send({"event": "clear"})
 
     def _message(self, _widget, content, _buffers) -> None:
         if not isinstance(content, dict):
