@@ -1,0 +1,149 @@
+"""The two Yōkai no Mori games: what differs between them (board, start, letters, promotion
+zone, royal Koropokkuru or try, drop restrictions: the rulebook's two versions), the game's one
+option, reading a position text, and the declarations the rest of the project reads (core.Game:
+list order, solved table, Fairy-Stockfish variant, heatmaps, the players' formats' names,
+heuristic, reference), whose values live in `hints.py`, `notation.py`, `scene.py` and
+`reference.py`."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import ClassVar
+
+from rules_kernel.core import Game, Option, ReferenceEntry, State
+from rules_kernel.games.yokai import hints, notation
+from rules_kernel.games.yokai import reference as reference_panel
+from rules_kernel.games.yokai.rules import (
+    KIRIN,
+    KITSUNE,
+    KODAMA,
+    KODAMA_SAMURAI,
+    KOROPOKKURU,
+    ONI,
+    SUPER_ONI,
+    TANUKI,
+    _Tables,
+    _tables_for,
+)
+from rules_kernel.games.yokai.scene import NAME_BREAKS
+from rules_kernel.games.yokai.state import YokaiState
+from rules_kernel.persistent import Counts
+from rules_kernel.position_text import read_position
+
+
+class YokaiGame(Game):
+    """Shared rules; the two variants below set the class attributes."""
+
+    FILES: ClassVar[int]
+    RANKS: ClassVar[int]
+    START: ClassVar[str]  # Fairy-Stockfish FEN of the start position
+    LETTERS: ClassVar[dict[int, str]]  # Fairy-Stockfish letters (first player's, upper case)
+    ZONE_DEPTH: ClassVar[int]  # ranks in the promotion zone
+    ROYAL: ClassVar[bool]  # Koropokkuru may not be left attacked; no legal move = lost
+    TRY: ClassVar[bool]  # Koropokkuru safe on the far rank wins
+    PROMOTION_OPTIONAL: ClassVar[bool]
+    DROP_RESTRICTIONS: ClassVar[bool]  # no dead Kodama drop, no two Kodama in a file, no drop mate
+    MATERIAL: ClassVar[dict[int, int]]  # pieces in the box per unpromoted kind, both players
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "repetitions": Option(
+            3,
+            "the same position this many times is a draw (the rulebook's "
+            "'drei Mal hintereinander hin und zurück')",
+            kind=int,
+            check=lambda n: _at_least(2, n),
+        ),
+    }
+
+    @cached_property
+    def tables(self) -> _Tables:
+        return _tables_for(type(self))
+
+    def initial_state(self) -> YokaiState:
+        return self.from_text(self.START)
+
+    def from_text(self, text: str) -> YokaiState:
+        """A position from Fairy-Stockfish FEN; anything that is not a position this game
+        can reach (too many pieces, the side not to move in check, ...) raises
+        PositionTextError naming the field. The repetition history starts afresh."""
+        return read_position(
+            self.id, text, lambda fields: YokaiState(self, *notation.position_parts(self, fields), Counts())
+        )
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return ("First player", "Second player")
+
+    # --- what the rest of the project needs (core.Game's declarations) ---
+    NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = NAME_BREAKS
+    #: the agents' material values (hints.py)
+    AGENT_VALUES: ClassVar[dict[int, int]] = hints.AGENT_VALUES
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Material on the board and in hand, the player's minus the opponent's, over 20."""
+        return hints.heuristic(self.AGENT_VALUES, state, player)
+
+    def reference(self) -> list[ReferenceEntry]:
+        """Each piece of the variant with its steps (`STEPS`: the dots on the wooden pieces,
+        "er bewegt sich ein Feld weit in die Richtungen die durch die farbigen Punkte vorgegeben
+        sind"), what promotes and how, and the drop."""
+        return reference_panel.entries(self)
+
+
+def _at_least(minimum: int, value: int) -> int:
+    if value < minimum:
+        raise ValueError(f"must be at least {minimum}, got {value}")
+    return value
+
+
+class YokaiNoMori3x4(YokaiGame):
+    """The standard game on 12 squares (Dōbutsu shōgi)."""
+
+    id = "yokai-3x4"
+    title = "Yōkai no Mori 3x4"
+    LIST_ORDER = 10
+    SOLVED_TABLE = "rules_kernel.tablebase:Tablebase.open"  # retrograde analysis: docs/tablebase.md
+    FAIRY_STOCKFISH_VARIANT = "dobutsu"  # Debian's build: the older formulation (docs/analysis.md)
+    HEATMAPS = (hints.CAPTURES_HEATMAP, hints.KOROPOKKURU_HEATMAP)
+    FILES, RANKS = 3, 4
+    START = "gle/1c1/1C1/ELG[-] w 0 1"
+    LETTERS = {KODAMA: "C", KITSUNE: "E", TANUKI: "G", KOROPOKKURU: "L", KODAMA_SAMURAI: "+C"}
+    ZONE_DEPTH = 1
+    ROYAL = False
+    TRY = True
+    PROMOTION_OPTIONAL = False
+    DROP_RESTRICTIONS = False
+    MATERIAL = {KODAMA: 2, KITSUNE: 2, TANUKI: 2, KOROPOKKURU: 2}
+    # Players' formats (rules_kernel/formats/, docs/records.md "Other formats"): the variant
+    # pychess-variants writes in PGN, the SAN letter of a piece whose FEN letter is not one
+    # (the hen), KIF's 手合割 and the piece names Japanese programs (lishogi) write
+    PGN_VARIANT = "dobutsu"
+    PGN_LETTERS = notation.PGN_LETTERS_3X4
+    KIF_HANDICAP = "どうぶつしょうぎ"
+    KIF_PIECES = notation.KIF_PIECES_3X4
+
+
+class YokaiNoMori5x6(YokaiGame):
+    """The version on 30 squares (Gorogoro shōgi)."""
+
+    id = "yokai-5x6"
+    title = "Yōkai no Mori 5x6"
+    LIST_ORDER = 20
+    HEATMAPS = (hints.CAPTURES_HEATMAP,)
+    FAIRY_STOCKFISH_VARIANT = "gorogoro"
+    FILES, RANKS = 5, 6
+    START = "sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1"
+    LETTERS = {KODAMA: "P", KIRIN: "G", ONI: "S", KOROPOKKURU: "K", KODAMA_SAMURAI: "+P", SUPER_ONI: "+S"}
+    ZONE_DEPTH = 2
+    ROYAL = True
+    TRY = False
+    PROMOTION_OPTIONAL = True
+    DROP_RESTRICTIONS = True
+    MATERIAL = {KODAMA: 6, KIRIN: 4, ONI: 4, KOROPOKKURU: 2}
+    # pychess-variants has no plain gorogoro: its 5x6 game is Gorogoro+ (Fairy-Stockfish's
+    # gorogoro with a lance and a knight in each hand at the start), which is this game when
+    # the FEN holds neither; Fairy-Stockfish's own name is read too
+    PGN_VARIANT = "gorogoroplus"
+    PGN_ALIASES = ("gorogoro",)
+    PGN_LETTERS = notation.PGN_LETTERS_5X6  # promoted pieces move as golds
+    KIF_HANDICAP = "ゴロゴロ将棋"  # 81Dojo's name of the 5x6 game
+    KIF_PIECES = notation.KIF_PIECES_5X6

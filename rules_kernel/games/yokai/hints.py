@@ -1,0 +1,82 @@
+"""What the agents and the statistics need of Yōkai no Mori: the agents' heuristic (material)
+and the heatmaps the statistics offer. None of it is a rule."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules_kernel.core import Heatmap
+from rules_kernel.games.yokai.rules import (
+    KIRIN,
+    KITSUNE,
+    KODAMA,
+    KODAMA_SAMURAI,
+    KOROPOKKURU,
+    ONI,
+    SUPER_ONI,
+    TANUKI,
+    kind_of,
+    owner_of,
+)
+
+if TYPE_CHECKING:
+    from rules_kernel.games.yokai.state import YokaiState
+
+#: the agents' material values; the Koropokkuru counts nothing, as taking it ends the game
+AGENT_VALUES: dict[int, int] = {
+    KODAMA: 1,
+    KITSUNE: 3,
+    TANUKI: 3,
+    KIRIN: 5,
+    ONI: 4,
+    KODAMA_SAMURAI: 5,
+    SUPER_ONI: 5,
+    KOROPOKKURU: 0,
+}
+
+
+def heuristic(values: dict[int, int], state: YokaiState, player: int) -> float:
+    """Material on the board and in hand, the player's minus the opponent's, over 20, with
+    the piece `values` the game declares (`AGENT_VALUES`)."""
+    score = 0.0
+    for code in state.board:
+        if code:
+            score += values[kind_of(code)] * (1 if owner_of(code) == player else -1)
+    for owner in (0, 1):
+        for kind, count in enumerate(state.hands[owner]):
+            if count and kind in values:
+                score += values[kind] * count * (1 if owner == player else -1)
+    return score / 20
+
+
+def _captures_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps  # pandas, only when a heatmap is drawn
+
+    return heatmaps.captures(actions, scene.game)
+
+
+def _koropokkuru_heatmap(actions: Any, scene: Any) -> Any:
+    from rules_kernel import heatmaps
+
+    files = max(c.x for c in scene.cells) + 1
+    ranks = max(c.y for c in scene.cells) + 1
+    return heatmaps.piece_moves(actions, scene.game, "Koropokkuru", files=files, ranks=ranks)
+
+
+CAPTURES_HEATMAP = Heatmap(
+    "captures",
+    "where captures happen",
+    "captures",
+    "each capture counts on the square the capturing piece moved to",
+    _captures_heatmap,
+)
+
+KOROPOKKURU_HEATMAP = Heatmap(
+    "koropokkuru",
+    "where the Koropokkuru goes",
+    "Koropokkuru moves",
+    "each move of a Koropokkuru counts on its destination, seen from the mover's side (the "
+    "second player's moves turned round): the top rank is the far rank, where a Koropokkuru "
+    "that arrives safely wins by the try",
+    _koropokkuru_heatmap,
+)

@@ -1,0 +1,390 @@
+"""Yōkai no Mori in text: the position text (Fairy-Stockfish FEN) and its checks, the move list's
+words, why a move is illegal, and the names the players' formats give the pieces. Moves are
+written `b2b3` (a step, `+` when it promotes) and `C@a2` (a drop): rules/NOTES.md.
+
+The state's methods call `position_parts`, `position_text`, `status`, `action_text` and
+`why_illegal`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rules_kernel.games.yokai.rules import (
+    _HAND_ORDER,
+    EMPTY,
+    KIND_NAMES,
+    KIRIN,
+    KITSUNE,
+    KODAMA,
+    KODAMA_SAMURAI,
+    KOROPOKKURU,
+    ONI,
+    PROMOTES_TO,
+    SUPER_ONI,
+    TANUKI,
+    UNPROMOTED,
+    YokaiMove,
+    _decided,
+    _in_check,
+    _is_drop_mate,
+    _make,
+    kind_of,
+    owner_of,
+    piece,
+)
+from rules_kernel.position_text import FieldError, whole_number
+
+if TYPE_CHECKING:
+    from rules_kernel.games.yokai.game import YokaiGame
+    from rules_kernel.games.yokai.state import YokaiState
+
+_MOVE_RE = re.compile(r"^([a-z])(\d+)([a-z])(\d+)(\+?)$")
+_DROP_RE = re.compile(r"^([A-Za-z])@([a-z])(\d+)$")
+
+
+# --- position text (Fairy-Stockfish FEN) -------------------------------------------------
+
+_FIELDS = {
+    2: ("side to move",),
+    4: ("side to move", "halfmove clock", "move number"),
+    6: ("side to move", "castling", "en passant", "halfmove clock", "move number"),
+}
+
+
+def position_parts(
+    game: YokaiGame, fields: list[str]
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]], int, int]:
+    """(board, hands, side, ply) of FEN `board[hand] side [castling ep] [halfmove move]`, from
+    its fields (the state built from them starts a game: no repetition history)."""
+    if len(fields) not in _FIELDS:
+        raise FieldError(
+            "position text", f"expected 'board[hand] side ...' like {game.START!r}, got {len(fields)} fields"
+        )
+    m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", fields[0])
+    if not m:
+        raise FieldError("board", "the board must be followed by the hand in [...]")
+    board = _parse_board(game, m.group(1))
+    hands = _parse_hand(game, m.group(2))
+    named = dict(zip(_FIELDS[len(fields)], fields[1:], strict=True))
+    if named["side to move"] not in ("w", "b"):
+        raise FieldError("side to move", f"must be 'w' or 'b', not {named['side to move'][:10]!r}")
+    side = 0 if named["side to move"] == "w" else 1
+    for field in ("castling", "en passant"):
+        if named.get(field, "-") != "-":
+            raise FieldError(field, f"{game.title} has none: write '-'")
+    whole_number(named.get("halfmove clock", "0"), "halfmove clock")  # not kept: no rule needs it
+    fullmove = whole_number(named.get("move number", "1"), "move number")
+    if fullmove < 1:
+        raise FieldError("move number", "must be at least 1")
+    _check_position(game, board, hands, side)
+    ply = 2 * (fullmove - 1) + side
+    return tuple(board), (tuple(hands[0]), tuple(hands[1])), side, ply
+
+
+def _parse_board(game: YokaiGame, placement: str) -> list[int]:
+    t = game.tables
+    rows = placement.split("/")
+    if len(rows) != t.ranks:
+        raise FieldError("board", f"{len(rows)} ranks, {game.id} has {t.ranks}")
+    board = [EMPTY] * t.size
+    for i, row in enumerate(rows):
+        rank = t.ranks - 1 - i
+        file = 0
+        for token in re.findall(r"\+?[A-Za-z]|[0-9]+|.", row):
+            if token.isascii() and token.isdigit():
+                if len(token) > 2 or int(token) == 0:
+                    raise FieldError(
+                        "board",
+                        f"rank {rank + 1} ({row[:20]!r}): {token[:10]!r} is no count of empty squares",
+                    )
+                file += int(token)
+                continue
+            code = _code_of_letter(game, token, "board")
+            if file >= t.files:
+                raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) has more than {t.files} files")
+            board[rank * t.files + file] = code
+            file += 1
+        if file != t.files:
+            raise FieldError("board", f"rank {rank + 1} ({row[:20]!r}) covers {file} files, not {t.files}")
+    return board
+
+
+def _parse_hand(game: YokaiGame, hand: str) -> list[list[int]]:
+    hands = [[0] * 9, [0] * 9]
+    for letter in re.findall(r"\+?[A-Za-z]|.", "" if hand == "-" else hand):
+        code = _code_of_letter(game, letter, "hand")
+        if kind_of(code) in UNPROMOTED:
+            raise FieldError("hand", "a promoted piece cannot be in hand (captures unpromote)")
+        hands[owner_of(code)][kind_of(code)] += 1
+    return hands
+
+
+def _square_of(game: YokaiGame, cell: str) -> int:
+    if cell not in game.tables.names:
+        raise FieldError("board", f"{cell[:10]!r} is no square of {game.id}")
+    return game.tables.names.index(cell)
+
+
+def _code_of_letter(game: YokaiGame, token: str, field: str) -> int:
+    kind = game.tables.kind_of_letter.get(token.upper())
+    if kind is None:
+        raise FieldError(
+            field, f"{token!r} is no piece of {game.id} (pieces: {', '.join(game.LETTERS.values())})"
+        )
+    return piece(kind, 0 if token.upper() == token else 1)
+
+
+def _check_position(game: YokaiGame, board, hands, side: int) -> None:
+    """Refuse what the box or the rules cannot hold (rules/NOTES.md, the rulebook): more
+    pieces than the box, two Koropokkuru of one side, a Koropokkuru in hand while the game
+    goes on. Less than the box, a side without its Koropokkuru, a Koropokkuru left attacked:
+    a study position, accepted and described by `status()`."""
+    _check_material(game, board, hands)
+    _check_koropokkuru(game, board, hands, side)
+
+
+def _check_material(game: YokaiGame, board, hands) -> None:
+    counts = dict.fromkeys(game.MATERIAL, 0)
+    for code in board:
+        if code != EMPTY:
+            counts[UNPROMOTED.get(kind_of(code), kind_of(code))] += 1
+    for hand in hands:
+        for kind, n in enumerate(hand):
+            if n:
+                counts[kind] += n
+    for kind, n in counts.items():
+        if n > game.MATERIAL[kind]:
+            raise FieldError(
+                "board and hands",
+                f"{n} {KIND_NAMES[kind]} (promoted ones included); {game.title} has {game.MATERIAL[kind]}",
+            )
+
+
+def _check_koropokkuru(game: YokaiGame, board, hands, side: int) -> None:
+    """At most one Koropokkuru each on the board. A captured one lies in the captor's hand,
+    and then the game ended with that capture (the loser is to move): a Koropokkuru is never
+    dropped. (In 5x6 only a study position that leaves one attacked lets it be taken.)"""
+    names = game.player_names
+    for player in (0, 1):
+        on_board = board.count(piece(KOROPOKKURU, player))
+        if on_board > 1:
+            raise FieldError("board", f"{names[player]} has {on_board} Koropokkuru")
+    for player in (0, 1):
+        if hands[player][KOROPOKKURU] and (board.count(piece(KOROPOKKURU, 1 - player)) or side == player):
+            raise FieldError(
+                "hand",
+                f"{names[player]} holds a captured Koropokkuru, so the game "
+                f"ended with that capture: {names[1 - player]} has none on the board and "
+                "is to move",
+            )
+
+
+def status(game: YokaiGame, board, hands, side: int) -> list[str]:
+    """What no game from the start reaches, in words (`YokaiState.status`)."""
+    remarks = []
+    names = game.player_names
+    counts = dict.fromkeys(game.MATERIAL, 0)
+    for code in board:
+        if code != EMPTY:
+            counts[UNPROMOTED.get(kind_of(code), kind_of(code))] += 1
+    for hand in hands:
+        for kind in counts:
+            counts[kind] += hand[kind]
+    box = game.MATERIAL
+    out = [(box[kind] - n, KIND_NAMES[kind]) for kind, n in counts.items() if n < box[kind]]
+    if out:
+        total = sum(n for n, _ in out)
+        listed = ", ".join(f"{n} {name}" for n, name in out)
+        remarks.append(f"{total} piece{'s' if total > 1 else ''} out of the game ({listed})")
+    for player in (0, 1):
+        if piece(KOROPOKKURU, player) not in board and not hands[1 - player][KOROPOKKURU]:
+            remarks.append(f"no Koropokkuru for the {names[player]}")
+    # A royal Koropokkuru is never left attacked by its own side's move; the side to move may
+    # take it (and wins: the rulebook's "capture").
+    if game.ROYAL and _in_check(game, board, 1 - side):
+        remarks.append(f"the Koropokkuru of the side not to move ({names[1 - side]}) can be taken")
+    if game.DROP_RESTRICTIONS:
+        remarks.extend(_kodama_remarks(game, board))
+    return remarks
+
+
+def _kodama_remarks(game: YokaiGame, board) -> list[str]:
+    """5x6 "Spezifische Regeln": a Kodama reaching the last rank must promote and may not be
+    dropped there; two own unpromoted Kodama never share a file (no drop makes it, a Kodama
+    never changes file). A study position may break both; the Kodama then stays put."""
+    t = game.tables
+    remarks = []
+    for player in (0, 1):
+        files = [sq % t.files for sq, code in enumerate(board) if code == piece(KODAMA, player)]
+        remarks.extend(
+            f"an unpromoted Kodama of the {game.player_names[player]} on {t.names[sq]}, its last rank "
+            "(it never moves)"
+            for sq in t.far_rank[player]
+            if board[sq] == piece(KODAMA, player)
+        )
+        for file in sorted({f for f in files if files.count(f) > 1}):
+            remarks.append(
+                f"two unpromoted Kodama of the {game.player_names[player]} in file {chr(ord('a') + file)}"
+            )
+    return remarks
+
+
+def position_text(state: YokaiState) -> str:
+    """The position as Fairy-Stockfish FEN (`YokaiState.to_text`)."""
+    t = state.tables
+    rows = []
+    for rank in range(t.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(t.files):
+            code = state.board[rank * t.files + file]
+            if code == EMPTY:
+                empty += 1
+                continue
+            if empty:
+                row, empty = row + str(empty), 0
+            letter = t.letter[kind_of(code)]
+            row += letter if owner_of(code) == 0 else letter.lower()
+        rows.append(row + (str(empty) if empty else ""))
+    hand = "".join(
+        t.letter[kind] if owner == 0 else t.letter[kind].lower()
+        for owner in (0, 1)
+        for kind in _HAND_ORDER
+        for _ in range(state.hands[owner][kind])
+    )
+    side = "wb"[state.side]
+    return f"{'/'.join(rows)}[{hand}] {side} - - 0 {state.ply // 2 + 1}"
+
+
+# --- the move list's words ----------------------------------------------------------------
+
+_ORDINALS = ("a first", "a second", "a third", "a fourth", "a fifth", "a sixth", "a seventh", "an eighth")
+
+
+def action_text(state: YokaiState, move: YokaiMove) -> str:
+    """The move in the rulebook's words (`YokaiState.action_text`)."""
+    t, game, side = state.tables, state.game, state.side
+    if move.drop is not None:
+        mover, kind, captured = "", move.drop, EMPTY
+        clauses = [f"drops {KIND_NAMES[move.drop]} on {t.names[move.to]}"]
+    else:
+        kind, captured = kind_of(state.board[move.frm]), state.board[move.to]
+        mover = f"{KIND_NAMES[kind]} {t.names[move.frm]}\u2013{t.names[move.to]}"
+        clauses = [f"takes {KIND_NAMES[kind_of(captured)]}"] if captured else []
+        if move.promote:
+            clauses.append(f"becomes {KIND_NAMES[PROMOTES_TO[kind]]}")
+        elif t.step_moves[move.frm, move.to, True, side] in state._legal_set():
+            clauses.append(f"stays {KIND_NAMES[kind]}")  # the promotion was a choice, declined
+    ending = ""
+    after = state.apply(move)
+    outcome = after.outcome()
+    if outcome is not None and kind_of(captured) != KOROPOKKURU:  # "takes Koropokkuru" says it all
+        if outcome.is_draw and _decided(game, after.board, after.hands, after.side) is None:  # repetition
+            n = game.options["repetitions"]
+            clauses.append(
+                f"repeats the position {_ORDINALS[n - 1]} time"
+                if n <= 8
+                else f"repeats the position, now {n} times"
+            )
+            ending = ": a draw"
+        elif game.ROYAL:
+            checkmate = _in_check(game, after.board, after.side)
+            ending = (
+                ": checkmate, the Koropokkuru cannot escape capture"
+                if checkmate
+                else ": no legal move is left to answer it"
+            )
+        elif outcome.is_draw:
+            ending = ": both Koropokkuru stand safely on their far ranks, a draw"
+        elif kind == KOROPOKKURU and outcome.winner == side and move.to in t.far_rank[side]:
+            clauses.append("reaches the far rank safely")
+        else:
+            where = t.names[after.board.index(piece(KOROPOKKURU, outcome.winner))]
+            ending = f": the Koropokkuru on {where} stands safely on its far rank"
+    words = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else "".join(clauses)
+    return " ".join(part for part in (mover, words) if part) + ending
+
+
+# --- explaining an illegal move ----------------------------------------------------------
+
+
+def why_illegal(state: YokaiState, text: str) -> str:
+    """Why `text` is no legal move here, in words (`YokaiState.why_illegal`)."""
+    t, game = state.tables, state.game
+    who = game.player_names[state.side]
+    if len(text) > 12:  # no move is that long; do not echo a huge text
+        return f"{text[:20]!r}...: not {game.title} notation (a step like 'b2b3', a drop like 'C@a2')"
+    m, d = _MOVE_RE.match(text), _DROP_RE.match(text)
+    if not m and not d:
+        return (
+            f"{text!r} is not {game.title} notation: write a step like 'b2b3' "
+            f"(with '+' to promote) or a drop like 'C@a2'"
+        )
+    squares = [m.group(1) + m.group(2), m.group(3) + m.group(4)] if m else [d.group(2) + d.group(3)]
+    for sq in squares:
+        if sq not in t.index:
+            return f"{text!r}: {sq} is not a square of the {t.files}x{t.ranks} board"
+    if d:
+        return _why_drop_illegal(state, text, d.group(1).upper(), t.index[squares[0]], who)
+    frm, to = t.index[squares[0]], t.index[squares[1]]
+    code = state.board[frm]
+    if code == EMPTY:
+        return f"{text!r}: there is no piece on {squares[0]}"
+    name = KIND_NAMES[kind_of(code)]
+    if owner_of(code) != state.side:
+        return f"{text!r}: the {name} on {squares[0]} belongs to the opponent; {who} is to move"
+    if to not in t.dest[code][frm]:
+        return f"{text!r}: the {name} on {squares[0]} cannot step to {squares[1]}"
+    if state.board[to] != EMPTY and owner_of(state.board[to]) == state.side:
+        return f"{text!r}: {squares[1]} is occupied by your own {KIND_NAMES[kind_of(state.board[to])]}"
+    same_squares = [str(mv) for mv in state.legal_moves() if mv.frm == frm and mv.to == to]
+    if same_squares:
+        return f"{text!r}: this step must be written {' or '.join(same_squares)} (promotion)"
+    return f"{text!r}: it would leave your Koropokkuru attacked"
+
+
+def _why_drop_illegal(state: YokaiState, text: str, letter: str, to: int, who: str) -> str:
+    t, game = state.tables, state.game
+    kind = t.kind_of_letter.get(letter)
+    if kind is None or kind in UNPROMOTED:
+        return f"{text!r}: {letter!r} is not a piece that can be dropped in {game.title}"
+    name = KIND_NAMES[kind]
+    if not state.hands[state.side][kind]:
+        return f"{text!r}: {who} has no {name} in hand"
+    if state.board[to] != EMPTY:
+        return f"{text!r}: {t.names[to]} is not empty (a drop goes on a free square)"
+    if game.DROP_RESTRICTIONS and kind == KODAMA:
+        if to in t.far_rank[state.side]:
+            return f"{text!r}: a Kodama may not be dropped on the last rank (it could never move)"
+        if any(state.board[sq] == piece(KODAMA, state.side) for sq in range(to % t.files, t.size, t.files)):
+            return f"{text!r}: two of your Kodama may not stand in the same file"
+        board, hands = _make(state.board, state.hands, t.drops[kind, to, state.side], state.side)
+        if not _in_check(game, board, state.side) and _is_drop_mate(game, board, hands, state.side, to):
+            return f"{text!r}: a Kodama drop may not give checkmate"
+    return f"{text!r}: it would leave your Koropokkuru attacked"
+
+
+# --- the names the players' formats give the pieces (game.py declares them) -------------
+
+#: the SAN letter Fairy-Stockfish gives a piece whose FEN letter is not one: the hen is `H`;
+#: on 5x6 a promoted Kodama or Oni moves as a gold, `G`
+PGN_LETTERS_3X4 = {KODAMA_SAMURAI: "H"}
+PGN_LETTERS_5X6 = {KODAMA_SAMURAI: "G", SUPER_ONI: "G"}
+#: the piece names Japanese programs write in KIF: lishogi's animals for 3x4, shogi's kanji
+#: (81Dojo's Gorogoro) for 5x6
+KIF_PIECES_3X4 = {
+    KODAMA: "ひよこ",
+    KITSUNE: "ぞう",
+    TANUKI: "きりん",
+    KOROPOKKURU: "ライオン",
+    KODAMA_SAMURAI: "にわとり",
+}
+KIF_PIECES_5X6 = {
+    KODAMA: "歩",
+    ONI: "銀",
+    KIRIN: "金",
+    KOROPOKKURU: "玉",
+    KODAMA_SAMURAI: "と",
+    SUPER_ONI: "成銀",
+}

@@ -1,0 +1,194 @@
+"""`YokaiState`: a Yōkai no Mori position and the kernel protocol on it. The rules themselves are
+in `rules.py` (on raw tuples); the text, the words, the scene and the editor in their own
+modules, which this class hands each question to."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_kernel.core import NOT_COMPUTED, Outcome, State
+from rules_kernel.games.yokai import edit as editor
+from rules_kernel.games.yokai import notation
+from rules_kernel.games.yokai.rules import (
+    KIND_NAMES,
+    YokaiMove,
+    _decided,
+    _in_check,
+    _legal_moves,
+    _make,
+    _perft,
+    _Tables,
+    kind_of,
+    owner_of,
+)
+from rules_kernel.games.yokai.scene import scene_of
+from rules_kernel.persistent import Counts
+from rules_kernel.position_text import read_edit
+from rules_kernel.scene import Scene
+
+if TYPE_CHECKING:
+    from rules_kernel.core import EditPiece
+    from rules_kernel.games.yokai.game import YokaiGame
+
+
+class YokaiState(State):
+    """An immutable Yōkai no Mori position and the repetition counts of its game.
+
+    Equality and hash are by position: board, hands and side to move (what the rules play
+    on). The move number and the repetition history are not part of it: two states reached
+    by different move orders are equal, and `from_text(s.to_text()) == s` always holds,
+    although a repetition draw can be reached in one and not (yet) in the other. A cache
+    that stores outcomes should key on `(state, state.repetition_count())`.
+    """
+
+    __slots__ = (
+        "game",
+        "board",
+        "hands",
+        "side",
+        "ply",
+        "last_move",
+        "_key",
+        "_counts",
+        "_repeats",
+        "_legal",
+        "_outcome",
+    )  # _outcome: core.State.outcome's cache
+
+    def __init__(
+        self,
+        game: YokaiGame,
+        board: tuple[int, ...],
+        hands: tuple[tuple[int, ...], ...],
+        side: int,
+        ply: int,
+        counts: Counts,
+        last_move: YokaiMove | None = None,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "game", game)
+        set_(self, "board", board)
+        set_(self, "hands", hands)
+        set_(self, "side", side)
+        set_(self, "ply", ply)
+        set_(self, "last_move", last_move)  # for drawing only: not part of the position
+        # the position as 2 * 9 + squares + 1 small numbers, packed: exact and compact
+        key = bytes((*board, *hands[0], *hands[1], side))
+        set_(self, "_key", key)
+        # counts of every position of the game so far, shared with the parent (no parent
+        # chain is kept): O(log32 n) per ply instead of a walk along the whole history
+        counts, repeats = counts.add(key)
+        set_(self, "_counts", counts)
+        set_(self, "_repeats", repeats)
+        set_(self, "_legal", None)
+        set_(self, "_outcome", NOT_COMPUTED)  # a slot has no class default
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("states are immutable; apply() returns a new one")
+
+    @property
+    def tables(self) -> _Tables:
+        return self.game.tables
+
+    # -- protocol --
+    @property
+    def current_player(self) -> int:
+        return self.side
+
+    def legal_moves(self) -> list[YokaiMove]:
+        return [] if self.is_terminal() else list(self._moves())
+
+    def _moves(self) -> list[YokaiMove]:
+        """The moves the rules allow here, ignoring whether the game has ended (cached)."""
+        if self._legal is None:
+            object.__setattr__(self, "_legal", _legal_moves(self.game, self.board, self.hands, self.side))
+        return self._legal
+
+    def _legal_set(self) -> set[YokaiMove]:
+        return set() if self.is_terminal() else set(self._moves())
+
+    def _successor(self, move: YokaiMove) -> YokaiState:
+        board, hands = _make(self.board, self.hands, move, self.side)
+        return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
+
+    def _compute_outcome(self) -> Outcome | None:
+        game = self.game
+        result = _decided(game, self.board, self.hands, self.side)
+        if result is not None:
+            return result
+        if self.repetition_count() >= game.options["repetitions"]:
+            return Outcome.draw(f"repetition: the same position {game.options['repetitions']} times")
+        if game.ROYAL and not self._moves():
+            reason = (
+                "checkmate: the Koropokkuru cannot escape capture"
+                if _in_check(game, self.board, self.side)
+                else "no legal move"
+            )
+            return Outcome.win(1 - self.side, reason)
+        return None
+
+    def status(self) -> list[str]:
+        """What makes this position unusual (`core.State.status`): pieces out of the game, a
+        side without its Koropokkuru, and in 5x6 a Koropokkuru the side to move can take, an
+        unpromoted Kodama on its last rank or two in one file. Empty for every position play
+        reaches."""
+        return notation.status(self.game, self.board, self.hands, self.side)
+
+    def repetition_count(self) -> int:
+        """How many times this position (board, hands, side to move) has occurred in the
+        game so far, this time included (a state from `from_text` starts a new game: 1)."""
+        return self._repeats
+
+    def to_text(self) -> str:
+        return notation.position_text(self)
+
+    # -- the board editor (edit.py) --
+    def edit_pieces(self) -> tuple[EditPiece, ...]:
+        return editor.edit_pieces(self)
+
+    def edit_hands(self) -> dict[tuple[int, str], int]:
+        return editor.edit_hands(self)
+
+    def edit(self, *, place=None, hands=None, to_move=None, fields=None) -> YokaiState:
+        editor.refuse_fields(self, fields)
+        side = self.side if to_move is None else to_move
+        return read_edit(
+            self.game, lambda: self._edited(place or {}, hands or {}, side), notation.position_text
+        )
+
+    def _edited(self, place, hands, side) -> YokaiState:
+        board, held, side = editor.edited(self, place, hands, side)
+        return YokaiState(self.game, board, held, side, side, Counts())
+
+    def scene(self, perspective: int | None = None) -> Scene:
+        return scene_of(self, perspective)
+
+    def why_illegal(self, text: str) -> str:
+        return notation.why_illegal(self, text)
+
+    def action_text(self, action: YokaiMove | str, viewer: int | None = None) -> str:
+        """The move in the rulebook's words, without the mover: "Kitsune b1–c2 takes Tanuki",
+        "drops Tanuki on b2", "Kodama b3–b4 becomes Kodama Samurai" ("stays Kodama" where
+        promotion was a choice and the move declines it), and how it ends the game if it
+        does ("reaches the far rank safely", "repeats the position a third time: a draw",
+        ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama
+        Samurai goes to the hand as a Kodama). Everything is public: `viewer` changes nothing."""
+        return notation.action_text(self, self._action_of(action))
+
+    def _perft(self, depth: int) -> int:
+        """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
+        if depth == 0:
+            return 1
+        return _perft(self.game, self.board, self.hands, self.side, depth)
+
+    # -- values --
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, YokaiState) and self._key == other._key and self.game == other.game
+
+    def __hash__(self) -> int:
+        return hash((self.game.id, self._key))
+
+    def piece_at(self, square: str) -> tuple[str, int] | None:
+        """(name, owner) of the piece on a square like 'b2', or None."""
+        code = self.board[self.tables.index[square]]
+        return (KIND_NAMES[kind_of(code)], owner_of(code)) if code else None
