@@ -57,37 +57,21 @@ from rules_kernel.formats import (
     settle,
     writable_comment,
 )
-from rules_kernel.games.yokai import (
-    KIRIN,
-    KITSUNE,
-    KODAMA,
-    KODAMA_SAMURAI,
-    KOROPOKKURU,
-    ONI,
-    SUPER_ONI,
-    TANUKI,
+
+# the Yōkai notation's public seams: piece codes, the KIF names of shogi's kanji, KIF squares
+from rules_kernel.games.yokai.notation import (
+    SHOGI_NAMES,
     UNPROMOTED,
     YokaiMove,
+    kif_square,
     kind_of,
     owner_of,
+    square_of_kif,
 )
 from rules_kernel.records import Record, RecordError, check_start
 
 DIGITS = "０１２３４５６７８９"
 KANJI = "〇一二三四五六七八九十"
-#: shogi's kanji for the piece that moves the same way (read, never written for 3x4)
-SHOGI_NAMES = {
-    "歩": KODAMA,
-    "と": KODAMA_SAMURAI,
-    "角": KITSUNE,
-    "飛": TANUKI,
-    "玉": KOROPOKKURU,
-    "王": KOROPOKKURU,
-    "金": KIRIN,
-    "銀": ONI,
-    "成銀": SUPER_ONI,
-    "全": SUPER_ONI,
-}
 #: a diagram writes one character a piece: the name's first, but 全 for 成銀 (shogi's custom)
 DIAGRAM_CHAR = {"成銀": "全"}
 HEADER = "手数----指手---------消費時間--"
@@ -127,19 +111,6 @@ def names_of(game: Game) -> dict[str, int]:
         found[name] = kind
         found[DIAGRAM_CHAR.get(name, name[0])] = kind
     return found
-
-
-def _square(state: State, sq: int) -> tuple[int, int]:
-    """(KIF file, KIF rank) of our square: files from the right, ranks from the top."""
-    t = state.tables
-    return t.files - sq % t.files, t.ranks - sq // t.files
-
-
-def _our_square(game: Game, file: int, rank: int) -> int | None:
-    t = game.tables
-    if not (1 <= file <= t.files and 1 <= rank <= t.ranks):
-        return None
-    return (t.ranks - rank) * t.files + (t.files - file)
 
 
 def _number(text: str) -> int | None:
@@ -412,7 +383,7 @@ def _destination(game: Game, found: re.Match, previous: int | None) -> int | Non
     file = found.group("file")
     if not file:
         return previous
-    return _our_square(
+    return square_of_kif(
         game, DIGITS.index(file) if file in DIGITS else int(file), KANJI.index(found.group("rank"))
     )
 
@@ -423,7 +394,7 @@ def _candidates(
     legal = [m for m in state.legal_moves() if m.to == to]
     if found.group("how") == "打" or not found.group("from"):
         return [m for m in legal if m.drop == kind]
-    frm = _our_square(state.game, int(found.group("from")[0]), int(found.group("from")[1]))
+    frm = square_of_kif(state.game, int(found.group("from")[0]), int(found.group("from")[1]))
     if frm is None:
         raise error(f"({found.group('from')}) is no square of the board")
     code = state.board[frm]
@@ -530,7 +501,7 @@ def _comment_lines(text: str | None) -> list[str]:
 
 def _move_text(state: State, move: YokaiMove, previous: int | None) -> str:
     game = state.game
-    file, rank = _square(state, move.to)
+    file, rank = kif_square(state.game, move.to)
     where = "同　" if move.to == previous else DIGITS[file] + KANJI[rank]
     if move.drop is not None:
         return f"{where}{game.KIF_PIECES[move.drop]}打"
@@ -540,7 +511,7 @@ def _move_text(state: State, move: YokaiMove, previous: int | None) -> str:
         m.frm == move.frm and m.to == move.to and m.promote for m in state.legal_moves()
     ):
         how = "不成"
-    frm = _square(state, move.frm)
+    frm = kif_square(state.game, move.frm)
     return f"{where}{game.KIF_PIECES[kind]}{how}({frm[0]}{frm[1]})"
 
 

@@ -65,7 +65,9 @@ from rules_kernel.formats import (
     settle,
     writable_comment,
 )
-from rules_kernel.games.yokai import PROMOTES_TO, YokaiMove, _in_check, _legal_moves, kind_of
+
+# SAN is the Yōkai notation's (its public seams); `san` and `parse_san` stay importable from here
+from rules_kernel.games.yokai.notation import parse_san, san
 from rules_kernel.records import Record, RecordError, check_start
 
 #: pychess-variants writes these tags first, in this order (then Variant, FEN, SetUp)
@@ -102,85 +104,6 @@ _TOKEN = re.compile(
       |(?P<move>[^\s{}();$]+)""",
     re.X,
 )
-_DEST = re.compile(r"([a-z][0-9]+)(=[A-Z])?$")
-_OURS = re.compile(r"[a-z][0-9]+[a-z][0-9]+\+?|[A-Z]@[a-z][0-9]+")
-
-
-# --- SAN ------------------------------------------------------------------------------------
-
-
-def letter(game: Game, kind: int) -> str:
-    """A piece's SAN letter: its FEN letter, or the one Fairy-Stockfish gives what it became."""
-    return game.PGN_LETTERS.get(kind) or game.LETTERS[kind]
-
-
-def san(state: State, move: YokaiMove, legal: list[YokaiMove] | None = None) -> str:
-    """The move in Fairy-Stockfish's SAN, check and mate marks included."""
-    return _san_core(state, move, state.legal_moves() if legal is None else legal) + _check_mark(state, move)
-
-
-def _san_core(state: State, move: YokaiMove, legal: list[YokaiMove]) -> str:
-    game, names = state.game, state.tables.names
-    if move.drop is not None:
-        return f"{letter(game, move.drop)}@{names[move.to]}"
-    kind = kind_of(state.board[move.frm])
-    mine = letter(game, kind)
-    text = mine + _disambiguation(state, move, legal, mine)
-    if state.board[move.to]:
-        text += "x"
-    text += names[move.to]
-    if move.promote:
-        text += "=" + letter(game, PROMOTES_TO[kind])
-    return text
-
-
-def _disambiguation(state: State, move: YokaiMove, legal: list[YokaiMove], mine: str) -> str:
-    """Fairy-Stockfish's rule: other pieces of the same letter with the same kind of move to
-    the same square; the file if it tells them apart, else the rank, else the square."""
-    files = state.tables.files
-    others = [
-        m.frm
-        for m in legal
-        if m.drop is None
-        and m.to == move.to
-        and m.frm != move.frm
-        and m.promote == move.promote
-        and letter(state.game, kind_of(state.board[m.frm])) == mine
-    ]
-    if not others:
-        return ""
-    name = state.tables.names[move.frm]
-    if all(sq % files != move.frm % files for sq in others):
-        return name[0]
-    if all(sq // files != move.frm // files for sq in others):
-        return name[1:]
-    return name
-
-
-def _check_mark(state: State, move: YokaiMove) -> str:
-    """'+' for check, '#' for mate: only where the Koropokkuru is royal (Fairy-Stockfish's
-    dobutsu king is not, so it never marks a check there)."""
-    game = state.game
-    if not game.ROYAL:
-        return ""
-    after = state.apply(move)
-    if not _in_check(game, after.board, after.side):
-        return ""
-    return "+" if _legal_moves(game, after.board, after.hands, after.side) else "#"
-
-
-def parse_san(state: State, token: str) -> YokaiMove | None:
-    """The legal move a SAN token (or our own notation) names, or None."""
-    core = token.rstrip("+#!?")
-    legal = state.legal_moves()
-    found = _DEST.search(core)
-    if found:
-        for move in legal:
-            if state.tables.names[move.to] == found.group(1) and _san_core(state, move, legal) == core:
-                return move
-    if _OURS.fullmatch(token):
-        return next((m for m in legal if str(m) == token), None)
-    return None
 
 
 # --- reading --------------------------------------------------------------------------------

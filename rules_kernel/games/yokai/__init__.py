@@ -48,11 +48,9 @@ from rules_kernel.games.yokai.rules import (
     piece,
 )
 
-# The raw rules the kernel's own tests (tests/test_reference.py, tests/test_analysis_fsf.py) and
-# formats/pgn.py call: private, kept importable from here as before the split.
-from rules_kernel.games.yokai.rules import _in_check as _in_check
+# The raw rules the kernel's own tests call (tests/test_reference.py, tests/test_analysis_fsf.py):
+# private, kept importable from here as before the split.
 from rules_kernel.games.yokai.rules import _is_drop_mate as _is_drop_mate
-from rules_kernel.games.yokai.rules import _legal_moves as _legal_moves
 from rules_kernel.games.yokai.rules import _make as _make
 from rules_kernel.games.yokai.rules import _pseudo_moves as _pseudo_moves
 from rules_kernel.games.yokai.state import YokaiState

@@ -1,9 +1,12 @@
 """Yōkai no Mori in text: the position text (Fairy-Stockfish FEN) and its checks, the move list's
-words, why a move is illegal, and the names the players' formats give the pieces. Moves are
-written `b2b3` (a step, `+` when it promotes) and `C@a2` (a drop): rules/NOTES.md.
+words, why a move is illegal, and the seams the players' formats use (rules_kernel/formats/:
+SAN for PGN, the KIF piece names and squares). Moves are written `b2b3` (a step, `+` when it
+promotes) and `C@a2` (a drop): rules/NOTES.md.
 
-The state's methods call `position_parts`, `position_text`, `status`, `action_text` and
-`why_illegal`.
+Public here, for the formats and anyone else: `san`, `parse_san`, `san_letter`, `in_check`,
+`SHOGI_NAMES`, `KIF_PIECES_3X4`, `KIF_PIECES_5X6`, `PGN_LETTERS_3X4`, `PGN_LETTERS_5X6`,
+`kif_square`, `square_of_kif`; the state's methods call `position_parts`, `position_text`,
+`status`, `action_text` and `why_illegal`.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from rules_kernel.games.yokai.rules import (
     _decided,
     _in_check,
     _is_drop_mate,
+    _legal_moves,
     _make,
     kind_of,
     owner_of,
@@ -388,3 +392,121 @@ KIF_PIECES_5X6 = {
     KODAMA_SAMURAI: "と",
     SUPER_ONI: "成銀",
 }
+
+
+# --- the seams of the players' formats (rules_kernel/formats/) -----------------------------
+
+
+def in_check(state: YokaiState) -> bool:
+    """Whether the side to move's Koropokkuru stands attacked (in 3x4, where it is not royal,
+    this is a threat, not a check: the rules never refuse a move for it)."""
+    return _in_check(state.game, state.board, state.side)
+
+
+#: shogi's kanji for the piece that moves the same way (KIF reads them, never writes them for 3x4)
+SHOGI_NAMES = {
+    "歩": KODAMA,
+    "と": KODAMA_SAMURAI,
+    "角": KITSUNE,
+    "飛": TANUKI,
+    "玉": KOROPOKKURU,
+    "王": KOROPOKKURU,
+    "金": KIRIN,
+    "銀": ONI,
+    "成銀": SUPER_ONI,
+    "全": SUPER_ONI,
+}
+
+
+def kif_square(game: YokaiGame, sq: int) -> tuple[int, int]:
+    """(KIF file, KIF rank) of our square: files counted from the first player's right, ranks
+    from the second player's side (our top rank is 1)."""
+    t = game.tables
+    return t.files - sq % t.files, t.ranks - sq // t.files
+
+
+def square_of_kif(game: YokaiGame, file: int, rank: int) -> int | None:
+    """Our square of a KIF file and rank, or None off the board."""
+    t = game.tables
+    if not (1 <= file <= t.files and 1 <= rank <= t.ranks):
+        return None
+    return (t.ranks - rank) * t.files + (t.files - file)
+
+
+_DEST = re.compile(r"([a-z][0-9]+)(=[A-Z])?$")
+_OURS = re.compile(r"[a-z][0-9]+[a-z][0-9]+\+?|[A-Z]@[a-z][0-9]+")
+
+
+def san_letter(game: YokaiGame, kind: int) -> str:
+    """A piece's SAN letter: its FEN letter, or the one Fairy-Stockfish gives what it became."""
+    return game.PGN_LETTERS.get(kind) or game.LETTERS[kind]
+
+
+def san(state: YokaiState, move: YokaiMove, legal: list[YokaiMove] | None = None) -> str:
+    """The move in Fairy-Stockfish's SAN (pyffish `get_san_moves(..., NOTATION_SAN)`), check and
+    mate marks included; `legal`: the state's legal moves, when the caller has them."""
+    return _san_core(state, move, state.legal_moves() if legal is None else legal) + _check_mark(state, move)
+
+
+def _san_core(state: YokaiState, move: YokaiMove, legal: list[YokaiMove]) -> str:
+    game, names = state.game, state.tables.names
+    if move.drop is not None:
+        return f"{san_letter(game, move.drop)}@{names[move.to]}"
+    kind = kind_of(state.board[move.frm])
+    mine = san_letter(game, kind)
+    text = mine + _disambiguation(state, move, legal, mine)
+    if state.board[move.to]:
+        text += "x"
+    text += names[move.to]
+    if move.promote:
+        text += "=" + san_letter(game, PROMOTES_TO[kind])
+    return text
+
+
+def _disambiguation(state: YokaiState, move: YokaiMove, legal: list[YokaiMove], mine: str) -> str:
+    """Fairy-Stockfish's rule: other pieces of the same letter with the same kind of move to
+    the same square; the file if it tells them apart, else the rank, else the square."""
+    files = state.tables.files
+    others = [
+        m.frm
+        for m in legal
+        if m.drop is None
+        and m.to == move.to
+        and m.frm != move.frm
+        and m.promote == move.promote
+        and san_letter(state.game, kind_of(state.board[m.frm])) == mine
+    ]
+    if not others:
+        return ""
+    name = state.tables.names[move.frm]
+    if all(sq % files != move.frm % files for sq in others):
+        return name[0]
+    if all(sq // files != move.frm // files for sq in others):
+        return name[1:]
+    return name
+
+
+def _check_mark(state: YokaiState, move: YokaiMove) -> str:
+    """'+' for check, '#' for mate: only where the Koropokkuru is royal (Fairy-Stockfish's
+    dobutsu king is not, so it never marks a check there)."""
+    game = state.game
+    if not game.ROYAL:
+        return ""
+    after = state.apply(move)
+    if not in_check(after):
+        return ""
+    return "+" if _legal_moves(game, after.board, after.hands, after.side) else "#"
+
+
+def parse_san(state: YokaiState, token: str) -> YokaiMove | None:
+    """The legal move a SAN token (or our own notation) names, or None."""
+    core = token.rstrip("+#!?")
+    legal = state.legal_moves()
+    found = _DEST.search(core)
+    if found:
+        for move in legal:
+            if state.tables.names[move.to] == found.group(1) and _san_core(state, move, legal) == core:
+                return move
+    if _OURS.fullmatch(token):
+        return next((m for m in legal if str(m) == token), None)
+    return None
