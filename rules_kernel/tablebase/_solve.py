@@ -10,21 +10,19 @@ folded index) stays as the reference the tests compare this one with.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
 import zipfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from rules_kernel.tablebase import _engine as engine
-from rules_kernel.tablebase._build import FULL_MATERIAL, START_BOARD, _in_tasks, _named
+import rules_kernel.tablebase._engine as engine
+from rules_kernel.tablebase._build import FULL_MATERIAL, START_BOARD, _in_tasks, _named, _threads
 
 WORDS_PER_TASK = 1 << 15  # bitset words (64 nodes each) per task of a pass over the table
 BUFFER = 1 << 20  # entries a task may write before it hands its buffer over
@@ -130,20 +128,6 @@ def _counts(out: np.ndarray, ix, size: int, stuck: int) -> dict:
         folded[name] = _named(twice // 2, out[m, 0, -1])
     counts.update(positions_without_moves=stuck, folded=folded)
     return counts
-
-
-@contextlib.contextmanager
-def _threads(threads: int) -> Iterator[ThreadPoolExecutor]:
-    """The build's worker threads. Left by an exception (Ctrl-C, SIGTERM), the tasks not yet
-    started are dropped and the running ones (one chunk each) are waited for, so the threads
-    have stopped writing before the caller removes the files."""
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
-    try:
-        yield pool
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
 
 
 def _tally(ix, bits, prefix, values, first_word: int, stop_word: int) -> np.ndarray:
