@@ -191,14 +191,17 @@ def earlier_code() -> Path:
         partial = where.with_name(where.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", EARLIER_COMMIT, "rules_kernel"],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(partial)], input=archive, check=True)
-        shutil.rmtree(where, ignore_errors=True)
-        partial.rename(where)
+        try:
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", EARLIER_COMMIT, "rules_kernel"],
+                check=True,
+                capture_output=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(partial)], input=archive, check=True)
+            shutil.rmtree(where, ignore_errors=True)
+            partial.rename(where)
+        finally:
+            shutil.rmtree(partial, ignore_errors=True)
     return where
 
 
@@ -277,6 +280,7 @@ def bench_full(keep: Path | None) -> Path:
             if path.suffix != ".lock":
                 shutil.move(path, keep / path.name)
         print(f"this build's table kept in {keep}")
+        shutil.rmtree(work, ignore_errors=True)  # what is left: the lock file
         return keep
     return ours_dir
 
