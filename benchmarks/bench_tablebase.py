@@ -4,7 +4,7 @@ printed beside a peer measured in the same run.
     python benchmarks/bench_tablebase.py                 # sub-game build + lookups (if built)
     python benchmarks/bench_tablebase.py --full          # also the whole table, built by the
                                                          # earlier code and by this one (about
-                                                         # 12 minutes: docs/tablebase.md)
+                                                         # 52 minutes under load 8-9 here)
 
 Peers: the build's positions per second against the kernel's own perft leaves per second
 (both walk the same move rules); value() against a depth-limited alpha-beta search of the
