@@ -383,7 +383,8 @@ def test_garbage_from_the_engine_raises_and_the_restored_one_works(tmp_path, mod
         assert re.fullmatch(f"Fairy-Stockfish \\({re.escape(str(stand_in.path))}\\) {said}.*", message), (
             message
         )
-        assert len(message) < 250
+        # what the engine sent is cut short; the binary's path (tmp_path's, of any length) is not
+        assert len(message) - len(str(stand_in.path)) < 200
         assert_nothing_left(stand_in)
         assert_lock_free(engine)
         stand_in.set("pass")
