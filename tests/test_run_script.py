@@ -252,7 +252,8 @@ def test_externally_managed_system_python_gets_a_project_venv(fake_project):
     tests = run(fake_project, "tests", "tests/test_x.py", python=python)
     assert "installing the Python packages (test, as pinned" in tests.stderr
     assert Path(report(tests)["prefix"]).resolve() == venv.resolve()
-    assert report(tests)["argv"] == ["-q", "-n", "2", "--durations=25", "tests/test_x.py"]  # README's test command
+    # the README's test command
+    assert report(tests)["argv"] == ["-q", "-n", "2", "--durations=25", "tests/test_x.py"]
 
     assert "nothing to install" in run(fake_project, "dashboard", python=python).stderr  # test covers runtime
     assert "nothing to install" in run(fake_project, "tests", python=python).stderr
