@@ -15,10 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from test_engine_misbehaviour import REAL, StandIn
+from test_engine_misbehaviour import REAL, StandIn, fresh_engines  # noqa: F401 (autouse fixture)
 
 import widgets
-from rules_kernel import analysis
 from rules_kernel.analysis import EngineError
 from rules_kernel.analysis import fsf as fsf_module
 from widgets import analysis_panel
@@ -30,15 +29,6 @@ pytestmark = [
         reason="Fairy-Stockfish is not installed (apt-get install fairy-stockfish)",
     ),
 ]
-
-
-@pytest.fixture(autouse=True)
-def fresh_engines(monkeypatch):
-    """No engine (nor a failure) kept from another test; the binary found as a user's is."""
-    monkeypatch.delenv(fsf_module.BINARY_ENV, raising=False)
-    analysis.close_engines()
-    yield
-    analysis.close_engines()
 
 
 def wait_for(condition, timeout: float = 90.0) -> None:
