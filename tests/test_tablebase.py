@@ -801,31 +801,64 @@ def test_compact_build_equals_the_earlier_build(material, start, threads):
         assert 0 < np.count_nonzero(ours) < ours.size
 
 
-def test_the_compact_walk_marks_each_reached_node_once(monkeypatch):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_compact_walk_marks_each_reached_node_once(monkeypatch, threads):
     """The bitset walk: exactly the nodes a plain breadth-first search over the engine's
-    moves reaches; every node enters one frontier only (none twice, with two threads)."""
+    moves reaches, in whole passes (small tasks, so that the threads' words meet), the last
+    of which finds nothing. Every node is taken (or, where a Koropokkuru can be taken,
+    marked) once: exactly once with one thread; with two, a catch may rarely be taken by its
+    word's owner as well (harmless: it is over)."""
     from concurrent.futures import ThreadPoolExecutor
 
     material = (1, 0, 0)
     ix = engine.index_tables(material)
     size = engine.node_count(ix)
     bits = np.zeros(engine.bitset_words(size), np.uint64)
-    entered = []
-    original = engine.walk_nodes
+    passes = []
+    original = engine.walk_words
 
-    def recording(ix, bits, frontier, start, stop, out, far):
-        resume, count = original(ix, bits, frontier, start, stop, out, far)
-        entered.extend(out[:count].tolist())
-        return resume, count
+    def recording(ix, marks, first, stop, far):
+        count = original(ix, marks, first, stop, far)
+        passes.append(count)
+        return count
 
-    monkeypatch.setattr(engine, "walk_nodes", recording)
-    with ThreadPoolExecutor(2) as pool:
-        _solve.walk(pool, ix, bits, 2, False, start_board=SMALL_START)
+    monkeypatch.setattr(engine, "walk_words", recording)
+    monkeypatch.setattr(_solve, "WORDS_PER_TASK", 64)
+    with ThreadPoolExecutor(threads) as pool:
+        _solve.walk(pool, ix, bits, threads, False, start_board=SMALL_START)
     marked = {node for node in range(size) if (int(bits[node >> 6]) >> (node & 63)) & 1}
     reached, _expanded = _reached_from(SMALL_START, ix)
     assert marked == reached
-    start = int(engine.node_index(np.array(SMALL_START, np.int64), np.zeros(6, np.int64), ix))
-    assert len(entered) == len(set(entered)) == len(reached) - 1 and start not in entered
+    tasks = -(-bits.size // 64)
+    assert len(passes) % tasks == 0 and len(passes) > tasks  # whole passes, more than one
+    assert sum(passes[-tasks:]) == 0
+    if threads == 1:
+        assert sum(passes) == len(reached)
+    else:
+        assert len(reached) <= sum(passes) <= len(reached) * 1.01
+
+
+def test_children_flag_exactly_the_children_where_the_koropokkuru_can_be_taken():
+    """children(flag_catches=True), which the walk uses to leave those positions unpacked:
+    the same nodes as without the flag, CATCH on exactly those whose player can take the
+    other Koropokkuru."""
+    ix = engine.index_tables(FULL)
+    plain, flagged = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    seen = {False: 0, True: 0}
+    for index in _random_indices(300, seed=3):
+        board, hands = _position(index, ix)
+        if engine.try_status(board) != 0 or engine.can_capture_lion(board):
+            continue
+        n = engine.children(board, hands, ix, plain, *_buffers(), False, True, True)
+        assert engine.children(board, hands, ix, flagged, *_buffers(), False, True, True, True) == n
+        assert ((flagged[:n] & (engine.CATCH - 1)) == plain[:n]).all()
+        child_board, child_hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
+        for entry in flagged[:n].tolist():
+            engine.unrank_node(entry & (engine.CATCH - 1), ix, child_board, child_hands)
+            catch = bool(engine.can_capture_lion(child_board))
+            assert bool(entry & engine.CATCH) == catch
+            seen[catch] += 1
+    assert seen[True] > 100 and seen[False] > 100
 
 
 def test_written_tables_read_as_numpy_files_and_tables_of_the_earlier_writer_still_open(tmp_path):

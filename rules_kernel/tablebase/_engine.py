@@ -60,6 +60,7 @@ THEM = 8
 C, H, E, G, L = 1, 2, 3, 4, 5
 DRAW_TERMINAL = 0xFFFF
 DRAW = 0xFFFE  # no level decided it: play can go round forever
+CATCH = 1 << 40  # children(flag_catches=True): a child where the Koropokkuru can be taken
 
 # Steps (file, rank) of our pieces; theirs are mirrored in rank.
 _STEPS = {
@@ -205,7 +206,7 @@ def node_count(ix: np.ndarray) -> int:
     return KEPT_PAIRS * int(ix[IX_REST])
 
 
-@jit
+@jit_inline
 def _kind_config(n, a, b, sa, sb, states, pieces, u):
     """The within-kind rank of n pieces on slots a < b with states sa, sb; u in our hand."""
     splits = pieces - n + 1
@@ -299,7 +300,7 @@ def _rank_rest(board, hands, ix, flip):
     )
 
 
-@jit
+@jit_inline
 def _place_kind(board, w, n, pieces, states, base_code):
     """Put n pieces of one kind described by within-rank w on the board; return our hand count."""
     splits = pieces - n + 1
@@ -331,7 +332,7 @@ def _place_kind(board, w, n, pieces, states, base_code):
     return u
 
 
-@jit
+@jit_inline
 def _state_code(base_code, state):
     """Kodama states: C, H, c, h; Kitsune and Tanuki: ours, theirs."""
     if base_code == C:
@@ -339,7 +340,7 @@ def _state_code(base_code, state):
     return base_code + (THEM if state == 1 else 0)
 
 
-@jit
+@jit_inline
 def _pick_block(rest, pre, offset, pieces):
     """The largest n <= pieces whose block starts at or below rest."""
     n = pieces
@@ -353,7 +354,14 @@ def unrank(index, ix, board, hands):
     """Fill board (12) and hands (6) with the position of an index."""
     rest_size = ix[IX_REST]
     pair = index // rest_size
-    rest = index - pair * rest_size
+    _unrank_at(pair, index - pair * rest_size, ix, board, hands)
+
+
+@jit_inline
+def _unrank_at(pair, rest, ix, board, hands):
+    """unrank, with the index split into its lion pair and its rest. Its helpers are inlined,
+    so that the divisions by the numbers of states (4 and 2) become shifts: unpacking a
+    position took 143 ns with them called, mostly in divisions."""
     ours = pair // 11
     theirs = pair % 11
     if theirs >= ours:
@@ -387,7 +395,7 @@ def unrank_node(node, ix, board, hands):
     """Fill board and hands with the position a node stands for (its kept image)."""
     rest_size = ix[IX_REST]
     slot = node // rest_size
-    unrank(SLOT_PAIR[slot] * rest_size + node - slot * rest_size, ix, board, hands)
+    _unrank_at(SLOT_PAIR[slot], node - slot * rest_size, ix, board, hands)
 
 
 @jit_inline
@@ -528,7 +536,16 @@ def _parent_nodes(board, hands, ix, out, count, fold, pair):
 
 @jit
 def children(
-    board, hands, ix, out, turned, turned_hands, skip_lion_capture, far_rank_kodama_drops=True, nodes=False
+    board,
+    hands,
+    ix,
+    out,
+    turned,
+    turned_hands,
+    skip_lion_capture,
+    far_rank_kodama_drops=True,
+    nodes=False,
+    flag_catches=False,
 ):
     """Indices of the positions after each legal move (in the opponent's frame) into out;
     returns their number, or -1 if a move captures the other Koropokkuru (a win in 1) and
@@ -536,10 +553,12 @@ def children(
     nodes=True gives the nodes of the folded index instead (the board is a node's position;
     see _child_nodes). far_rank_kodama_drops=False leaves out Kodama drops on the far rank
     (not a kernel rule: only for comparing counts with solvers that forbid them).
-    turned and turned_hands are work space."""
+    flag_catches=True adds CATCH to each child where the opponent can take our Koropokkuru
+    (the walk does not unpack those: they are over). turned and turned_hands are work space."""
     fold = _fold_of(board, nodes)
     _normalise_into(board, hands, turned, turned_hands)
     ours, theirs = _lion_squares(board)
+    threats = _attack_mask(board, 1) if flag_catches else 0
     count = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -561,9 +580,19 @@ def children(
                 kind = target & 7
                 slot = 3 + (0 if kind == C or kind == H else (1 if kind == E else 2))
                 turned_hands[slot] += 1
+            before = count
             count = _emit_child(
                 turned, turned_hands, ix, out, count, fold, 11 - theirs, 11 - (to if code == L else ours)
             )
+            if flag_catches:
+                after = threats
+                if target != 0:  # the captured piece no longer attacks
+                    board[to] = 0
+                    after = _attack_mask(board, 1)
+                    board[to] = target
+                if (after >> (to if code == L else ours)) & 1:
+                    for c in range(before, count):
+                        out[c] |= CATCH
             turned[11 - frm] = code ^ THEM
             turned[11 - to] = _swap(target)
             if slot >= 0:
@@ -577,7 +606,11 @@ def children(
                 continue
             turned[11 - to] = kind ^ THEM
             turned_hands[3 + k] -= 1
+            before = count
             count = _emit_child(turned, turned_hands, ix, out, count, fold, 11 - theirs, 11 - ours)
+            if flag_catches and (threats >> ours) & 1:
+                for c in range(before, count):
+                    out[c] |= CATCH
             turned[11 - to] = 0
             turned_hands[3 + k] += 1
     return count
@@ -686,11 +719,17 @@ def is_undecided(value):
 @jit
 def count_moves(board, hands):
     """(moves, moves that leave our Koropokkuru en prise, whether one takes theirs)."""
-    ours = -1
-    for sq in range(SQUARES):
-        if board[sq] == L:
-            ours = sq
-    threats = _attack_mask(board, 1)
+    ours, theirs = _lion_squares(board)
+    if (_attack_mask(board, 0) >> theirs) & 1:
+        return 0, 0, True
+    moves, hanging = _count_moves_at(board, hands, ours, _attack_mask(board, 1))
+    return moves, hanging, False
+
+
+@jit_inline
+def _count_moves_at(board, hands, ours, threats):
+    """count_moves' (moves, hanging) where no move takes their Koropokkuru; ours: our
+    Koropokkuru's square, threats: the squares they attack."""
     moves = hanging = 0
     for frm in range(SQUARES):
         code = board[frm]
@@ -701,8 +740,6 @@ def count_moves(board, hands):
             target = board[to]
             if target != 0 and target < THEM:
                 continue
-            if target == L + THEM:
-                return moves, hanging, True
             lion = to if code == L else ours
             after = threats
             if target != 0:  # the captured piece no longer attacks
@@ -721,7 +758,7 @@ def count_moves(board, hands):
             moves += empty
             if (threats >> ours) & 1:
                 hanging += empty
-    return moves, hanging, False
+    return moves, hanging
 
 
 @jit
@@ -731,17 +768,26 @@ def classify(board, hands):
     expanded); otherwise its counter: the moves that do not leave our Koropokkuru en prise
     (those children are wins in 1 by capture and never pass a value back: flag HANGS
     instead). A position whose every move hangs it is lost in 2; one with no move at all
-    (0) stays undecided: a draw."""
-    status = try_status(board)
+    (0) stays undecided: a draw. (try_status and count_moves in one: each side's attacks
+    worked out once; steps do not slide, so a move takes their Koropokkuru exactly when our
+    attacks reach its square.)"""
+    ours, theirs = _lion_squares(board)
+    threats = _attack_mask(board, 1)
+    attacks = _attack_mask(board, 0)
+    status = 0
+    if ours >= 9 and not (threats >> ours) & 1:
+        status |= 1
+    if theirs <= 2 and not (attacks >> theirs) & 1:
+        status |= 2
     if status == 1:
         return 1, False
     if status == 2:
         return 2, False
     if status == 3:
         return DRAW_TERMINAL, False
-    moves, hanging, takes_lion = count_moves(board, hands)
-    if takes_lion:
+    if (attacks >> theirs) & 1:
         return 3, False
+    moves, hanging = _count_moves_at(board, hands, ours, threats)
     if moves == 0:
         return 0, True
     if moves == hanging:
@@ -1051,48 +1097,82 @@ def count_prefix(bits, prefix):
     return total
 
 
+@jit_inline
+def _lowest_bit(word):
+    """The index of the lowest bit set in a nonzero uint64."""
+    return _popcount((word & (~word + ONE)) - ONE)
+
+
 @jit
-def walk_nodes(ix, bits, frontier, start, stop, out, far_rank_kodama_drops=True):
-    """One step of the walk from the start: for each node of frontier[start:stop] where play
-    goes on (no try made, no Koropokkuru to take), mark its children and append those marked
-    here for the first time to out (each node enters one frontier, once). Stops early when out
-    could overflow: returns (where to resume, the number of nodes in out)."""
+def walk_words(ix, marks, first_word, stop_word, far_rank_kodama_drops=True):
+    """One pass of the walk from the start over the words [first_word, stop_word) of the
+    bitsets in `marks` (word w's reached bits at 2w, its taken bits at 2w + 1: one cache
+    line): every node reached and not yet taken is taken, and where play goes on there (no
+    try made, no Koropokkuru to take) its children are marked reached. A child where the
+    Koropokkuru can be taken is over: it is marked taken as well (first), so it is never
+    unpacked (more than half the positions reached). A child marked in a word of this task
+    that comes later, or in this word, is taken in this pass; one in an earlier word or
+    another task's, in the next. The nodes are taken in node order, slab by slab, so their
+    children's bits lie close together (cache). Returns the number of nodes taken and of
+    catches marked here first (each node once, but for the rare catch that its word's
+    owner read as reached before it read it taken: taken twice, harmlessly)."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
     kids = np.zeros(256, np.int64)
     turned = np.zeros(SQUARES, np.int64)
     turned_hands = np.zeros(6, np.int64)
     count = 0
-    for i in range(start, stop):
-        if count + kids.size > out.size:
-            return i, count
-        unrank_node(np.int64(frontier[i]), ix, board, hands)
-        if try_status(board) != 0:
-            continue
-        n = children(board, hands, ix, kids, turned, turned_hands, False, far_rank_kodama_drops, True)
-        for k in range(n):  # n is -1 when a move takes the Koropokkuru: a win in 1, not expanded
-            child = kids[k]
-            if _mark(bits, child):
-                out[count] = child
+    for word in range(first_word, stop_word):
+        while True:
+            todo = marks[2 * word] & ~marks[2 * word + 1]
+            if todo == 0:
+                break
+            _atomic_or(marks, 2 * word + 1, todo)  # other threads mark catches taken here
+            while todo:
+                bit = _lowest_bit(todo)
+                todo &= todo - ONE
                 count += 1
-    return stop, count
+                unrank_node(word * 64 + bit, ix, board, hands)
+                if try_status(board) != 0:
+                    continue
+                n = children(
+                    board, hands, ix, kids, turned, turned_hands, False, far_rank_kodama_drops, True, True
+                )
+                for k in range(n):  # n is -1 when a move takes the Koropokkuru: a win in 1, not expanded
+                    child = kids[k] & (CATCH - 1)
+                    at = 2 * (child >> 6)
+                    mask = ONE << np.uint64(child & 63)
+                    if kids[k] & CATCH and marks[at + 1] & mask == 0:
+                        _atomic_or(marks, at + 1, mask)
+                    if marks[at] & mask == 0 and (_atomic_or(marks, at, mask) & mask) == 0:
+                        count += kids[k] >= CATCH
+    return count
 
 
 @jit
-def classify_dense(ix, bits, prefix, values, first_word, stop_word):
-    """The value entry of every reached node in words [first_word, stop_word) (classify)."""
+def classify_dense(ix, bits, prefix, values, first_word, stop_word, catches):
+    """The value entry of every reached node in words [first_word, stop_word) (classify);
+    adds to catches[0] the positions where a Koropokkuru can be taken (a node's weight) and to
+    catches[1] those of them that are their own mirror image (tally_dense leaves them out of
+    the expanded counts with these, instead of unpacking every value 3 again)."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
+    rest_size = ix[IX_REST]
     dense = np.int64(prefix[first_word])
     for word in range(first_word, stop_word):
         bitword = bits[word]
-        if bitword == 0:
-            continue
-        for bit in range(64):
-            if (bitword >> np.uint64(bit)) & ONE:
-                unrank_node(word * 64 + bit, ix, board, hands)
-                values[dense] = classify(board, hands)[0]
-                dense += 1
+        while bitword:
+            node = word * 64 + _lowest_bit(bitword)
+            bitword &= bitword - ONE
+            unrank_node(node, ix, board, hands)
+            value, expanded = classify(board, hands)
+            values[dense] = value
+            dense += 1
+            if value == 3 and not expanded:
+                weight = _weight(node, rest_size)
+                catches[0] += weight
+                if weight == 1 and _is_symmetric(board):
+                    catches[1] += 1
 
 
 @jit
@@ -1187,18 +1267,18 @@ def finish_dense(ix, bits, prefix, values, first_word, stop_word):
 @jit
 def tally_dense(ix, bits, prefix, values, first_word, stop_word, out):
     """tally, on the dense values: every node is reached; one is expanded unless a try was
-    made there or its player can take the Koropokkuru (a value 3 that the walk's
-    classification gave, not the retrograde step: looked at again)."""
+    made there (values 1, 2, DRAW_TERMINAL) or its player can take the Koropokkuru, which
+    this counts as expanded: the caller takes those out with classify_dense's catches.
+    Unpacks only the nodes of self-mirror pairs (weight 1), to tell a symmetric one."""
     board = np.zeros(SQUARES, np.int64)
     hands = np.zeros(6, np.int64)
     rest_size = ix[IX_REST]
     dense = np.int64(prefix[first_word])
     for word in range(first_word, stop_word):
         bitword = bits[word]
-        for bit in range(64):
-            if (bitword >> np.uint64(bit)) & ONE == 0:
-                continue
-            node = word * 64 + bit
+        while bitword:
+            node = word * 64 + _lowest_bit(bitword)
+            bitword &= bitword - ONE
             value = values[dense]
             dense += 1
             field = 5
@@ -1212,16 +1292,10 @@ def tally_dense(ix, bits, prefix, values, first_word, stop_word, out):
                 field = 4 if value & 1 else 6
             weight = _weight(node, rest_size)
             symmetric = 0
-            unpacked = False
             if weight == 1:
                 unrank_node(node, ix, board, hands)
-                unpacked = True
                 symmetric = 1 if _is_symmetric(board) else 0
             expanded = field != 1 and field != 2 and field != 3
-            if value == 3:
-                if not unpacked:
-                    unrank_node(node, ix, board, hands)
-                expanded = not can_capture_lion(board)
             for m in range(2):
                 if m == 1 and not expanded:
                     continue
