@@ -18,43 +18,27 @@ import functools
 import hashlib
 import http.server
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import threading
 from pathlib import Path
 
 import pytest
 from browser_support import chromium_path, open_folded_tools
+from site_support import build_static_site as build
 
 from publish.static_site import SiteHandler, notebook_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-BUILD_TIMEOUT = 1500  # the first build downloads the build tools, Pyodide and the wheels
 PAGE_TIMEOUT = 120_000  # Pyodide starting on a busy 2-core machine
 
 
-def build(out: Path, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "publish", "--static", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT,
-        env={**os.environ, **env},
-    )
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("static") / "site"
-    done = build(out)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return out
+def site(static_site) -> Path:
+    return static_site
 
 
 @pytest.fixture(scope="module")

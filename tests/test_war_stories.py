@@ -322,13 +322,13 @@ def check_invariants(states):
             )
 
 
-def test_thousands_of_random_games_end_and_keep_their_invariants():
+def test_hundreds_of_random_games_end_and_keep_their_invariants():
     lengths = []
-    for seed in range(1000):
+    for seed in range(300):
         options = {"shinobi_wo_tsukau": seed % 3 == 1, "nobori": seed % 2 == 1}
         states = random_game(seed, rk.load_game("war-stories", **options))
         assert states[-1].is_terminal(), f"seed {seed} did not end in 4000 actions"
-        if seed % 50 == 0:
+        if seed % 15 == 0:
             check_invariants(states)
         lengths.append(len(states))
     assert max(lengths) < 4000
