@@ -15,6 +15,7 @@ import pkgutil
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from rules_kernel.check import CheckResult, GameCheck, check_game  # a game's conformance suite
 from rules_kernel.core import (
     CHANCE,
     Action,
@@ -45,8 +46,10 @@ __all__ = [
     "Action",
     "ChanceNotEnumerableError",
     "ChanceOutcome",
+    "CheckResult",
     "EditPiece",
     "Game",
+    "GameCheck",
     "Heatmap",
     "HiddenInformationError",
     "IllegalMoveError",
@@ -59,6 +62,7 @@ __all__ = [
     "RulesError",
     "SeatError",
     "State",
+    "check_game",
     "game_class",
     "list_games",
     "load_game",

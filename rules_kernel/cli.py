@@ -7,6 +7,7 @@
     rules-explorer simulate to-war -n 500 --agents greedy,random --workers 0 -o games.jsonl
     rules-explorer analyse games.jsonl -o report.parquet   every ply's value and loss, a table
     rules-explorer analyse games.jsonl -o report.parquet --dask --workers 4   one task a game
+    rules-explorer check-game mygame:MyGame       does your own game follow the protocol?
     rules-explorer draw games.jsonl -o game.gif   a picture (a command of widgets/, found by
                                                   its entry point: the kernel imports no widget)
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import importlib
 import os
 import random
 import re
@@ -29,6 +31,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -313,6 +316,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_replay)
     _add_solve(sub)
     _add_analyse(sub)
+    _add_check_game(sub)
     _add_plugins(sub)
     return parser
 
@@ -770,6 +774,101 @@ def _material(text: str) -> tuple[int, int, int]:
     if len(text) != 3 or any(c not in "012" for c in text):
         raise rk.RulesError(f"--material {text!r}: three digits 0-2 (Kodama, Kitsune, Tanuki), e.g. 001")
     return tuple(int(c) for c in text)
+
+
+# --- check-game: a user's own game through the conformance suite -------------------------------
+
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _add_check_game(sub) -> None:
+    check = sub.add_parser(
+        "check-game",
+        help="check that a game class (your own) follows the protocol",
+        description="Imports MODULE from the current folder (or the installed packages) and runs "
+        "the protocol's conformance suite on its Game subclass CLASS: random games to their end, "
+        "legal moves applied and illegal ones refused, position text read back, garbage text "
+        "refused, views, records, the scene. Prints each check and, for one that fails, what "
+        "failed and the hook to write or fix. Exit status 0: every check passed; 1: one failed "
+        "(or MODULE failed to import); 2: MODULE:CLASS names no game class.",
+    )
+    check.add_argument("target", metavar="MODULE:CLASS", help="the game class, e.g. mygame:MyGame")
+    check.add_argument("--seed", type=int, default=0, help="the random games' seed (default 0)")
+    check.add_argument("--games", type=POSITIVE, default=10, help="random games to play (default 10)")
+    check.add_argument(
+        "--max-plies",
+        type=POSITIVE,
+        default=None,
+        help="a game not over after this many actions fails (default: the game's DATA_MAX_PLIES)",
+    )
+    check.set_defaults(run=_check_game)
+
+
+def _check_game(args: argparse.Namespace) -> int:
+    from rules_kernel.check import check_game
+
+    found = _game_class_named(args.target)
+    if isinstance(found, int):  # the module failed to import: said in one line
+        return found
+    report = check_game(found, seed=args.seed, games=args.games, max_plies=args.max_plies)
+    print(report.text())
+    return 0 if report.passed else 1
+
+
+def _game_class_named(target: str) -> type[rk.Game] | int:
+    """The class `MODULE:CLASS` names, imported as `python -m` would from the current folder.
+    A name that names no game class is a RulesError (status 2); a module that raises while it
+    is imported (the game's own code) is one line and status 1. The names are the user's own,
+    given on their own command line: importing them runs their code, as `python -m` does."""
+    module_name, colon, class_name = target.partition(":")
+    if not colon or not _DOTTED.fullmatch(module_name) or not _DOTTED.fullmatch(class_name):
+        raise rk.RulesError(f"check-game takes MODULE:CLASS, e.g. mygame:MyGame, not {target[:80]!r}")
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)  # the user's module beside them, as `python -m` finds it
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", DeprecationWarning)  # the kernel's word on old hooks
+            module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            raise rk.RulesError(
+                f"no module {module_name!r}: run the command in the folder that holds it "
+                f"({module_name.replace('.', '/')}.py), here {here}"
+            ) from None
+        return _import_failed(module_name, exc)
+    except Exception as exc:
+        return _import_failed(module_name, exc)
+    found: Any = module
+    for part in class_name.split("."):
+        if not hasattr(found, part):
+            classes = sorted(
+                name
+                for name, value in vars(module).items()
+                if isinstance(value, type) and issubclass(value, rk.Game) and value is not rk.Game
+            )
+            known = f"; its Game classes: {', '.join(classes)}" if classes else "; it defines no Game class"
+            raise rk.RulesError(f"module {module_name} has no {class_name!r}{known}")
+        found = getattr(found, part)
+    if not (isinstance(found, type) and issubclass(found, rk.Game)):
+        raise rk.RulesError(
+            f"{target} is {type(found).__name__} {found!r:.60}, not a subclass of rules_kernel.Game"
+        )
+    return found
+
+
+def _import_failed(module_name: str, exc: BaseException) -> int:
+    """One line for a module that raised while imported: what, and the line of the user's file."""
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = f" ({exc.filename}, line {exc.lineno})"
+    else:
+        frames = traceback.extract_tb(exc.__traceback__)
+        own = [f for f in frames if "importlib" not in f.filename and f.filename != __file__]
+        if own:
+            where = f" ({own[-1].filename}, line {own[-1].lineno})"
+    message = records.one_line(str(exc), limit=300)
+    return _fail(f"error: importing {module_name} failed: {type(exc).__name__}: {message}{where}", 1)
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import operator
 import random
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import MappingProxyType
@@ -430,6 +432,15 @@ class State:
     #: before the hand-over. None: nothing to look at (every game without such a moment).
     hand_over_from: int | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A `view(self, player)` written as the docs had it before `memory` joined the protocol
+        is adapted as its class is made, with a DeprecationWarning saying what to write: the
+        kernel calls `view(player, memory=True)` for an agent (`agents.agent_view`)."""
+        super().__init_subclass__(**kwargs)
+        view = cls.__dict__.get("view")
+        if inspect.isfunction(view) and not _takes_memory(view):
+            cls.view = _view_taking_memory(cls, view)  # type: ignore[method-assign]
+
     @property
     def chance_for(self) -> int | None:
         """The player a pending chance event happens to (the one who draws), when its words do
@@ -694,6 +705,37 @@ class State:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_text()!r})"
+
+
+def _takes_memory(view: Callable[..., Any]) -> bool:
+    """Whether a `view` override takes the `memory` keyword (by name, or as **kwargs)."""
+    try:
+        parameters = inspect.signature(view).parameters.values()
+    except (TypeError, ValueError):  # nothing to read: leave it as written
+        return True
+    return any(p.name == "memory" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _view_taking_memory(state_class: type, view: Callable[..., State]) -> Callable[..., State]:
+    """`view(self, player)`, the earlier documented signature, taking `memory` and leaving it
+    unused: such a view forgets nothing (forgetting came with `memory`), so with memory or
+    without it is the same view. Deprecated: the warning points at the class's definition."""
+    warnings.warn(
+        f"{state_class.__qualname__}.view(self, player) takes no 'memory': the kernel calls "
+        "view(player, memory=True) for agents; write it as `def view(self, player, *, memory=None)` "
+        "(a view that forgets nothing ignores memory). The kernel adapts it for now; the old "
+        "signature is deprecated (docs/kernel.md, 'Adding a game')",
+        DeprecationWarning,
+        stacklevel=3,  # _view_taking_memory <- __init_subclass__ <- the class statement
+    )
+
+    def view_with_memory(self: State, player: int, *, memory: bool | None = None) -> State:
+        return view(self, player)
+
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(view_with_memory, name, getattr(view, name))
+    view_with_memory.kernel_adapted_view = True  # type: ignore[attr-defined]  # check_game says so
+    return view_with_memory
 
 
 def _cut(text: str, most: int = 60) -> str:
