@@ -26,7 +26,7 @@ from rules_kernel.position_text import FieldError, named_fields, read_position, 
 from rules_kernel.scene import Cell, Scene, Token
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # repr: Take('take 1'), the notation (Action.__repr__)
 class Take(Move):
     """Take `count` counters off the top of the pile. `cells`: what a player clicks to do it,
     the lowest counter taken (the board widget turns that click into this move)."""
