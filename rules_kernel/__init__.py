@@ -15,7 +15,6 @@ import pkgutil
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rules_kernel.check import CheckResult, GameCheck, check_game  # a game's conformance suite
 from rules_kernel.core import (
     CHANCE,
     Action,
@@ -71,6 +70,20 @@ __all__ = [
     "register_game",
     "unregister_game",
 ]
+
+#: the conformance suite's names (rules_kernel.check), imported when first asked for
+_CHECK_NAMES = frozenset({"CheckResult", "GameCheck", "check_game"})
+
+
+def __getattr__(name: str) -> Any:
+    """`rk.check_game` (and its results' classes) from `rules_kernel.check`, imported on first
+    use: a game's author runs it, the rest of the kernel never needs it."""
+    if name in _CHECK_NAMES:
+        from rules_kernel import check
+
+        return getattr(check, name)
+    raise AttributeError(f"module 'rules_kernel' has no attribute {name!r}")
+
 
 _REGISTRY: dict[str, type[Game]] = {}
 _DISCOVERED = False

@@ -29,10 +29,6 @@ from __future__ import annotations
 
 import random
 import re
-import statistics
-import sysconfig
-import textwrap
-import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +135,8 @@ class GameCheck:
 
 
 def _wrap(text: str, width: int, indent: int) -> str:
+    import textwrap  # here: the kernel's import stays light (the report is printed rarely)
+
     # position texts are long words: never cut one in two
     return textwrap.fill(
         text, width, subsequent_indent=" " * indent, break_long_words=False, break_on_hyphens=False
@@ -216,6 +214,9 @@ def _exception(exc: BaseException) -> str:
 def _origin(exc: BaseException) -> str:
     """The game's line that raised `exc`: the last frame of its traceback outside this module
     and the standard library (where a game calls `int()` or `re`, the game's own line)."""
+    import sysconfig
+    import traceback
+
     library = Path(sysconfig.get_paths()["stdlib"]).resolve()
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() != _HERE]
     own = [f for f in frames if library not in Path(f.filename).resolve().parents]
@@ -285,6 +286,12 @@ def _position(state: State) -> str:
         except Exception:
             pass
     return f"a {type(state).__name__}"
+
+
+def _median(values: Sequence[int]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _spread(items: Sequence[T], most: int) -> list[T]:
@@ -444,7 +451,7 @@ class _Checker:
         told = ", ".join(f"{count} {key}" for key, count in sorted(ends.items()))
         detail = (
             f"{len(lengths)} of {len(self.lines)} games ended after {min(lengths)} to {max(lengths)} "
-            f"actions (median {statistics.median(lengths):g}): {told}"
+            f"actions (median {_median(lengths):g}): {told}"
         )
         if first is None:
             return detail
