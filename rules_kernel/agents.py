@@ -24,6 +24,10 @@ from typing import Any
 
 from rules_kernel.core import CHANCE, Game, Move, RulesError, State
 
+# `evaluate` lives below both this module and the analysis engines, which use it too (issue 45
+# item 5: analysis never imports the agents); it stays a public name here
+from rules_kernel.evaluation import evaluate as evaluate
+
 
 def agent_view(state: State, player: int) -> State:
     """What an agent playing `player` is given to choose on: the player's view with perfect
@@ -56,21 +60,6 @@ class RandomAgent(Agent):
 
     def choose(self, view: State) -> Move:
         return self.rng.choice(view.legal_moves())
-
-
-# --- evaluation ---------------------------------------------------------------------------
-
-
-def evaluate(state: State, player: int) -> float:
-    """A score in [-1, 1] for `player`: the result if the game is over, else the game's own
-    estimate (`Game.heuristic`: material, control; 0 for a game without one), kept inside
-    (-1, 1) so that no estimate counts as much as a result."""
-    outcome = state.outcome()
-    if outcome is not None:
-        if not outcome.finished or outcome.winner is None:
-            return 0.0
-        return 1.0 if player in outcome.winners else -1.0
-    return max(-0.99, min(0.99, state.game.heuristic(state, player)))
 
 
 class GreedyAgent(Agent):
@@ -205,7 +194,7 @@ class AnalysisAgent(Agent):
     SECONDS = 600.0
 
     def choose(self, view: State) -> Move:
-        from rules_kernel.analysis import analyse  # analysis imports this module (evaluate)
+        from rules_kernel.analysis import analyse  # here: the engines' imports are paid when played
 
         engine = self.engine(view)  # first: an agent that cannot play this game says so at once
         moves = view.legal_moves()

@@ -48,7 +48,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.stats import norm
 from tqdm.auto import tqdm
 
-import rules_kernel as rk
+from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.agents import check_agent
 from rules_kernel.core import RulesError
 from rules_kernel.simulate import EXPERIMENT_SEED, play_game
@@ -117,7 +117,7 @@ def matches(
 ) -> list[Match]:
     """The games of a round robin, pair by pair (in the order the agents are given), seats
     alternating, each with its seed and the game's setting `data_options(index // 2)`."""
-    cls = rk.game_class(game)
+    cls = registry.game_class(game)
     if len(set(agents)) != len(agents) or len(agents) < 2:
         raise RulesError(f"a round robin needs two or more different agents, got {list(agents)}")
     found = []
@@ -132,7 +132,7 @@ def matches(
 def play_match(match: Match, max_plies: int | None = None) -> dict[str, Any]:
     """Play one ladder game (`simulate.play_game`: each agent sees only its view) and return
     its row of `RESULT_COLUMNS`."""
-    game = rk.load_game(match.game, **match.options)
+    game = registry.load_game(match.game, **match.options)
     cap = max_plies or game.DATA_MAX_PLIES
     started = time.perf_counter()
     record = play_game(game, match.seated, match.seed, cap, match.index)
@@ -176,7 +176,7 @@ def round_robin(
     checked first (a RulesError if it cannot play the game here: `fsf` without a variant or
     an engine, `perfect` without a ready table). `workers`: processes (0: all cores); the
     rows are the same either way. A tqdm bar over the games, or `bar` (updated per game)."""
-    loaded = rk.load_game(game)
+    loaded = registry.load_game(game)
     if loaded.num_players != 2:
         raise RulesError(f"the ladder rates two-seat games; {game} has {loaded.num_players}")
     for spec in agents:
@@ -221,7 +221,7 @@ def results_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def default_agents(game: rk.Game, budget: int = DEFAULT_BUDGET) -> list[str] | None:
+def default_agents(game: core.Game, budget: int = DEFAULT_BUDGET) -> list[str] | None:
     """make_data's line-up for `game`: random, greedy, mcts:<budget>, ismcts:<budget>, plus
     fsf:<FSF_DEPTH> when the game declares a Fairy-Stockfish variant and the engine is here,
     plus perfect when the game's solved table is ready (never built for this). None for a

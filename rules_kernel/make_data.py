@@ -17,7 +17,7 @@ choice and agent stay apart:
 Game i of an experiment is played with the seed "<seed>:<experiment>:<game>:<i>", so a run
 can be repeated exactly and more games can be added later (the dashboard's "Run more games"
 plays the next indices). Each game is capped at its `Game.DATA_MAX_PLIES` actions. The games
-are the registered ones, in their declared order (`rk.list_games(ordered=True)`). The command
+are the registered ones, in their declared order (`registry.list_games(ordered=True)`). The command
 line and seed are written into each Parquet file's metadata (`rules_kernel.stats.table_metadata`).
 
 The agent ladder (`rules_kernel.ladder`, data/ladder.parquet): per game, a round robin of
@@ -42,12 +42,12 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 
-import rules_kernel as rk
-from rules_kernel import ladder, stats
+# the registry, not the package face (which sits above the kernel): docs/architecture.md
+from rules_kernel import core, ladder, registry, stats
 from rules_kernel.simulate import EXPERIMENT_SEED, experiment_task, play_tasks
 
 #: the games of the data files, in the order their rows are written
-GAMES = tuple(rk.list_games(ordered=True))
+GAMES = tuple(registry.list_games(ordered=True))
 DEFAULT_SEED = EXPERIMENT_SEED
 #: what `--only` may make
 PARTS = ("statistics", "ladder")
@@ -58,7 +58,7 @@ def _games_for(pairs: list[str]) -> dict[str, int]:
     for pair in pairs:
         game, _, number = pair.partition("=")
         if game not in GAMES or not number.isdigit():
-            raise rk.OptionError(f"--games-for {pair!r}: give GAME=N with GAME one of {', '.join(GAMES)}")
+            raise core.OptionError(f"--games-for {pair!r}: give GAME=N with GAME one of {', '.join(GAMES)}")
         counts[game] = int(number)
     return counts
 
@@ -149,7 +149,7 @@ def _statistics(args: argparse.Namespace, command: str, out: Path) -> None:
         "seed": args.seed,
         "made": datetime.now(UTC).isoformat(timespec="seconds"),
         "games_per_game": {"seats": seats, "agents": args.agent_games},
-        "max_plies": {game: rk.game_class(game).DATA_MAX_PLIES for game in GAMES},
+        "max_plies": {game: registry.game_class(game).DATA_MAX_PLIES for game in GAMES},
         "rules_explorer_format": "rules-explorer/1",
     }
     stats.write_table(stats.experiment_games(records), out / "games.parquet", metadata)
@@ -168,7 +168,7 @@ def _statistics(args: argparse.Namespace, command: str, out: Path) -> None:
 
 def _ladder(args: argparse.Namespace, command: str, out: Path) -> None:
     """data/ladder.parquet: every game's agents in a round robin, one row per game played."""
-    lineup = {game: ladder.default_agents(rk.load_game(game), args.ladder_budget) for game in GAMES}
+    lineup = {game: ladder.default_agents(registry.load_game(game), args.ladder_budget) for game in GAMES}
     lineup = {game: agents for game, agents in lineup.items() if agents is not None}
     pairs = {game: len(agents) * (len(agents) - 1) // 2 for game, agents in lineup.items()}
     with tqdm(total=args.ladder_games * sum(pairs.values()), unit="game", desc="ladder") as bar:
@@ -185,7 +185,7 @@ def _ladder(args: argparse.Namespace, command: str, out: Path) -> None:
         "budget": args.ladder_budget,
         "agents": lineup,
         "skipped": sorted(set(GAMES) - set(lineup)),
-        "max_plies": {game: rk.game_class(game).DATA_MAX_PLIES for game in lineup},
+        "max_plies": {game: registry.game_class(game).DATA_MAX_PLIES for game in lineup},
         "seconds": round(float(results["seconds"].sum()), 1),
         "rules_explorer_format": "rules-explorer/1",
     }

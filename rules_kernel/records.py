@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple, overload
 
-import rules_kernel as rk
+from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Action, Game, Outcome, RulesError, State
 
 FORMAT = "rules-explorer/1"
@@ -192,7 +192,7 @@ class Record:
         state, text = _start_of(game, start)
         recorded = []
         for ply, action in enumerate(actions):
-            chance = state.current_player == rk.CHANCE
+            chance = state.current_player == core.CHANCE
             try:
                 state = state.apply(action)
             except RulesError as exc:
@@ -220,7 +220,7 @@ class Record:
         (names first, no file paths) before the game sees them."""
         try:
             options = check_options(self.game, self.options)
-            return rk.load_game(self.game, **options)
+            return registry.load_game(self.game, **options)
         except RecordError as exc:
             raise self._error(exc.reason) from exc
         except RulesError as exc:
@@ -277,7 +277,7 @@ class Record:
         self._check_result(state)
 
     def _replay_one(self, state: State, ply: int, action: RecordedAction) -> State:
-        at_chance = state.current_player == rk.CHANCE
+        at_chance = state.current_player == core.CHANCE
         if state.is_terminal():
             raise self._error(
                 f"the game ended ({state.outcome().reason}) but the record "
@@ -473,11 +473,11 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
     no file path where a local user could give one (To War!'s `units`: a record carries the
     table inline; `paths=True` lets a local command-line user give one). Returns the options
     as a dict; raises RecordError (without a location)."""
-    if not isinstance(game_id, str) or game_id not in rk.list_games():
-        raise RecordError(f"unknown game {_echo(game_id)}; known games: {', '.join(rk.list_games())}")
+    if not isinstance(game_id, str) or game_id not in registry.list_games():
+        raise RecordError(f"unknown game {_echo(game_id)}; known games: {', '.join(registry.list_games())}")
     if not isinstance(options, dict):
         raise RecordError(f"the options of {game_id} must be a JSON object, not {_echo(options)}")
-    known = rk.game_class(game_id).OPTIONS
+    known = registry.game_class(game_id).OPTIONS
     for name, value in options.items():
         if not isinstance(name, str) or name not in known:
             raise RecordError(
@@ -550,7 +550,7 @@ def _start_of(game: Game, start: State | str | None) -> tuple[State, str | None]
     return state, None if state == initial else state.to_text()
 
 
-def _takes_whole_number(option: rk.Option) -> bool:
+def _takes_whole_number(option: core.Option) -> bool:
     """Whether an option's values are whole numbers: its kind says int (not float), or its
     choices or its default are ints (War Chest's players: 2 or 4)."""
     kinds = option.kind if isinstance(option.kind, tuple) else (option.kind,)
@@ -1186,9 +1186,9 @@ class _TextHeader:
             self.start, self.start_line = value, number
             return True
         if key == "game":
-            if value not in rk.list_games():
+            if value not in registry.list_games():
                 raise RecordError(
-                    f"unknown game {_echo(value)}; known games: {', '.join(rk.list_games())}",
+                    f"unknown game {_echo(value)}; known games: {', '.join(registry.list_games())}",
                     source=self.name,
                     line=number,
                 )

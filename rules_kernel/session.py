@@ -799,7 +799,7 @@ def _start_state(start: Game | State | str, position: str | None) -> State:
             raise SessionError("give a start state or a position text, not both")
         return start
     if isinstance(start, str):
-        from rules_kernel import load_game
+        from rules_kernel.registry import load_game
 
         start = load_game(start)
     if not isinstance(start, Game):

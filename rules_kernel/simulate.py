@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 
 from tqdm.auto import tqdm
 
-import rules_kernel as rk
+from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.agents import agent_view, make_agent
 from rules_kernel.records import Record, RecordError, RecordWriter, one_line, scan_records
 
@@ -74,7 +74,7 @@ def game_seed(seed: int, index: int) -> str:
 
 
 def play_game(
-    game: rk.Game,
+    game: core.Game,
     agents: Sequence[str],
     seed: int | str,
     max_plies: int | None = None,
@@ -85,14 +85,14 @@ def play_game(
     is given only its player's view of the state, with perfect memory (`agent_view`).
     `run`: the parameters of the simulation this game belongs to, kept in `meta.run`."""
     if len(agents) != game.num_players:
-        raise rk.OptionError(f"{game.id} needs {game.num_players} agents, got {len(agents)}")
+        raise core.OptionError(f"{game.id} needs {game.num_players} agents, got {len(agents)}")
     rng = random.Random(f"chance:{seed}")
     players = [make_agent(name, seed=f"{seed}:{i}") for i, name in enumerate(agents)]
     state = game.initial_state()
     actions: list[str] = []
     while not state.is_terminal() and (max_plies is None or len(actions) < max_plies):
         player = state.current_player
-        if player == rk.CHANCE:
+        if player == core.CHANCE:
             action = str(state.sample_chance(rng))
         else:
             action = str(players[player].choose(agent_view(state, player)))
@@ -113,7 +113,7 @@ def play_game(
             record.options,
             record.actions,
             record.players,
-            rk.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
+            core.Outcome.unfinished(f"stopped after {len(actions)} actions").to_dict(),
             record.meta,
         )
     return record
@@ -121,13 +121,13 @@ def play_game(
 
 def _play_task(task: tuple) -> str:
     game_id, options, agents, seed, index, max_plies = task
-    game = rk.load_game(game_id, **options)
+    game = registry.load_game(game_id, **options)
     run = {"seed": seed, "game": game_id, "agents": list(agents), "max_plies": max_plies}
     return play_game(game, agents, game_seed(seed, index), max_plies, index, run).to_json()
 
 
 def simulate(
-    game: str | rk.Game,
+    game: str | core.Game,
     games: int,
     *,
     agents: Sequence[str] = ("random", "random"),
@@ -186,7 +186,7 @@ def simulate(
 
 
 def _checked_request(
-    game: str | rk.Game,
+    game: str | core.Game,
     options: dict[str, Any] | None,
     games: int,
     agents: Sequence[str],
@@ -196,10 +196,10 @@ def _checked_request(
     """Everything a run needs, checked before the first game (OptionError)."""
     for name, value, low in (("games", games, 0), ("workers", workers, 0), ("max_plies", max_plies, 1)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < low):
-            raise rk.OptionError(f"{name} must be a whole number >= {low}, got {value!r}")
-    loaded = game if isinstance(game, rk.Game) else rk.load_game(game, **dict(options or {}))
+            raise core.OptionError(f"{name} must be a whole number >= {low}, got {value!r}")
+    loaded = game if isinstance(game, core.Game) else registry.load_game(game, **dict(options or {}))
     if len(agents) != loaded.num_players:
-        raise rk.OptionError(f"{loaded.id} needs {loaded.num_players} agents, got {len(agents)}")
+        raise core.OptionError(f"{loaded.id} needs {loaded.num_players} agents, got {len(agents)}")
     for name in agents:
         make_agent(name)  # a bad agent name fails now, not in a worker
     return loaded.id, dict(loaded.options)
@@ -373,9 +373,9 @@ def experiment_task(game: str, experiment: str, index: int, seed: int = EXPERIME
     and swap the seats (greedy first in even games), so every setting is played from both.
     Game i's seed is "<seed>:<experiment>:<game>:<i>": a run can be repeated exactly and more
     games added later."""
-    cls = rk.game_class(game)
+    cls = registry.game_class(game)
     if experiment not in EXPERIMENTS:
-        raise rk.OptionError(f"unknown experiment {experiment!r}; experiments: {', '.join(EXPERIMENTS)}")
+        raise core.OptionError(f"unknown experiment {experiment!r}; experiments: {', '.join(EXPERIMENTS)}")
     seats = cls(**cls.data_options(0)).num_players  # settings never change the number of seats
     options = cls.data_options(index if experiment == "seats" else index // seats)
     agents = ("random",) * seats
@@ -389,7 +389,7 @@ def play_task(task: Task) -> Record:
     """Play one experiment game to its end (or its game's cap, `Game.DATA_MAX_PLIES`); the
     record's meta names the experiment."""
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in task.options}
-    game = rk.load_game(task.game, **options)
+    game = registry.load_game(task.game, **options)
     record = play_game(game, task.agents, task.seed, game.DATA_MAX_PLIES, task.index)
     meta = {**record.meta, "experiment": task.experiment}
     return Record(record.game, record.options, record.actions, record.players, record.result, meta)

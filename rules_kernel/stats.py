@@ -27,9 +27,9 @@ import pandas as pd
 from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
-from rules_kernel import game_class
 from rules_kernel.core import CHANCE, OptionError, RulesError
 from rules_kernel.records import Record, read_records
+from rules_kernel.registry import game_class
 
 Records = str | os.PathLike | Iterable[Record]
 

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-import rules_kernel as rk
+from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.analysis import fsf as _fsf
 from rules_kernel.analysis._types import (
     Analysis,
@@ -83,7 +83,7 @@ __all__ = [
 def fairy_stockfish_variants() -> dict[str, str]:
     """Game id -> the Fairy-Stockfish variant that plays it, as the games declare it
     (`Game.FAIRY_STOCKFISH_VARIANT`)."""
-    variants = {gid: rk.game_class(gid).FAIRY_STOCKFISH_VARIANT for gid in rk.list_games()}
+    variants = {gid: registry.game_class(gid).FAIRY_STOCKFISH_VARIANT for gid in registry.list_games()}
     return {gid: variant for gid, variant in variants.items() if variant}
 
 

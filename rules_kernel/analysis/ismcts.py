@@ -5,8 +5,9 @@ game as the fallback engine. Each iteration imagines one full state consistent w
 analysis may know — `view.determinize(rng)` of the viewer's view, never the true state —
 walks the tree among the moves legal in that world, adds one node, plays at random for at
 most `rollout_actions` actions (none by default) and scores the end: a finished game by its
-result (1 win, 1/2 draw, 0 loss for each seat), a cut-off one by the game's heuristic (the
-agents' `evaluate`, mapped from [-1, 1] to [0, 1]). Chance events are sampled where they occur
+result (1 win, 1/2 draw, 0 loss for each seat), a cut-off one by the game's heuristic
+(`rules_kernel.evaluation.evaluate`, as the agents use it, mapped from [-1, 1] to [0, 1]).
+Chance events are sampled where they occur
 and do not branch the tree (a node is a sequence of decisions); a player's sub-decisions (a War
 Stories flip, a War Chest follow-up) are nodes of that player like any other.
 
@@ -37,7 +38,6 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from rules_kernel.agents import evaluate
 from rules_kernel.analysis._types import (
     Analysis,
     Estimate,
@@ -49,6 +49,7 @@ from rules_kernel.analysis._types import (
     score_margin,
 )
 from rules_kernel.core import CHANCE, Game, State
+from rules_kernel.evaluation import evaluate
 
 #: a random playout stops after this many actions (chance included) and is scored by the
 #: heuristic. None by default: the new leaf is scored by the heuristic at once. Against the

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import rules_kernel as rk
+from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Game, State
 from rules_kernel.records import Record, RecordedAction, RecordError, one_line
 
@@ -28,8 +28,8 @@ Claim = int | str | None
 
 def games_with(attribute: str) -> Iterator[type[Game]]:
     """The game classes that declare `attribute` (a format they can be written in)."""
-    for game_id in rk.list_games():
-        cls = rk.game_class(game_id)
+    for game_id in registry.list_games():
+        cls = registry.game_class(game_id)
         if getattr(cls, attribute, None):
             yield cls
 

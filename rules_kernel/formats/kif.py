@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import rules_kernel as rk
+from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Game, State
 from rules_kernel.formats import (
     DRAW,
@@ -261,7 +261,7 @@ def _game_of(kif: _Kif, source: str) -> Game:
         wanted = re.sub(r"[(（].*?[)）]", "", value).strip()
         for cls in games_with("KIF_HANDICAP"):
             if wanted == cls.KIF_HANDICAP:
-                return rk.load_game(cls.id)
+                return registry.load_game(cls.id)
         raise RecordError(
             f"手合割 {echo(value)} is another game: this reader takes {known('KIF_HANDICAP')}",
             source=source,
@@ -271,7 +271,7 @@ def _game_of(kif: _Kif, source: str) -> Game:
         size = (len(_cells(kif.rows[0][0])), len(kif.rows))
         for cls in games_with("KIF_HANDICAP"):
             if (cls.FILES, cls.RANKS) == size:
-                return rk.load_game(cls.id)
+                return registry.load_game(cls.id)
     raise RecordError(
         f"no 手合割 line and no board of a game this reader takes ({known('KIF_HANDICAP')}); "
         "a KIF without one is standard shogi (平手)",

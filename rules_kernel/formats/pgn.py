@@ -49,7 +49,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import rules_kernel as rk
+from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Game, State
 from rules_kernel.formats import (
     DRAW,
@@ -227,7 +227,7 @@ def _game_of(found: _Game, source: str) -> Game:
     wanted = value.strip().lower()
     for cls in games_with("PGN_VARIANT"):
         if wanted in (cls.PGN_VARIANT, *getattr(cls, "PGN_ALIASES", ())):
-            return rk.load_game(cls.id)
+            return registry.load_game(cls.id)
     raise RecordError(
         f"[Variant {echo(value)}] is another game: this reader takes {known('PGN_VARIANT')}",
         source=source,
