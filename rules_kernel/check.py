@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import rules_kernel as rk
-from rules_kernel import records
+from rules_kernel import records, registry
 from rules_kernel.core import (
     CHANCE,
     Action,
@@ -167,15 +166,15 @@ def check_game(
     if game is None:
         rest = [CheckResult(check, SKIPPED, "not run: the game's basics failed") for check in _CHECKS]
         return GameCheck(label, settings, (basics, *rest))
-    registered_here = game.id not in rk.list_games()
+    registered_here = game.id not in registry.list_games()
     if registered_here:
-        rk.register_game(cls)  # records replay a game through the registry
+        registry.register_game(cls)  # records replay a game through the registry
     try:
         checker = _Checker(game, seed, games, cap)
         return GameCheck(label, settings, (basics, *checker.run()))
     finally:
         if registered_here:
-            rk.unregister_game(game.id)
+            registry.unregister_game(game.id)
 
 
 # --- failing a check -------------------------------------------------------------------------
@@ -331,8 +330,8 @@ def _basics(cls: Any, options: dict[str, Any]) -> tuple[CheckResult, Game | None
                 "Game.id",
             )
         )
-    elif game_id in rk.list_games() and rk.game_class(game_id) is not cls:
-        holder = rk.game_class(game_id).__qualname__
+    elif game_id in registry.list_games() and registry.game_class(game_id) is not cls:
+        holder = registry.game_class(game_id).__qualname__
         problems.append((f"the id {game_id!r} is registered for another game ({holder})", "Game.id"))
     if not isinstance(title, str) or not title.strip():
         problems.append((f'the title is {title!r}: give the class `title = "My Game"`', "Game.title"))

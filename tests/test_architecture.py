@@ -309,9 +309,6 @@ KNOWN_CIRCLES = {
     # issue 45 item 6: to remove — the formats build Records, which records.py defines beside
     # the reader that dispatches to the formats (records -> formats inside a function)
     frozenset({"rules_kernel.records", "rules_kernel.formats"}),
-    # issue 45: to remove — check.py takes the registry and core names through the package face
-    # (`import rules_kernel as rk`), which imports check.py on first use of rk.check_game
-    frozenset({"rules_kernel", "rules_kernel.check"}),
 }
 
 
@@ -334,7 +331,7 @@ def test_the_kernel_asks_the_registry_not_the_package_face():
     assert graph["rules_kernel.registry"] == {"rules_kernel.core", "rules_kernel.games"}
     face_users = {unit for unit, imported in graph.items() if "rules_kernel" in imported}
     kernel_users = {unit for unit in face_users if unit.startswith("rules_kernel.")}
-    assert kernel_users == {"rules_kernel.cli", "rules_kernel.check"}  # check: KNOWN_CIRCLES
+    assert kernel_users == {"rules_kernel.cli"}
     assert "rules_kernel.agents" not in graph["rules_kernel.analysis"]
     assert "rules_kernel.evaluation" in graph["rules_kernel.analysis"] & graph["rules_kernel.agents"]
 
