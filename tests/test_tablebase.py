@@ -849,7 +849,7 @@ def test_children_flag_exactly_the_children_where_the_koropokkuru_can_be_taken()
         board, hands = _position(index, ix)
         if engine.try_status(board) != 0 or engine.can_capture_lion(board):
             continue
-        n = engine.children(board, hands, ix, plain, *_buffers(), False, True, True)
+        n = engine.children(board, hands, ix, plain, *_buffers(), False, True, True, False)  # one signature
         assert engine.children(board, hands, ix, flagged, *_buffers(), False, True, True, True) == n
         assert ((flagged[:n] & (engine.CATCH - 1)) == plain[:n]).all()
         child_board, child_hands = np.zeros(12, np.int64), np.zeros(6, np.int64)

@@ -145,7 +145,12 @@ def _tally(ix, bits, prefix, values, first_word: int, stop_word: int) -> np.ndar
 
 
 def _over_words(pool, words: int, work: Callable[[int, int], object]) -> list:
-    """work(first_word, stop_word) over the bitset in tasks on the pool; their results."""
+    """work(first_word, stop_word) over the bitset in tasks on the pool; their results.
+    First on this thread with nothing to do: numba compiles a function at its first call
+    (a minute on a fresh machine), and an interrupted build waits for its threads' running
+    tasks, so a first call on a pool thread would hold Ctrl-C up for the whole compile; on
+    this thread the interrupt comes between two steps of the compiler."""
+    work(0, 0)
     return list(pool.map(lambda a: work(a, min(words, a + WORDS_PER_TASK)), range(0, words, WORDS_PER_TASK)))
 
 
@@ -167,6 +172,7 @@ def walk(
     with tqdm(
         desc="positions reached from the start", unit="node", unit_scale=True, disable=not progress
     ) as bar:
+        engine.walk_words(ix, marks, 0, 0, far_rank_kodama_drops)  # compiled here: see _over_words
         while True:
             found = 0
             for count in pool.map(
@@ -202,6 +208,8 @@ def _retrograde(pool, ix, bits, prefix, values, threads: int, progress: bool) ->
 
 def _levels(pool, ix, bits, prefix, values, pending, buffers, bar) -> int:
     """The retrograde loop, level after level, until no level is pending."""
+    # compiled on this thread, as in _over_words
+    engine.retrograde_nodes(ix, bits, prefix, values, np.zeros(0, np.uint32), 0, 0, 0, buffers[0])
     level = 0
     while True:
         if 2 * level + 4 >= engine.UNDECIDED:
