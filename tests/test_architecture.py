@@ -84,6 +84,16 @@ def is_module(dotted: str, root: Path) -> bool:
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
+def import_source(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module a `from ... import` names, relative imports resolved from `package`."""
+    source = node.module or ""
+    if not node.level:
+        return source
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, source] if source else base)
+
+
 def private_imports(path: Path, root: Path = ROOT) -> list[tuple[str, str]]:
     """(module, name) for each private name a module takes from another package: `from x import
     _y`, an import through a private module (`from x._y import z`, `import x._y`), and `m._y`
@@ -116,11 +126,7 @@ def private_imports(path: Path, root: Path = ROOT) -> list[tuple[str, str]]:
                 else:
                     modules[alias.name.split(".")[0]] = alias.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom):
-            source = node.module or ""
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join([*base, source] if source else base)
+            source = import_source(node, package)
             for alias in node.names:
                 target = f"{source}.{alias.name}"
                 note(target)
@@ -245,11 +251,7 @@ def imports_of(path: Path, root: Path = ROOT) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            source = node.module or ""
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join([*base, source] if source else base)
+            source = import_source(node, package)
             for alias in node.names:
                 target = f"{source}.{alias.name}"
                 found.add(target if is_module(target, root) else source)
