@@ -1053,6 +1053,10 @@ class Explorer(w.VBox):
             # the board it had is about to be hidden; the button may be made just below (the
             # mover waits for it)
             self.focus.move_to("re-curtain-button")
+        if curtain:
+            # emptied before the curtain shows: the page never holds both the curtain and the
+            # last view's hit layer (its names), not even for the messages in between
+            self._clear_board()
         self._show_curtain(curtain)
         self._show_players(view)
         status = "" if curtain else view.status + self._perfect_status()
