@@ -23,7 +23,7 @@ GAME = rk.load_game("yokai-3x4")
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory) -> Tablebase:
+def table(tmp_path_factory, compiled_tablebase) -> Tablebase:
     return Tablebase.build(material=(1, 0, 0), directory=tmp_path_factory.mktemp("tb"), progress=False)
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tablebase_support import SMALL_START, children, predecessors
 
 import rules_kernel as rk
 from rules_kernel import tablebase
@@ -46,6 +47,7 @@ from rules_kernel.tablebase._solve import build_table
 
 GAME = rk.load_game("yokai-3x4")
 FULL = (2, 2, 2)
+pytestmark = pytest.mark.usefixtures("compiled_tablebase")
 
 
 def _position(index: int, ix) -> tuple[np.ndarray, np.ndarray]:
@@ -132,10 +134,6 @@ def _random_indices(count: int, seed: int) -> list[int]:
     return [rng.randrange(size) for _ in range(count)]
 
 
-def _buffers():
-    return [np.zeros(n, np.int64) for n in (12, 6)]
-
-
 def _kernel_children(state) -> tuple[set[int], bool]:
     """Indices of the children that stay in the table, and whether a move takes the
     Koropokkuru (the child is over: not in the table)."""
@@ -163,7 +161,7 @@ def test_children_and_move_counts_match_the_kernel():
             continue
         assert engine.try_status(board) == 0
         expected, takes = _kernel_children(state)
-        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        n = children(board, hands, ix, out)
         assert set(out[:n].tolist()) == expected and n == len(expected)
         moves, _hanging, takes_lion = engine.count_moves(board, hands)
         assert takes_lion == takes == bool(engine.can_capture_lion(board))
@@ -181,18 +179,18 @@ def test_predecessors_are_exactly_the_positions_with_a_move_here():
         board, hands = _position(index, ix)
         if engine.try_status(board) != 0:
             continue
-        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        n = children(board, hands, ix, out)
         for child in out[:n].tolist():  # completeness: every parent is found from its child
             child_board, child_hands = _position(child, ix)
-            m = engine.predecessors(child_board, child_hands, ix, preds, *_buffers())
+            m = predecessors(child_board, child_hands, ix, preds)
             assert index in preds[:m].tolist()
-        m = engine.predecessors(board, hands, ix, preds, *_buffers())
+        m = predecessors(board, hands, ix, preds)
         found = preds[:m].tolist()
         assert len(found) == len(set(found))  # each (position, move) once
         for parent in found:  # soundness: every predecessor has a move to here
             parent_board, parent_hands = _position(parent, ix)
             assert engine.try_status(parent_board) == 0
-            k = engine.children(parent_board, parent_hands, ix, out, *_buffers(), True)
+            k = children(parent_board, parent_hands, ix, out)
             assert index in out[:k].tolist()
 
 
@@ -661,7 +659,7 @@ def test_folded_predecessors_count_every_move_into_a_node(material):
         engine.unrank_node(node, ix, board, hands)
         if engine.try_status(board) != 0:
             continue
-        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        n = children(board, hands, ix, out)
         for child in out[:n].tolist():
             child_board, child_hands = _position(child, ix)
             key = int(engine.node_index(child_board, child_hands, ix))
@@ -669,7 +667,7 @@ def test_folded_predecessors_count_every_move_into_a_node(material):
     preds = np.zeros(1024, np.int64)
     for node in range(engine.node_count(ix)):
         engine.unrank_node(node, ix, board, hands)
-        m = engine.predecessors(board, hands, ix, preds, *_buffers(), True)
+        m = predecessors(board, hands, ix, preds, nodes=True)
         assert Counter(preds[:m].tolist()) == moves_into.get(node, Counter())
 
 
@@ -686,16 +684,12 @@ def _reached_from(start_board, ix) -> tuple[set[int], set[int]]:
         if engine.try_status(board) != 0 or engine.can_capture_lion(board):
             continue
         expanded.add(int(engine.node_index(board, hands, ix)))
-        n = engine.children(board, hands, ix, out, *_buffers(), True)
+        n = children(board, hands, ix, out)
         for child in out[:n].tolist():
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
     return {int(engine.node_index(*_position(i, ix), ix)) for i in seen}, expanded
-
-
-# ours: Koropokkuru b1, Kodama a2; theirs: Koropokkuru b4 (not mirror-symmetric)
-SMALL_START = (0, engine.L, 0, engine.C, 0, 0, 0, 0, 0, 0, engine.L + engine.THEM, 0)
 
 
 def test_walk_from_a_start_reaches_its_positions_and_solves_them_as_the_whole_sub_game():
@@ -849,8 +843,8 @@ def test_children_flag_exactly_the_children_where_the_koropokkuru_can_be_taken()
         board, hands = _position(index, ix)
         if engine.try_status(board) != 0 or engine.can_capture_lion(board):
             continue
-        n = engine.children(board, hands, ix, plain, *_buffers(), False, True, True, False)  # one signature
-        assert engine.children(board, hands, ix, flagged, *_buffers(), False, True, True, True) == n
+        n = children(board, hands, ix, plain, nodes=True)
+        assert children(board, hands, ix, flagged, nodes=True, flag_catches=True) == n
         assert ((flagged[:n] & (engine.CATCH - 1)) == plain[:n]).all()
         child_board, child_hands = np.zeros(12, np.int64), np.zeros(6, np.int64)
         for entry in flagged[:n].tolist():

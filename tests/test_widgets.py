@@ -327,7 +327,7 @@ def test_no_text_on_any_board_is_under_11_pixels():
 
 
 @pytest.fixture(scope="module")
-def small_tablebase(tmp_path_factory):
+def small_tablebase(tmp_path_factory, compiled_tablebase):
     """A real table of a closed sub-game (the Koropokkuru and one Tanuki), built here."""
     from rules_kernel.tablebase import Tablebase
 
