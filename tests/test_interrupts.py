@@ -206,7 +206,7 @@ def test_a_dead_parent_is_seen_by_a_worker_even_without_the_kernel_s_help():
     assert not alive
 
 
-def test_solve_interrupted_leaves_no_lock_and_no_partial_file(tmp_path):
+def test_solve_interrupted_leaves_no_lock_and_no_partial_file(compiled_tablebase, tmp_path):
     """The build of the whole table takes minutes: stopped while it runs, the command says so
     in one line, after its progress bar, and its cache holds nothing half-made, no lock file."""
     cache = tmp_path / "cache"

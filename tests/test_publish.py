@@ -756,7 +756,7 @@ for game_id in rk.list_games():
         print("perfect play:", game.solved_table_availability())"""
 
 
-def test_the_set_up_prepares_every_declared_table_with_the_cli(tmp_path, monkeypatch):
+def test_the_set_up_prepares_every_declared_table_with_the_cli(compiled_tablebase, tmp_path, monkeypatch):
     """What the server runs in the background per solved game: `rules-explorer solve <game>
     --reuse` at low priority; run here on a sub-game (the whole game takes minutes)."""
     solved = serve.solved_games()
