@@ -77,15 +77,27 @@ def test_progress_is_called_and_a_set_stop_flag_ends_the_search(engine):
     assert analyse(state, engine=engine, stop=stop).value.exact
 
 
-def test_limit_takes_seconds_or_a_limit_and_refuses_nonsense():
+def test_limit_takes_seconds_or_a_limit_and_refuses_nonsense(monkeypatch):
     assert Limit.of(None) == Limit() and Limit.of(0.5) == Limit(seconds=0.5)
     for bad in (0, -1, "1", True):
         with pytest.raises(ValueError):
             Limit.of(bad)
-    # a bound the engine has no use for (a depth for the tree search) leaves the default time
+    # a bound the engine has no use for (a depth for the tree search) leaves the default time:
+    # on a clock of the test's own (each reading 1 ms later), not the machine's, whose load
+    # decides how far past the second a search's last playout ends
+    from rules_kernel.analysis import ismcts
+
+    class Clock:
+        now = 0.0
+
+        def perf_counter(self) -> float:
+            self.now += 0.001
+            return self.now
+
+    monkeypatch.setattr(ismcts, "time", Clock())
     state = rk.load_game("to-war").initial_state()
     result = analyse(state, engine="ismcts", limit=Limit(seconds=None, depth=3))
-    assert result.search.playouts > 0 and result.search.seconds < 1.5
+    assert result.search.playouts > 0 and Limit().seconds <= result.search.seconds < Limit().seconds + 0.01
 
 
 def test_a_finished_game_is_valued_by_its_outcome(engine):
