@@ -44,7 +44,7 @@ class Command:
             [str(EXE), *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=env,
+            env={**(os.environ if env is None else env), "PYTHONFAULTHANDLER": "1"},
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         self.out, self.err = bytearray(), bytearray()
@@ -75,8 +75,19 @@ class Command:
             time.sleep(0.02)
 
     def finish(self, timeout: float = 60) -> tuple[int, str, str]:
-        """The exit status, stdout and stderr once the command has ended (bounded)."""
-        self.process.wait(timeout)
+        """The exit status, stdout and stderr once the command has ended (bounded). A command
+        still running then fails the test with where each of its threads stood: the
+        fault handler (PYTHONFAULTHANDLER, see __init__) prints them on SIGABRT."""
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)
+            self.process.wait(30)
+            for reader in self.readers:
+                reader.join(10)
+            pytest.fail(
+                f"still running {timeout} s after the signal; its stderr:\n{bytes(self.err).decode()[-6000:]}"
+            )
         for reader in self.readers:
             reader.join(timeout)
         return self.process.returncode, bytes(self.out).decode(), bytes(self.err).decode()
