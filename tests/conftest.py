@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,6 +63,57 @@ def static_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def compiled_tablebase(tmp_path_factory) -> None:
     """The tablebase's numba engine compiled once for the run (tablebase_support.warm_up):
-    the first process compiles into numba's cache, the other then reads it in seconds."""
-    with once_per_run("numba-tablebase", tmp_path_factory):
+    the first process compiles into numba's cache (or the background compile below has), the
+    other then reads it in seconds."""
+    with once_per_run(WARM_UP, tmp_path_factory):
         warm_up()
+
+
+# --- the compile in the background -----------------------------------------------------------
+# On a new machine the compile takes about four minutes of one core. A test process that waits
+# for it sits idle (a fresh-machine run: 108 s), so a run with xdist workers starts it at once
+# in a process of its own, which holds the lock until it is done, and the tests that need the
+# engine run last.
+
+WARM_UP = "numba-tablebase"
+WARM_UP_CODE = """
+import sys, traceback
+import tablebase_support
+try:
+    tablebase_support.warm_up()
+except BaseException:
+    with open(sys.argv[1], "w", encoding="utf-8") as failed:
+        failed.write("the background compile of the engine failed: " + traceback.format_exc()[-3000:])
+    raise
+"""
+
+
+def _needs_engine(item: pytest.Item) -> bool:
+    return "compiled_tablebase" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    items.sort(key=_needs_engine)  # stable: the engine's tests last, in their order
+
+
+def pytest_sessionstart(session) -> None:
+    config = session.config
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None):
+        return  # a worker, or one test process: the fixture compiles when a test first needs it
+    shared = config._tmp_path_factory.getbasetemp()  # the workers' folders are inside it
+    with open(shared / f"{WARM_UP}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # taken before any worker starts; the child keeps it
+        config._rules_explorer_warm_up = subprocess.Popen(
+            [sys.executable, "-c", WARM_UP_CODE, str(shared / f"{WARM_UP}.failed")],
+            cwd=Path(__file__).parent,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # a failure is written to the .failed file the tests read
+            pass_fds=(lock.fileno(),),
+        )
+
+
+def pytest_sessionfinish(session) -> None:
+    child = getattr(session.config, "_rules_explorer_warm_up", None)
+    if child is not None and child.poll() is None:
+        child.kill()  # the run ended (or was interrupted) before the compile did
+        child.wait()
