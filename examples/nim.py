@@ -54,6 +54,12 @@ class Nim(Game):
 
     id = "nim"
     title = "Nim"
+    # what the game is (rk.info("nim")): nothing hidden, no chance, nothing forgotten; and the
+    # parts it brings besides its rules (rules_kernel.info.PARTS)
+    HIDDEN_INFORMATION = False
+    CHANCE = False
+    MEMORY = False
+    PARTS = frozenset({"position text", "scene", "heuristic"})
     OPTIONS: ClassVar[dict[str, Option]] = {
         "counters": Option(12, "counters in the pile at the start", kind=int, check=_from(1, 30)),
         "most": Option(3, "the most counters a turn may take", kind=int, check=_from(1, 9)),

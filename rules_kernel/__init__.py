@@ -34,6 +34,7 @@ from rules_kernel.core import (
     perft,
     playout,
 )
+from rules_kernel.info import PARTS, GameInfo, info
 from rules_kernel.registry import (
     NAME_BREAKS,
     game_class,
@@ -47,6 +48,7 @@ from rules_kernel.session import Session as Session  # a game in progress: a tre
 __all__ = [
     "CHANCE",
     "NAME_BREAKS",
+    "PARTS",
     "Action",
     "ChanceNotEnumerableError",
     "ChanceOutcome",
@@ -54,6 +56,7 @@ __all__ = [
     "EditPiece",
     "Game",
     "GameCheck",
+    "GameInfo",
     "Heatmap",
     "HiddenInformationError",
     "IllegalMoveError",
@@ -68,6 +71,7 @@ __all__ = [
     "State",
     "check_game",
     "game_class",
+    "info",
     "list_games",
     "load_game",
     "perft",

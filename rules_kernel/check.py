@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,7 @@ from rules_kernel.core import (
     SeatError,
     State,
 )
+from rules_kernel.info import PARTS, derived_from_hooks, info
 from rules_kernel.scene import Scene, Token
 
 __all__ = ["CheckResult", "GameCheck", "check_game"]
@@ -287,6 +289,22 @@ def _position(state: State) -> str:
     return f"a {type(state).__name__}"
 
 
+#: the facts a game declares, with the hook that makes each true
+FACT_HOOKS = {
+    "HIDDEN_INFORMATION": "State.view (what a player sees)",
+    "CHANCE": "State.chance_outcomes or State.sample_chance",
+    "MEMORY": "State.forgets (what a view forgets)",
+}
+
+
+def _declaration(name: str, value: object) -> str:
+    """The line to write: `CHANCE = True`, `PARTS = frozenset({"scene", "words"})`."""
+    if isinstance(value, frozenset):
+        listed = ", ".join(f'"{part}"' for part in sorted(value))
+        return f"PARTS = frozenset({{{listed}}})" if value else "PARTS = frozenset()"
+    return f"{name} = {value!r}"
+
+
 def _median(values: Sequence[int]) -> float:
     ordered = sorted(values)
     middle = len(ordered) // 2
@@ -311,7 +329,8 @@ GARBAGE = "from_text refuses garbage with PositionTextError"
 VIEWS = "views hide, never misstate"
 RECORDS = "records round-trip"
 SCENE = "a drawable scene"
-_CHECKS = (PLAYOUTS, MOVES, TEXT, GARBAGE, VIEWS, RECORDS, SCENE)
+INFO = "the info complete"
+_CHECKS = (PLAYOUTS, MOVES, TEXT, GARBAGE, VIEWS, RECORDS, SCENE, INFO)
 
 
 def _basics(cls: Any, options: dict[str, Any]) -> tuple[CheckResult, Game | None]:
@@ -403,6 +422,7 @@ class _Checker:
             (VIEWS, self._views),
             (RECORDS, self._records),
             (SCENE, self._scene),
+            (INFO, self._info),
         ):
             results.append(self._check(name, check))
         return results
@@ -980,6 +1000,37 @@ class _Checker:
                     )
             checked += 1
         return f"{checked} scenes: cells, tokens on them, zones, and the cells every legal move names"
+
+    # --- the info -----------------------------------------------------------------------------
+    def _info(self) -> str:
+        """The game declares what it is (rules_kernel.info), and the declarations agree with
+        the hooks it has: a part declared has its hooks, a hook written is declared."""
+        cls = type(self.game)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # the check says it instead
+            found = info(cls)
+        hooks = derived_from_hooks(cls)
+        if found.undeclared:
+            lines = "; ".join(_declaration(name, hooks[name]) for name in found.undeclared)
+            raise _Failed(
+                f"the game does not declare what it is (its info takes it from its hooks meanwhile): "
+                f"add to {cls.__qualname__} {lines}",
+                "Game.HIDDEN_INFORMATION, CHANCE, MEMORY and PARTS (docs/kernel.md, 'What a game is')",
+            )
+        for name, hook in FACT_HOOKS.items():  # a fact declared needs its hook (a hook alone
+            if getattr(cls, name) and not hooks[name]:  # proves nothing: a view may hide nothing)
+                raise _Failed(f"{name} = True, but the game has no {hook}", hook)
+        if not cls.CHANCE and any(s.current_player == CHANCE for line in self.lines for s in line.states):
+            raise _Failed("CHANCE = False, but the random games met chance nodes", "Game.CHANCE = True")
+        for part in sorted(found.parts ^ hooks["PARTS"]):
+            if part in found.parts:
+                raise _Failed(f"PARTS names {part!r}, but the game lacks {PARTS[part]}", PARTS[part])
+            raise _Failed(f"the game has {PARTS[part]}, but PARTS leaves {part!r} out", "Game.PARTS")
+        facts = [name.lower().replace("_", " ") for name in FACT_HOOKS if getattr(cls, name)]
+        return (
+            f"declares {', '.join(facts) or 'no hidden information, chance or memory'}; "
+            f"parts: {', '.join(sorted(found.parts)) or 'none'}"
+        )
 
     def _drawable(self, scene: object, state: State, where: str) -> None:
         hook = "State.scene: a rules_kernel.scene.Scene (cells, tokens on them, zones)"

@@ -302,6 +302,24 @@ class Game:
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
     num_players: int = 2
 
+    # --- what the game is: its rules' facts and the parts it brings (rules_kernel.info) -------
+    # Declared, not guessed: `rk.info(game_id)` reads them. None: not declared (a game written
+    # before they existed); the info then takes them from the hooks the class overrides.
+
+    #: a player's view hides something (cards, hands, bags): the game overrides `State.view`
+    HIDDEN_INFORMATION: ClassVar[bool | None] = None
+    #: chance acts (a deal, a draw): the game has chance nodes (`State.chance_outcomes`)
+    CHANCE: ClassVar[bool | None] = None
+    #: a player's view forgets what it saw (`State.forgets`)
+    MEMORY: ClassVar[bool | None] = None
+    #: the parts it brings besides its rules, named as in `rules_kernel.info.PARTS`
+    PARTS: ClassVar[frozenset[str] | None] = None
+
+    def team(self, player: int) -> int:
+        """The side `player` plays for: its own seat, unless the game is played in teams
+        (War Chest with four players: seats 0 and 2 against 1 and 3)."""
+        return player
+
     # --- what the project needs of a game besides its rules ---------------------------------
     # Each game declares these in its own module, so no code outside rules_kernel/games/ tests
     # a game's id (docs/kernel.md, "Adding a game"). The defaults suit a game that has none.
@@ -318,6 +336,11 @@ class Game:
     #: the Fairy-Stockfish variant that plays this game (its UCI_Variant); None: the engine
     #: does not (rules_kernel.analysis then searches with the tree search)
     FAIRY_STOCKFISH_VARIANT: ClassVar[str | None] = None
+    #: the formats: the game's name in PGN's Variant header (and other names read as it), and
+    #: in KIF's 手合割 line; None: the game is not written in that format
+    PGN_VARIANT: ClassVar[str | None] = None
+    PGN_ALIASES: ClassVar[tuple[str, ...]] = ()
+    KIF_HANDICAP: ClassVar[str | None] = None
     #: statistics: the cap on actions of a game played for the data files, so that no random
     #: game runs forever (it is then recorded as unfinished)
     DATA_MAX_PLIES: ClassVar[int] = 1000

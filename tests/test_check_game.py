@@ -41,6 +41,7 @@ CHECKS = [
     check.VIEWS,
     check.RECORDS,
     check.SCENE,
+    check.INFO,
 ]
 
 
@@ -77,7 +78,7 @@ def test_the_example_game_passes_check_game_on_the_command_line():
         assert f"  ok       {name}" in out, name
     words = " ".join(out.split())  # the report wraps its lines
     assert "won by Player 1" in words and "no hidden information" in words
-    assert out.rstrip().endswith("8 of 8 checks passed: the game follows the protocol.")
+    assert out.rstrip().endswith("9 of 9 checks passed: the game follows the protocol.")
 
 
 def test_the_report_of_the_example_in_python():
@@ -136,7 +137,7 @@ def test_a_game_whose_apply_takes_an_illegal_move_fails_on_the_command_line(tmp_
     assert "-> State.apply: keep the kernel's (it checks every move against legal_moves()" in words
     assert "\n  ok       position text reads back" in out  # only the check that meets the fault fails
     assert out.rstrip().endswith(
-        "7 of 8 checks passed, 1 failed: fix the hook named under each failed check."
+        "8 of 9 checks passed, 1 failed: fix the hook named under each failed check."
     )
     assert "Traceback" not in out + done.stderr
 
@@ -209,7 +210,7 @@ def test_a_game_that_does_not_see_its_end_fails_and_the_rest_is_not_run():
     )
     assert "position '0 " in failed.detail
     assert failed.hook == "State.legal_moves or State._compute_outcome"
-    assert [r.status for r in report.results[2:]] == [SKIPPED] * 6
+    assert [r.status for r in report.results[2:]] == [SKIPPED] * 7
 
 
 class EndlessState(NimState):
@@ -272,7 +273,7 @@ def test_a_class_that_is_no_game_fails_its_basics():
         report.results[0].status == FAILED
         and "not a subclass of rules_kernel.Game" in report.results[0].detail
     )
-    assert [r.status for r in report.results[1:]] == [SKIPPED] * 7
+    assert [r.status for r in report.results[1:]] == [SKIPPED] * 8
     taken = type("Impostor", (Nim,), {"id": "yokai-3x4"})
     basics = rk.check_game(taken).results[0]
     assert (

@@ -41,6 +41,8 @@ class Nim(Game):
 
     id = "toy-nim"
     title = "Toy Nim"
+    HIDDEN_INFORMATION = CHANCE = MEMORY = False  # what the game is (rk.info)
+    PARTS = frozenset({"position text", "scene", "heuristic"})
     OPTIONS: ClassVar[dict[str, Option]] = {
         "sticks": Option(
             7,

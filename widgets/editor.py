@@ -20,6 +20,7 @@ import ipywidgets as w
 
 import rules_kernel as rk
 from rules_kernel.core import EditPiece, State
+from rules_kernel.info import info
 from widgets.board import Board
 from widgets.draw import owner_colour
 from widgets.runtime import SHOWN
@@ -38,7 +39,8 @@ def _row(children: list[w.Widget]) -> w.HBox:
 
 
 def has_editor(state: State) -> bool:
-    return bool(state.edit_pieces())
+    """Does the game bring a board editor (its info's parts)?"""
+    return info(state.game).has("editor")
 
 
 class PositionEditor(w.VBox):

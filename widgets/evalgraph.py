@@ -104,8 +104,7 @@ def _for_seat_0(game: Game, mover: int, value: float | None) -> float | None:
     (seat 0 or its teammate), else the rest of the one point (zero sum between two sides)."""
     if _missing(value):
         return None
-    team = getattr(game, "team", None)
-    same = team(mover) == team(0) if team is not None else mover == 0
+    same = game.team(mover) == game.team(0)
     return float(value) if same else 1.0 - float(value)
 
 
@@ -120,7 +119,8 @@ def _filled(points: list[float | None]) -> list[float]:
 
 def _side_name(game: Game) -> str:
     name = game.player_names[0]
-    return f"{name}'s side" if getattr(game, "team", None) is not None and game.num_players > 2 else name
+    teams = len({game.team(seat) for seat in range(game.num_players)}) < game.num_players
+    return f"{name}'s side" if teams else name
 
 
 # --- the drawing ----------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from weakref import WeakKeyDictionary
 
 import rules_kernel as rk
 from rules_kernel.core import Action, Move, State
+from rules_kernel.info import info
 from rules_kernel.scene import Scene
 from rules_kernel.session import Node, Session
 
@@ -71,7 +72,7 @@ class Presentation:
 def has_secrets(game: rk.Game) -> bool:
     """Does the game hide anything from a player (cards, hands, bags)? Asked of the game, not
     of a position: before the deal nothing is hidden yet."""
-    return type(game.initial_state()).view is not State.view
+    return info(game).hidden_information
 
 
 def present(session: Session, viewer: int | None) -> Presentation:
@@ -108,9 +109,9 @@ def line_of_node(session: Session, node: Node, viewer: int | None, at: Node | No
 
 
 def forgetting(state: State) -> bool:
-    """Can a view of this game forget what it saw (does its state override `State.forgets`)?
-    Only then does an entry's words depend on the position shown."""
-    return type(state).forgets is not State.forgets
+    """Can a view of this game forget what it saw (its info's `memory`)? Only then does an
+    entry's words depend on the position shown."""
+    return info(state.game).memory
 
 
 class _Shown:

@@ -47,6 +47,7 @@ from rules_kernel.analysis.ismcts import TreeSearchEngine
 from rules_kernel.analysis.report import CLASSIFICATION, report, summary
 from rules_kernel.analysis.table import TableEngine
 from rules_kernel.core import Game, RulesError, State, check_seat
+from rules_kernel.info import info
 
 __all__ = [
     "CLASSIFICATION",
@@ -244,7 +245,7 @@ def _engine_key(game: Game, name: str) -> str:
 
 def _open_table(game: Game) -> TableEngine:
     """The game's declared solved table (`Game.SOLVED_TABLE`, opened by the game)."""
-    if getattr(type(game), "SOLVED_TABLE", None) is None:
+    if info(game).solved_table is None:
         raise RulesError(f"{game.id} declares no solved table")
     return TableEngine(game.open_solved_table())
 

@@ -212,8 +212,7 @@ class _Run:
         self.limit, self.stop = limit, stop
         self.rng = random.Random(f"ismcts:{engine.seed}")
         self.seats = info.game.num_players
-        team = getattr(info.game, "team", None)  # a game of sides declares who fights for which
-        self.side: Callable[[int], int] = team if callable(team) else (lambda seat: seat)
+        self.side: Callable[[int], int] = info.game.team  # who fights for which side
         self.root = _Node(None, self.seats)
         self.exploration = exploration_for(engine, info.game)
         self.floor = math.inf if engine.max_depth is None else engine.max_depth  # the deepest level

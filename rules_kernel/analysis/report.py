@@ -29,6 +29,7 @@ from tqdm.auto import tqdm
 
 from rules_kernel.analysis._types import DRAW, LOSS, WIN, Analysis, Engine, Estimate, Limit
 from rules_kernel.core import CHANCE, Action, Game, RulesError, State
+from rules_kernel.info import info
 
 if TYPE_CHECKING:  # pandas is imported when a report is made: the explorer never pays for it
     import pandas as pd
@@ -269,7 +270,7 @@ def _words(line: _Line, viewer: int | str | None) -> list[str]:
         None if state.current_player == CHANCE else state.current_player if viewer == "mover" else viewer
         for state in states
     ]
-    if not isinstance(viewer, int) or not line.actions or type(states[0]).forgets is State.forgets:
+    if not isinstance(viewer, int) or not line.actions or not info(states[0].game).memory:
         return [_action_text(states[ply], action, seats[ply]) for ply, action in enumerate(line.actions)]
     views = [state.view(viewer) for state in states]
     words = []

@@ -19,6 +19,7 @@ from typing import Any
 
 from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Game, State
+from rules_kernel.info import info
 from rules_kernel.records import Record, RecordedAction, RecordError, one_line
 
 #: what a claimed result is: the winner's seat, DRAW, or None (not known: `*`, 中断)
@@ -26,17 +27,17 @@ DRAW = "draw"
 Claim = int | str | None
 
 
-def games_with(attribute: str) -> Iterator[type[Game]]:
-    """The game classes that declare `attribute` (a format they can be written in)."""
+def games_with(format_name: str) -> Iterator[type[Game]]:
+    """The game classes that can be written in a format ("PGN", "KIF"): their info names
+    them there (`rules_kernel.info`)."""
     for game_id in registry.list_games():
-        cls = registry.game_class(game_id)
-        if getattr(cls, attribute, None):
-            yield cls
+        if format_name in info(game_id).formats:
+            yield registry.game_class(game_id)
 
 
-def known(attribute: str) -> str:
+def known(format_name: str) -> str:
     """'dobutsu (yokai-3x4), ...' for messages: what a format's readers accept."""
-    return ", ".join(f"{getattr(cls, attribute)} ({cls.id})" for cls in games_with(attribute))
+    return ", ".join(f"{info(cls).formats[format_name]} ({cls.id})" for cls in games_with(format_name))
 
 
 def claim_of(record: Record) -> Claim:

@@ -68,6 +68,7 @@ from rules_kernel.games.yokai.notation import (
     owner_of,
     square_of_kif,
 )
+from rules_kernel.info import info
 from rules_kernel.records import Record, RecordError, check_start
 
 DIGITS = "０１２３４５６７８９"
@@ -259,21 +260,21 @@ def _game_of(kif: _Kif, source: str) -> Game:
     if "手合割" in kif.headers:
         value, number = kif.headers["手合割"]
         wanted = re.sub(r"[(（].*?[)）]", "", value).strip()
-        for cls in games_with("KIF_HANDICAP"):
+        for cls in games_with("KIF"):
             if wanted == cls.KIF_HANDICAP:
                 return registry.load_game(cls.id)
         raise RecordError(
-            f"手合割 {echo(value)} is another game: this reader takes {known('KIF_HANDICAP')}",
+            f"手合割 {echo(value)} is another game: this reader takes {known('KIF')}",
             source=source,
             line=number,
         )
     if kif.rows:
         size = (len(_cells(kif.rows[0][0])), len(kif.rows))
-        for cls in games_with("KIF_HANDICAP"):
+        for cls in games_with("KIF"):
             if (cls.FILES, cls.RANKS) == size:
                 return registry.load_game(cls.id)
     raise RecordError(
-        f"no 手合割 line and no board of a game this reader takes ({known('KIF_HANDICAP')}); "
+        f"no 手合割 line and no board of a game this reader takes ({known('KIF')}); "
         "a KIF without one is standard shogi (平手)",
         source=source,
         line=kif.first_line,
@@ -433,8 +434,8 @@ def _claim(kif: _Kif, start: State, plies: int, source: str) -> Claim:
 def dumps(record: Record) -> str:
     """One game as KIF (the record is replayed: RecordError if it is bad)."""
     game = record.load_game()
-    if not getattr(game, "KIF_HANDICAP", None):
-        raise RecordError(f"{game.id} has no KIF form; KIF is written for {known('KIF_HANDICAP')}")
+    if "KIF" not in info(game).formats:
+        raise RecordError(f"{game.id} has no KIF form; KIF is written for {known('KIF')}")
     states = record.replay()
     lines = [f"手合割：{game.KIF_HANDICAP}"]
     if record.start is not None:

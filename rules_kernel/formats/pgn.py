@@ -68,6 +68,7 @@ from rules_kernel.formats import (
 
 # SAN is the Yōkai notation's (its public seams); `san` and `parse_san` stay importable from here
 from rules_kernel.games.yokai.notation import parse_san, san
+from rules_kernel.info import info
 from rules_kernel.records import Record, RecordError, check_start
 
 #: pychess-variants writes these tags first, in this order (then Variant, FEN, SetUp)
@@ -219,17 +220,17 @@ def _game_of(found: _Game, source: str) -> Game:
     """The game the [Variant] tag names (pychess writes it capitalised: "Dobutsu")."""
     if "Variant" not in found.tags:
         raise RecordError(
-            f"no [Variant] tag: a PGN game without one is chess; this reader takes {known('PGN_VARIANT')}",
+            f"no [Variant] tag: a PGN game without one is chess; this reader takes {known('PGN')}",
             source=source,
             line=found.line,
         )
     value, number = found.tags["Variant"]
     wanted = value.strip().lower()
-    for cls in games_with("PGN_VARIANT"):
-        if wanted in (cls.PGN_VARIANT, *getattr(cls, "PGN_ALIASES", ())):
+    for cls in games_with("PGN"):
+        if wanted in (cls.PGN_VARIANT, *cls.PGN_ALIASES):
             return registry.load_game(cls.id)
     raise RecordError(
-        f"[Variant {echo(value)}] is another game: this reader takes {known('PGN_VARIANT')}",
+        f"[Variant {echo(value)}] is another game: this reader takes {known('PGN')}",
         source=source,
         line=number,
     )
@@ -345,8 +346,8 @@ def dumps(record: Record) -> str:
     """One game as PGN, with pychess-variants' tags (unknown ones as "?" or "-") and Fairy-
     Stockfish's SAN. The record is replayed (RecordError if it is bad)."""
     game = record.load_game()
-    if not getattr(game, "PGN_VARIANT", None):
-        raise RecordError(f"{game.id} has no PGN form; PGN is written for {known('PGN_VARIANT')}")
+    if "PGN" not in info(game).formats:
+        raise RecordError(f"{game.id} has no PGN form; PGN is written for {known('PGN')}")
     states = record.replay()
     return _tags(record, game, states[0]) + "\n" + _movetext(record, states) + "\n"
 

@@ -345,6 +345,11 @@ def _breakthrough_heatmap(actions: Any, scene: Any) -> Any:
 class ToWar(Game):
     id = "to-war"
     title = "To War!"
+    # what the game is (rules_kernel.info): hands and draw piles are hidden, the piles shuffled
+    HIDDEN_INFORMATION = True
+    CHANCE = True
+    MEMORY = False
+    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
     OPTIONS: ClassVar[dict[str, Option]] = {
         "armies": Option(
             ["southern", "northern"],

@@ -182,6 +182,12 @@ class Deal(ChanceOutcome):
 class WarStories(Game):
     id = "war-stories"
     title = "War Stories (Sengokuki)"
+    # what the game is (rules_kernel.info): the cards lie face down, shuffled; a player's
+    # view forgets the cards turned back
+    HIDDEN_INFORMATION = True
+    CHANCE = True
+    MEMORY = True
+    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
     OPTIONS: ClassVar[dict[str, Option]] = {
         "shinobi_wo_tsukau": Option(
             False,

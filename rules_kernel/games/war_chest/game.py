@@ -68,6 +68,11 @@ def _control_heatmap(actions: Any, scene: Any) -> Any:
 class WarChest(Game):
     id = "war-chest"
     title = "War Chest"
+    # what the game is (rules_kernel.info): hands and bags are hidden, coins drawn from the bag
+    HIDDEN_INFORMATION = True
+    CHANCE = True
+    MEMORY = False
+    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
     OPTIONS: ClassVar[dict[str, Option]] = {
         "players": Option(2, "2 players, or 4 in two teams of two (teammates sit opposite)", choices=(2, 4)),
         "setup": Option(

@@ -34,6 +34,12 @@ from rules_kernel.position_text import read_position
 class YokaiGame(Game):
     """Shared rules; the two variants below set the class attributes."""
 
+    # what the game is (rules_kernel.info): both players see everything, no chance
+    HIDDEN_INFORMATION = False
+    CHANCE = False
+    MEMORY = False
+    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
+
     FILES: ClassVar[int]
     RANKS: ClassVar[int]
     START: ClassVar[str]  # Fairy-Stockfish FEN of the start position
