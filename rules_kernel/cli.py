@@ -529,28 +529,32 @@ def _simulate(args: argparse.Namespace) -> int:
         from dask.distributed import Client
 
         client = Client(args.dask, timeout=10)
+    games = None
     try:
-        games = simulate(
-            game,
-            args.games,
-            agents=args.agents.split(","),
-            seed=args.seed,
-            output=args.output,
-            workers=args.workers,
-            client=client,
-            max_plies=args.max_plies,
-            resume=args.resume,
-        )
-    finally:
-        if client is not None:
-            client.close()
-    try:
+        try:
+            games = simulate(
+                game,
+                args.games,
+                agents=args.agents.split(","),
+                seed=args.seed,
+                output=args.output,
+                workers=args.workers,
+                client=client,
+                max_plies=args.max_plies,
+                resume=args.resume,
+            )
+        finally:
+            if client is not None:
+                client.close()
         from rules_kernel import stats  # after the run: its imports (pandas, scipy) take seconds
 
-        table = stats.first_player_advantage(stats.games_frame(games))
-    except KeyboardInterrupt:  # every game is in the file: say so, as an interrupted run does
+        print(stats.first_player_advantage(stats.games_frame(games)).to_string(index=False))
+    except KeyboardInterrupt as exc:
+        if games is None or isinstance(exc, SimulationInterrupted):
+            raise
+        # after the run, up to the summary's last line (a fresh-machine run saw a bare
+        # "interrupted" from there): every game is in the file, say so as a stopped run does
         raise SimulationInterrupted(len(games), args.games, args.output) from None
-    print(table.to_string(index=False))
     return 0
 
 
