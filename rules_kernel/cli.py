@@ -168,8 +168,9 @@ def _ignore_signals_while_tearing_down() -> None:
     """An exit hook, registered when this module is imported, so that it runs after the
     command's own (last in, first out): from here the interpreter only tears itself down,
     and that resets every Python signal handler to the default, under which a Ctrl-C kills
-    the process (status -2, no line) after the command had said everything (seen in about
-    one run in ten of the interrupt test). Ignored instead: the process ends with its status."""
+    the process (status -2, no line) after the command had said everything (the interrupt
+    test failed so in 1 of 3 local runs; 3 of 50 signal moments of a sweep).
+    Ignored instead: the process ends with its status."""
     if _EXITING_AS_COMMAND and threading.current_thread() is threading.main_thread():
         for signum in _STOP_SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
