@@ -147,15 +147,20 @@ def _send_again(signum: int) -> None:
         os.kill(os.getpid(), signum)
 
 
+# Code an exception must not cut in half: finalizers (an exception there is swallowed as
+# "Exception ignored"), progress bars (left half drawn, closed without their newline), and
+# numba's loading of compiled code into LLVM: an LLVM object whose wrapper was cut before
+# its last attribute fails in its own finalizer later, after the command's line ("Exception
+# ignored in ObjectRef.__del__", once in ~10 interrupted `solve` runs). Loading cached code
+# takes under a second; compiling, in the compiler's other steps, stays interruptible.
+_UNCUT_MODULES = ("weakref", "multiprocessing.util", "tqdm", "llvmlite.binding", "numba.core.codegen")
+
+
 def _cannot_raise_here(frame: Any) -> bool:
-    """The signal came while a finalizer (`__del__`, a weakref callback) or a progress bar's
-    own code ran: an exception there is swallowed ("Exception ignored"), or leaves the bar
-    half drawn and closed without its newline."""
+    """The signal came while code that must not be cut in half ran (above)."""
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
-        if frame.f_code.co_name == "__del__" or module in ("weakref", "multiprocessing.util"):
-            return True
-        if module == "tqdm" or module.startswith("tqdm."):
+        if frame.f_code.co_name == "__del__" or module.startswith(_UNCUT_MODULES):
             return True
         frame = frame.f_back
     return False

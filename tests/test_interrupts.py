@@ -330,3 +330,59 @@ def test_the_lock_file_goes_with_the_lock_and_a_waiter_takes_the_lock_again(tmp_
     with files.locked(wait=False) as mine:
         assert mine
     assert not files.lock.exists()
+
+
+class SignalledCode:
+    """Code that sends itself SIGINT (from another thread) and runs on a while after the
+    handler has seen it, as if it belonged to `module`: the handler decides by the modules
+    of the frames it interrupts."""
+
+    def __init__(self, module: str) -> None:
+        self.sent = threading.Event()
+
+        def run(sent, after):
+            threading.Thread(target=lambda: (os.kill(os.getpid(), signal.SIGINT), sent.set())).start()
+            while not sent.is_set():
+                time.sleep(0.01)
+            time.sleep(after)  # the handler runs in here (the sleep is woken by the signal)
+            return "returned"
+
+        self.run = type(run)(
+            run.__code__,
+            {"__name__": module, "time": time, "threading": threading, "os": os, "signal": signal},
+        )
+
+    def __call__(self, after: float) -> str:
+        return self.run(self.sent, after)
+
+
+@pytest.fixture
+def stop_handler(monkeypatch):
+    """The command's SIGINT handler, installed as main() installs it."""
+    from rules_kernel import cli
+
+    monkeypatch.setattr(cli, "_stop_signal", None)
+    monkeypatch.setattr(cli, "_running", True)
+    previous = cli._catch_stop_signals()
+    yield cli
+    cli._restore_signals(previous)
+
+
+@pytest.mark.parametrize("module", ["llvmlite.binding.ffi", "numba.core.codegen", "tqdm.std"])
+def test_a_signal_inside_code_that_must_not_be_cut_is_put_off_until_it_returns(module, stop_handler):
+    """A Ctrl-C while numba loads compiled code into LLVM (or a progress bar draws itself)
+    is raised a moment later, in the caller: cut inside, an LLVM wrapper left half made
+    printed "Exception ignored in ObjectRef.__del__" after the command's line."""
+    try:
+        SignalledCode(module)(after=0.3)
+    except KeyboardInterrupt:
+        pytest.fail(f"cut inside {module}")
+    with pytest.raises(KeyboardInterrupt):
+        time.sleep(10)  # raised here, once that code has returned (sent again 50 ms later)
+    assert stop_handler._stop_signal == signal.SIGINT
+
+
+def test_a_signal_in_the_command_s_own_code_interrupts_it_at_once(stop_handler):
+    with pytest.raises(KeyboardInterrupt) as raised:
+        SignalledCode("rules_kernel.tablebase._solve")(after=10)
+    assert "run" in [entry.name for entry in raised.traceback]  # cut inside, not after
