@@ -14,7 +14,7 @@ chain of parent positions kept alive by the newest state.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 
 _BITS = 5
 _MASK = (1 << _BITS) - 1
@@ -109,6 +109,16 @@ class Counts:
     def __len__(self) -> int:
         """The number of distinct keys."""
         return self._size
+
+    def items(self) -> Iterator[tuple[Hashable, int]]:
+        """Every key with its count, in no particular order."""
+        stack = [self._root]
+        while stack:
+            for child in stack.pop().children:
+                if type(child) is _Node:
+                    stack.append(child)
+                else:
+                    yield child
 
     def __repr__(self) -> str:
         return f"<Counts of {self._size} distinct keys>"

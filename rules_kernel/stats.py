@@ -241,7 +241,9 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return proportion_ci(successes, trials)
 
 
-def _with_interval(table: pd.DataFrame, successes: str, trials: str, share: str) -> pd.DataFrame:
+def with_interval(table: pd.DataFrame, successes: str, trials: str, share: str) -> pd.DataFrame:
+    """`table` with the column `share` (successes / trials, NaN where there are no trials) and
+    its 95% Wilson interval as `ci_low` and `ci_high` (added in place; the table returned)."""
     table[share] = [k / n if n else math.nan for k, n in zip(table[successes], table[trials], strict=True)]
     intervals = [proportion_ci(k, n) for k, n in zip(table[successes], table[trials], strict=True)]
     table["ci_low"] = [low for low, _ in intervals]
@@ -285,7 +287,7 @@ def first_player_advantage(games: pd.DataFrame, by: str | list[str] = "game") ->
         "decided",
     ]
     table = pd.DataFrame(rows, columns=columns)
-    return _with_interval(table, "first_wins", "decided", "first_share")
+    return with_interval(table, "first_wins", "decided", "first_share")
 
 
 def army_pairs(games: pd.DataFrame) -> pd.DataFrame:
@@ -332,7 +334,7 @@ def termination_reasons(games: pd.DataFrame, by: str = "game") -> pd.DataFrame:
     number of games, their share of the group and its 95% interval."""
     reasons = games.groupby([by, "ending"], observed=True).size().rename("games").reset_index()
     reasons["total"] = reasons.groupby(by, observed=True)["games"].transform("sum")
-    reasons = _with_interval(reasons, "games", "total", "share")
+    reasons = with_interval(reasons, "games", "total", "share")
     return reasons.sort_values([by, "games"], ascending=[True, False]).reset_index(drop=True)
 
 
@@ -375,7 +377,7 @@ def win_rates(games: pd.DataFrame, column: str) -> pd.DataFrame:
         .reset_index()
     )
     table[["seats", "wins", "draws"]] = table[["seats", "wins", "draws"]].astype(int)
-    return _with_interval(table, "wins", "seats", "win_rate")
+    return with_interval(table, "wins", "seats", "win_rate")
 
 
 def agent_results(games: pd.DataFrame) -> pd.DataFrame:

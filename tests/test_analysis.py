@@ -15,7 +15,6 @@ import pytest
 import rules_kernel as rk
 from rules_kernel import analysis
 from rules_kernel.analysis import Analysis, Limit, TableEngine, analyse, report, summary
-from rules_kernel.analysis.table import history_counts, position_key
 from rules_kernel.records import Record
 from rules_kernel.tablebase import Tablebase, TablebaseError, Value
 
@@ -175,12 +174,18 @@ def test_a_hot_position_on_the_ladder_is_searched_until_the_table_settles(engine
 
 
 def test_history_keys_are_the_kernels_repetition_keys():
-    """The engine reads the game's history through the kernel's count map: the keys it
-    makes must be the kernel's, or no repetition would ever be found."""
+    """The engine reads the game's history through the state's public seam
+    (`position_counts`, `position_key`, `from_position_key`; issue 45 item 4): the keys must be
+    the kernel's repetition keys, or no repetition would ever be found."""
     state = GAME.from_text(CYCLE_START).play(*CYCLE)
-    counts = dict(history_counts(state))
-    assert counts[position_key(state)] == state.repetition_count() == 2
+    counts = dict(state.position_counts())
+    assert counts[state.position_key] == state.repetition_count() == 2
     assert sum(counts.values()) == len(CYCLE) + 1
+    for key in counts:  # each key is a position the game passed through, rebuilt exactly
+        again = type(state).from_position_key(state.game, key)
+        assert again.position_key == key and again.repetition_count() == 1
+    with pytest.raises(ValueError, match="bytes"):
+        type(state).from_position_key(state.game, b"\x00\x01")
 
 
 def test_the_full_table_example_from_the_issue():

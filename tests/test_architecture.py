@@ -163,17 +163,7 @@ def all_private_imports(root: Path = ROOT) -> list[tuple[str, str]]:
 #: Private names still taken across packages. Each is a debt of issue 45, not a permission: the
 #: test fails when one is added elsewhere, and when one of these is gone (then strike it here),
 #: so the list can only shrink.
-ALLOWED_PRIVATE_IMPORTS = {
-    # issue 45: to remove — the table engine walks the persistent map's nodes to list the
-    # positions of a game ("the kernel offers no public way to list them yet")
-    ("rules_kernel.analysis.table", "rules_kernel.persistent._Node"),
-    # issue 45: to remove — the evaluation graph uses the charts' tick maker
-    ("widgets.evalgraph", "widgets.charts._ticks"),
-    # issue 45: to remove — the replay asks the presentation what a viewer is shown
-    ("widgets.replay", "widgets.presentation._shown"),
-    # issue 45: to remove — the statistics panel's interval columns
-    ("widgets.stats_panel", "rules_kernel.stats._with_interval"),
-}
+ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str]] = set()
 
 
 def test_no_package_imports_another_packages_private_names():

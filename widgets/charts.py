@@ -29,7 +29,9 @@ def _svg(width: float, height: float, body: str, title: str) -> str:
     )
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """About `count` round values (1, 2, 2.5 or 5 times a power of ten apart) from `low` to
+    `high`: where an axis of a chart puts its marks."""
     step = (high - low) / count
     magnitude = 10 ** math.floor(math.log10(step)) if step > 0 else 1
     step = min((m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= step), default=step)
@@ -42,7 +44,7 @@ def _x_axis(left: float, right: float, top: float, bottom: float, low: float, hi
         return left + (v - low) / (high - low) * (right - left)
 
     parts = []
-    for tick in _ticks(low, high):
+    for tick in ticks(low, high):
         parts.append(
             f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top}" y2="{bottom}" stroke="{GRID}"/>'
         )
@@ -205,8 +207,8 @@ def line_plot(
         return bottom - (fy(v) - y_low) / ((y_high - y_low) or 1) * (bottom - top)
 
     parts = [_x_axis(left, right, top, bottom, 0, x_high, xlabel)]
-    ticks = [10**e for e in range(int(y_low), int(y_high) + 1)] if log_y else _ticks(0, y_high)
-    for tick in ticks:
+    marks = [10**e for e in range(int(y_low), int(y_high) + 1)] if log_y else ticks(0, y_high)
+    for tick in marks:
         parts.append(
             f'<line x1="{left}" x2="{right}" y1="{py(tick):.1f}" y2="{py(tick):.1f}" stroke="{GRID}"/>'
         )

@@ -31,7 +31,7 @@ import traitlets
 
 from rules_kernel.core import Game, RulesError
 from widgets import runtime
-from widgets.charts import GRID, INK, _ticks
+from widgets.charts import GRID, INK, ticks
 from widgets.safe import error_line, guarded, html, message_html
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def graph_svg(curve: Curve, width: float = 640) -> str:
             f'stroke="{colour}"{dash}/>'
         )
         parts.append(_label(LEFT - 4, y(score) + 4, label, "end"))
-    for tick in _ticks(0, span, max(2, min(8, int((right - LEFT) // 70)))):
+    for tick in ticks(0, span, max(2, min(8, int((right - LEFT) // 70)))):
         if tick == int(tick):
             parts.append(_label(x(tick), bottom + 15, f"{int(tick)}", "middle"))
     parts.append(_label((LEFT + right) / 2, HEIGHT - 4, "ply", "middle"))

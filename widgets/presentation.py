@@ -84,7 +84,7 @@ def present(session: Session, viewer: int | None) -> Presentation:
     at_chance = mover == rk.CHANCE and not state.is_terminal()
     may_move = viewer is None or viewer == mover
     moves = tuple(state.legal_moves()) if may_move and not at_chance else ()
-    shown = _shown(session)
+    shown = shown_to(session)
     now = shown.now(node, viewer)
     lines = tuple(shown.line(step, viewer, now) for step in node.path()[1:])
     return Presentation(
@@ -96,7 +96,7 @@ def line_of(session: Session, viewer: int | None, at: Node | None = None) -> tup
     """The move-list entries of the session's whole current line (beyond the current node
     too, when one looks back), as `viewer` can tell of each action at the position shown
     (`at`, default the current node)."""
-    shown = _shown(session)
+    shown = shown_to(session)
     now = shown.now(session.node if at is None else at, viewer)
     return tuple(shown.line(step, viewer, now) for step in session.line()[1:])
 
@@ -104,7 +104,7 @@ def line_of(session: Session, viewer: int | None, at: Node | None = None) -> tup
 def line_of_node(session: Session, node: Node, viewer: int | None, at: Node | None = None) -> str:
     """The words of the one action that led to `node`, as `viewer` can tell of it at the
     position shown (`at`, default the current node: a line from here is a move not played yet)."""
-    shown = _shown(session)
+    shown = shown_to(session)
     return shown.line(node, viewer, shown.now(session.node if at is None else at, viewer)).text
 
 
@@ -204,7 +204,9 @@ def _chance_side(before: State) -> str:
 _SHOWN: WeakKeyDictionary[Session, _Shown] = WeakKeyDictionary()
 
 
-def _shown(session: Session) -> _Shown:
+def shown_to(session: Session) -> _Shown:
+    """What the session's viewers were shown (the move list's entries, the last scenes),
+    kept beside the session for as long as it lives: the explorer and the Replay share it."""
     shown = _SHOWN.get(session)
     if shown is None:
         shown = _SHOWN[session] = _Shown()

@@ -36,7 +36,7 @@ from widgets.board import Board
 from widgets.evalgraph import ReportPanel
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
-from widgets.presentation import _shown, has_secrets
+from widgets.presentation import has_secrets, shown_to
 from widgets.runtime import SHOWN
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
@@ -296,7 +296,7 @@ class Replay(w.VBox):
         )
         onward = self._nodes[ply + 1] if ply + 1 < len(self._nodes) else None
         others = [child for child in node.children if child is not onward]
-        shown = _shown(self.session)
+        shown = shown_to(self.session)
         now = shown.now(node, self.perspective)  # a move not played here yet: as the board shows it
         buttons = []
         for child in others:
@@ -339,7 +339,7 @@ class Replay(w.VBox):
         low = max(0, block - 1) * every
         high = min(len(nodes) - 1, (block + 2) * every)
         first = low + 1 if low else 0  # ply `low` belongs to the block before: not listed
-        shown = _shown(self.session)  # each node's entry, kept beside the session
+        shown = shown_to(self.session)  # each node's entry, kept beside the session
         now = shown.now(nodes[ply], self.perspective)
         if (first, high) == self._window and now is None:
             return
@@ -437,4 +437,4 @@ class Scenes(_ByPly):
         self.session, self.perspective = session, perspective
 
     def at(self, node: Node):
-        return _shown(self.session).scene(node, self.perspective)
+        return shown_to(self.session).scene(node, self.perspective)

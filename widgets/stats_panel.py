@@ -221,7 +221,7 @@ def agent_table(games: pd.DataFrame) -> w.HTML:
             }
         )
     frame = pd.DataFrame(rows)
-    frame = stats._with_interval(frame, "greedy_wins", "decided", "greedy_share")
+    frame = stats.with_interval(frame, "greedy_wins", "decided", "greedy_share")
     caption = (
         f"Agent effect, greedy against random with each seating half the time: n = "
         f"{int(frame['games'].sum()):,} games; greedy's share of decided games, 95% Wilson interval"

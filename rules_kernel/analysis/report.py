@@ -271,7 +271,7 @@ def _words(line: _Line, viewer: int | str | None) -> list[str]:
         for state in states
     ]
     if not isinstance(viewer, int) or not line.actions or not info(states[0].game).memory:
-        return [_action_text(states[ply], action, seats[ply]) for ply, action in enumerate(line.actions)]
+        return [states[ply].action_text(action, seats[ply]) for ply, action in enumerate(line.actions)]
     views = [state.view(viewer) for state in states]
     words = []
     for ply, action in enumerate(line.actions):
@@ -280,16 +280,10 @@ def _words(line: _Line, viewer: int | str | None) -> list[str]:
             view.forgets(action) for view in views[ply + 1 :]
         )
         state = states[ply]
-        words.append(
-            state.forgotten_text(action, viewer) if forgotten else _action_text(state, action, viewer)
-        )
+        # the move as `viewer` learned of it (State.action_text: the game's words, or the
+        # action itself for a game without the "words" part)
+        words.append(state.forgotten_text(action, viewer) if forgotten else state.action_text(action, viewer))
     return words
-
-
-def _action_text(state: State, action: Action, viewer: int | None) -> str:
-    """The move as `viewer` learned of it (the game's words where it has them)."""
-    text = getattr(state, "action_text", None)
-    return text(action, viewer) if text is not None else str(action)
 
 
 def plies_of(df: pd.DataFrame, classification: str) -> Sequence[int]:

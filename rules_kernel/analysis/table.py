@@ -170,14 +170,14 @@ class _HistorySearch:
     def __init__(self, tablebase: Tablebase, root: State, budget: _Budget) -> None:
         self.tb, self.budget = tablebase, budget
         self.needed = root.game.options["repetitions"] - 1  # a position seen this often is hot
-        self.history = dict(history_counts(root))
+        self.history = dict(root.position_counts())  # the game so far: the kernel's repetition counts
         self.hot_values: dict[bytes, Value] = {}
         self.notes: list[str] = []
 
     def move_value(self, state: State, move, depth: int) -> tuple[Value, bool]:
         """The value of `move` for the player who makes it, and whether it is exact."""
         child = state.apply(move)
-        value, ok = self.value(child, depth, (position_key(child),))
+        value, ok = self.value(child, depth, (child.position_key,))
         return value.after_move(), ok
 
     def value(self, state: State, depth: int, path: tuple[bytes, ...]) -> tuple[Value, bool]:
@@ -196,7 +196,7 @@ class _HistorySearch:
         children = []
         for move in state.legal_moves():
             child = state.apply(move)
-            value, ok = self.value(child, depth - 1, (*path, position_key(child)))
+            value, ok = self.value(child, depth - 1, (*path, child.position_key))
             children.append((value.after_move(), ok))
         return combine(children)
 
@@ -206,7 +206,7 @@ class _HistorySearch:
         if value.result == DRAW:
             return True
         winner = state.current_player if value.result == WIN else 1 - state.current_player
-        here = path[-1] if path else position_key(state)
+        here = path[-1] if path else state.position_key
         for key in self._hot(path):
             if key == here:
                 continue  # the ladder never comes back to where it starts
@@ -234,10 +234,11 @@ class _HistorySearch:
     def _hot_value(self, key: bytes, like: State) -> Value:
         if key not in self.hot_values:
             try:
-                self.hot_values[key] = self.tb.value(state_of_key(like, key))
+                self.hot_values[key] = self.tb.value(type(like).from_position_key(like.game, key))
             except TablebaseError:
                 self.hot_values[key] = UNKNOWN
-            self.notes.append(f"hot position {state_of_key(like, key).to_text()}: {self.hot_values[key]}")
+            position = type(like).from_position_key(like.game, key).to_text()
+            self.notes.append(f"hot position {position}: {self.hot_values[key]}")
         return self.hot_values[key]
 
     def line(self, state: State) -> tuple[str, ...]:
@@ -272,37 +273,3 @@ def combine(children: list[tuple[Value, bool]]) -> tuple[Value, bool]:
     sure = min(exact_values, key=Value.sort_key)
     settled = all(upper_bound(value).sort_key() >= sure.sort_key() for value, ok in children if not ok)
     return (sure, True) if settled else (best, False)
-
-
-# --- the repetition history (see the hook requests in docs/analysis.md) ---------------------------
-
-
-def position_key(state: State) -> bytes:
-    """The position as the kernel counts it for repetitions (board, hands, side to move)."""
-    return bytes((*state.board, *state.hands[0], *state.hands[1], state.side))
-
-
-def state_of_key(like: State, key: bytes) -> State:
-    """A fresh kernel state (no history) for a position key of the same game."""
-    from rules_kernel.games.yokai import YokaiState
-    from rules_kernel.persistent import Counts
-
-    size = len(like.board)
-    board = tuple(key[:size])
-    hands = (tuple(key[size : size + 9]), tuple(key[size + 9 : size + 18]))
-    return YokaiState(like.game, board, hands, key[-1], 0, Counts())
-
-
-def history_counts(state: State) -> Iterator[tuple[bytes, int]]:
-    """Every position of the state's game so far with its count. The kernel offers no public
-    way to list them yet, so this walks its persistent map (rules_kernel.persistent)."""
-    from rules_kernel.persistent import _Node
-
-    stack = [state._counts._root]
-    while stack:
-        node = stack.pop()
-        for child in node.children:
-            if type(child) is _Node:
-                stack.append(child)
-            else:
-                yield child

@@ -4,6 +4,7 @@ modules, which this class hands each question to."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rules_kernel.core import NOT_COMPUTED, Outcome, State
@@ -141,6 +142,28 @@ class YokaiState(State):
 
     def to_text(self) -> str:
         return notation.position_text(self)
+
+    # -- positions as keys (the repetition rule's; the solved table's history search) --
+    @property
+    def position_key(self) -> bytes:
+        """The position (board, hands, side to move) packed as bytes: what the repetition
+        rule counts, equal for equal positions."""
+        return self._key
+
+    def position_counts(self) -> Iterator[tuple[bytes, int]]:
+        """Every position of this game so far (`position_key`) with how often it occurred."""
+        return self._counts.items()
+
+    @classmethod
+    def from_position_key(cls, game: YokaiGame, key: bytes) -> YokaiState:
+        """A state of `game` at the position `key` (from `position_key`), starting a new game
+        there (no earlier positions, move number 0)."""
+        size = game.tables.size
+        if len(key) != size + 19:
+            raise ValueError(f"a {game.id} position key has {size + 19} bytes, not {len(key)}")
+        board = tuple(key[:size])
+        hands = (tuple(key[size : size + 9]), tuple(key[size + 9 : size + 18]))
+        return cls(game, board, hands, key[-1], 0, Counts())
 
     # -- the board editor (edit.py) --
     def edit_pieces(self) -> tuple[EditPiece, ...]:
