@@ -264,8 +264,6 @@ class WarStories(Game):
         return _reference(self)
 
 
-GAMES = [WarStories]
-
 # --- the reference panel (core.Game.reference): the rulebook's "Pionnen" and "Bordkaarten" ---
 
 _PIECE_LINES = {
