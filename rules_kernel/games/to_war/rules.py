@@ -80,7 +80,7 @@ ARMY_NAMES = {
     "southern": "Südliche Armee",
 }
 SETUP_CARDS = 6
-TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "to-war-units.csv"
+TABLE_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "to-war-units.csv"
 COLUMNS = ("army", "unit", "code", "count", "attack", "defence", "sideways", "steps", "elite")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
 
