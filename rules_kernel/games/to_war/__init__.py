@@ -10,18 +10,24 @@ This module registers the game (`GAMES`) and re-exports the names other modules 
 
 from __future__ import annotations
 
-from rules_kernel.games.to_war.rules import (
+from rules_kernel.games.to_war.cards import (
     ARMIES,
     ARMY_NAMES,
     ARMY_PAIRS,
     COLUMNS,
-    FILES,
     MAX_TABLE_BYTES,
+    TABLE_PATH,
+    Unit,
+    load_units,
+    parse_unit_table,
+    units_from_bytes,
+)
+from rules_kernel.games.to_war.rules import (
+    FILES,
     PASS_KEY,
     RANKS,
     SETUP_CARDS,
     SQUARES,
-    TABLE_PATH,
     Discard,
     Draw,
     Pass,
@@ -30,11 +36,7 @@ from rules_kernel.games.to_war.rules import (
     Stop,
     ToWar,
     ToWarState,
-    Unit,
-    load_units,
-    parse_unit_table,
     square_name,
-    units_from_bytes,
 )
 
 GAMES = [ToWar]
