@@ -181,7 +181,7 @@ def _click_move(explorer, move) -> None:
 
 
 def headless(clicks: int) -> None:
-    import widgets.explorer as explorer_module
+    import widgets.explorer.explorer as explorer_module  # the module whose refresh calls present
     from widgets.explorer import ALL_SEEING, Explorer
 
     for game_id, options in HEADLESS_GAMES:

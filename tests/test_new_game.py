@@ -12,8 +12,8 @@ from test_curtain import page
 
 import rules_kernel as rk
 import widgets
-from widgets import explorer as explorer_module
 from widgets.explorer import PERFECT_AGENT
+from widgets.explorer import explorer as explorer_module  # the module that reads the poll's period
 from widgets.presentation import line_of
 
 

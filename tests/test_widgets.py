@@ -378,7 +378,7 @@ class _Calls:
 def test_a_refresh_computes_the_presentation_once_and_the_scene_once(monkeypatch):
     """The Explorer is a view of its session: a click that plays a move, an undo, a redo, a
     refresh each compute one presentation and at most one scene (issue #21 item 4)."""
-    import widgets.explorer as explorer_module
+    import widgets.explorer.explorer as explorer_module  # the module whose refresh calls present
 
     ex = widgets.Explorer("yokai-3x4")
     present = _Calls(explorer_module.present)

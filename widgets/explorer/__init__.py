@@ -1,0 +1,29 @@
+"""The Explorer (widgets/explorer/explorer.py) and the names other modules take from it.
+
+The explorer is a package: `Explorer` is the view and its wiring; each concern of the page is a
+part of its own module beside it (docs/widgets.md, "The explorer's parts").
+"""
+
+from widgets.explorer.explorer import (
+    ALL_SEEING,
+    BEHIND_CURTAIN,
+    FOLLOW_TURN,
+    OWNER_COLOURS,
+    PERFECT_AGENT,
+    ROOM_HEIGHT,
+    ROOM_WIDTH,
+    Explorer,
+    board_zoom,
+)
+
+__all__ = [
+    "ALL_SEEING",
+    "BEHIND_CURTAIN",
+    "FOLLOW_TURN",
+    "OWNER_COLOURS",
+    "PERFECT_AGENT",
+    "ROOM_HEIGHT",
+    "ROOM_WIDTH",
+    "Explorer",
+    "board_zoom",
+]
