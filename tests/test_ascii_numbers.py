@@ -60,6 +60,6 @@ def test_move_numbers_in_pgn_and_kif_are_ascii_digits(number):
     lines they do not know), so nothing is played."""
     pgn = f'[Variant "Dobutsu"]\n\n{number}. Cxb3 *\n'
     with pytest.raises(records.RecordError, match="is not a legal move"):
-        records.read(pgn)
+        records.read(text=pgn)
     kif = f"手合割：どうぶつしょうぎ\n手数----指手---------消費時間--\n   {number} ２三ひよこ(22)\n"
-    assert records.read(kif)[0].actions == ()  # no move line: nothing is played
+    assert records.read(text=kif)[0].actions == ()  # no move line: nothing is played

@@ -49,7 +49,7 @@ def record_with(comments: dict[int, str]) -> records.Record:
 def round_trip(module, comments: dict[int, str]) -> dict[str, str]:
     """The comments of the record `module` writes, read back as an upload is."""
     text = module.dumps(record_with(comments))
-    (back,) = records.read(text.encode("utf-8"), name=f"game.{module.__name__.rsplit('.', 1)[1]}")
+    (back,) = records.read(data=text.encode("utf-8"), name=f"game.{module.__name__.rsplit('.', 1)[1]}")
     assert [a.notation for a in back.actions] == [str(a) for a in ACTIONS]
     return back.meta.get("comments", {})
 
@@ -137,7 +137,7 @@ def test_pgn_rest_of_line_comments_are_read_without_their_semicolon():
         "  ;indented: another comment\n"
         "{a} {b} *\n"
     )
-    (record,) = records.read(text)
+    (record,) = records.read(text=text)
     assert record.meta["comments"] == {
         "1": "the lion steps out \nand goes on here",
         "2": " spaced ;{x}\n\nindented: another comment\n\na\n\nb",
@@ -145,7 +145,7 @@ def test_pgn_rest_of_line_comments_are_read_without_their_semicolon():
 
 
 def test_a_blank_line_inside_a_pgn_brace_comment_is_the_comments():
-    (record,) = records.read('[Variant "Dobutsu"]\n\n{one\n\n  \ntwo} 1. La2 *\n')
+    (record,) = records.read(text='[Variant "Dobutsu"]\n\n{one\n\n  \ntwo} 1. La2 *\n')
     assert record.meta["comments"] == {"0": "one\n\n  \ntwo"}
 
 
@@ -155,7 +155,7 @@ def test_kif_star_lines_after_a_move_are_one_comment():
         "*\tbefore the start \n   1 ３三ライオン(24)\n*one\n#skipped\n*\n* two\n*\n"
         "   2 ２三ひよこ(22)\n*\n"
     )
-    (record,) = records.read(text)
+    (record,) = records.read(text=text)
     assert record.meta["comments"] == {"0": "\tbefore the start ", "1": "one\n\n two\n"}
 
 
@@ -173,6 +173,6 @@ def test_a_sessions_comments_survive_an_export_and_an_upload(name):
         session.play(action)
         session.comment = text
     written = FORMATS[name].dumps(session.to_record())
-    (record,) = records.read(written.encode("utf-8"), name=f"game.{name}")
+    (record,) = records.read(data=written.encode("utf-8"), name=f"game.{name}")
     again = Session.from_record(record, agents={})
     assert [node.comment for node in again.main_line()][: len(texts)] == texts

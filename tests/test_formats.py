@@ -19,8 +19,9 @@ GAMES = ("yokai-3x4", "yokai-5x6")
 CAP = {"yokai-3x4": 120, "yokai-5x6": 80}
 
 
-def one(source, **kwargs) -> records.Record:
-    found = records.read(source, **kwargs)
+def one(path=None, **kwargs) -> records.Record:
+    """The one game `records.read` finds in a path, or in data= (bytes) or text= (a str)."""
+    found = records.read(path, **kwargs)
     assert len(found) == 1
     return found[0]
 
@@ -66,7 +67,7 @@ def test_a_shift_jis_kif_with_shogi_kanji_reads_the_same():
     text = (HERE / "dobutsu.kif").read_text(encoding="utf-8")
     for animal, kanji in (("ライオン", "玉"), ("きりん", "飛"), ("ぞう", "角"), ("ひよこ", "歩")):
         text = text.replace(animal, kanji)
-    record = one(text.encode("cp932"), name="shogi-names.kif")
+    record = one(data=text.encode("cp932"), name="shogi-names.kif")
     assert record.actions == one(HERE / "dobutsu.kif").actions
 
 
@@ -76,7 +77,7 @@ def test_a_kif_board_diagram_gives_the_start():
         "| ・ ひ ・|二\n| ・vラ ひ|三\n| ・ ラ き|四\n+---------+\n先手の持駒：なし\n後手番\n"
         "手数----指手---------消費時間--\n   1 ２一ぞう打\nまで1手で中断\n"
     )
-    record = one(text)
+    record = one(text=text)
     assert record.start == "g1e/1C1/1lC/1LG[e] b - - 0 1" and record.actions[0].notation == "E@b4"
 
 
@@ -97,7 +98,7 @@ def games(game_id: str, count: int, cap: int):
 def test_a_hundred_random_games_come_back_the_same(game_id, module):
     for record in games(game_id, 100, cap=CAP[game_id]):
         text = module.dumps(record)
-        back = one(text.encode("utf-8"), name=f"game.{module.__name__[-3:]}")
+        back = one(data=text.encode("utf-8"), name=f"game.{module.__name__[-3:]}")
         assert back.game == record.game
         assert back.actions == record.actions
         assert back.start_state() == record.start_state()
@@ -123,10 +124,10 @@ def test_our_san_is_fairy_stockfish_san(game_id, variant):
 def test_several_pgn_games_and_comments_round_trip():
     found = [one(HERE / "dobutsu.pgn"), one(HERE / "gorogoro.pgn")]
     text = "".join(pgn.dumps(r) + "\n" for r in found)
-    back = records.read(text)
+    back = records.read(text=text)
     assert [r.actions for r in back] == [r.actions for r in found]
     assert [r.meta for r in back] == [r.meta for r in found]
-    assert one(kif.dumps(found[0])).meta["comments"] == found[0].meta["comments"]
+    assert one(text=kif.dumps(found[0])).meta["comments"] == found[0].meta["comments"]
 
 
 def test_the_write_helpers_write_files_that_read_back(tmp_path):
@@ -145,37 +146,38 @@ PGN_HEAD = '[Event "x"]\n[Variant "{}"]\n\n'
 @pytest.mark.parametrize("variant", ["shogi", "minishogi", "chess"])
 def test_a_pgn_of_another_variant_is_refused_naming_its_line(variant):
     with pytest.raises(records.RecordError) as error:
-        records.read(PGN_HEAD.format(variant) + "1. e4 e5 *\n", name="other.pgn")
+        records.read(text=PGN_HEAD.format(variant) + "1. e4 e5 *\n", name="other.pgn")
     assert str(error.value).startswith("other.pgn, line 2: [Variant ")
     assert "is another game" in str(error.value) and "dobutsu (yokai-3x4)" in str(error.value)
 
 
 def test_a_kif_of_standard_shogi_is_refused():
     with pytest.raises(records.RecordError, match=r"x.kif, line 1: 手合割 '平手' is another game"):
-        records.read("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n".encode(), name="x.kif")
+        records.read(data="手合割：平手\n手数----指手--\n   1 ７六歩(77)\n".encode(), name="x.kif")
 
 
 def test_an_illegal_move_names_its_line_and_ply():
     text = PGN_HEAD.format("Dobutsu") + "1. Cxb3 Exb3\n2. Lc4 *\n"
     with pytest.raises(records.RecordError, match=r"bad.pgn, line 5, ply 2: 'Lc4' is not a legal move"):
-        records.read(text, name="bad.pgn")
+        records.read(text=text, name="bad.pgn")
     kif_text = "手合割：どうぶつしょうぎ\n   1 ２二ひよこ(23)\n   2 ２一ライオン(21)\n"
     with pytest.raises(records.RecordError, match=r"bad.kif, line 3, ply 1: "):
-        records.read(kif_text, name="bad.kif")
+        records.read(text=kif_text, name="bad.kif")
 
 
 def test_malformed_headers_and_contradicted_results_are_refused():
     with pytest.raises(records.RecordError, match=r"line 2: malformed PGN tag"):
-        records.read('[Event "x"]\n[Variant Dobutsu]\n\n1. Cxb3 *\n')
+        records.read(text='[Event "x"]\n[Variant Dobutsu]\n\n1. Cxb3 *\n')
     with pytest.raises(records.RecordError, match=r"line 1: \[Result 'white'\]"):
-        records.read('[Result "white"]\n[Variant "dobutsu"]\n\n1. Cxb3 *\n')
+        records.read(text='[Result "white"]\n[Variant "dobutsu"]\n\n1. Cxb3 *\n')
     game = PGN_HEAD.format("dobutsu").replace('[Event "x"]', '[Result "1-0"]')
     with pytest.raises(records.RecordError, match=r"says a win of the first player, but the replay ends"):
-        records.read(game + (HERE / "dobutsu.pgn").read_text().split("\n\n", 1)[1].replace("0-1", "1-0"))
+        moves = (HERE / "dobutsu.pgn").read_text().split("\n\n", 1)[1]
+        records.read(text=game + moves.replace("0-1", "1-0"))
 
 
 def test_a_resignation_is_kept_as_the_game_s_claim():
-    record = one(PGN_HEAD.format("Dobutsu").replace('[Event "x"]', '[Result "1-0"]') + "1. Cxb3 1-0\n")
+    record = one(text=PGN_HEAD.format("Dobutsu").replace('[Event "x"]', '[Result "1-0"]') + "1. Cxb3 1-0\n")
     assert record.result is None and record.meta["pgn"]["Result"] == "1-0"
     assert '[Result "1-0"]' in pgn.dumps(record)
 
@@ -195,8 +197,8 @@ def test_the_format_is_told_by_content_not_by_name():
 
 def test_read_takes_json_lines_and_the_text_form_too():
     record = records.Record.from_actions(rk.load_game("yokai-3x4"), ["b2b3", "b4b3"])
-    assert records.read(record.to_json() + "\n") == [record]
-    assert records.read(records.to_text_game(record).encode())[0].actions == record.actions
+    assert records.read(text=record.to_json() + "\n") == [record]
+    assert records.read(data=records.to_text_game(record).encode())[0].actions == record.actions
 
 
 def test_an_upload_in_pgn_or_kif_is_bounded_by_actions(monkeypatch):
@@ -232,7 +234,7 @@ def test_damaged_files_give_a_record_error_or_a_game_never_a_crash(name):
             else:
                 damaged[at] = rng.choice(b'[]{}()"\\;*#1-0/ \n\xe5\x90\x8c\x80')
         for reader in (
-            lambda d: records.read(bytes(d), name=name),
+            lambda d: records.read(data=bytes(d), name=name),
             lambda d: records.read_upload(bytes(d), name),
         ):
             try:

@@ -6,6 +6,7 @@ import io
 import itertools
 import json
 import random
+import warnings
 from pathlib import Path
 
 import pytest
@@ -441,3 +442,182 @@ def test_the_replay_widget_replays_from_the_start():
     rp = widgets.Replay(record)
     assert rp.slider.max == 1 and rp.states[0] == record.start_state() and rp.states[1] == record.replay()[1]
     assert rp.session.to_record().start == record.start
+
+
+# --- issue 45 item 6: records as a package, one reader told what it gets, one writer ------------
+
+FORMATS = Path(__file__).parent / "formats"
+
+
+def test_the_reader_is_told_a_path_bytes_or_text_and_each_reads_the_same(tmp_path):
+    """records.read(path), read(data=...) and read(text=...) read one file alike, without a
+    warning; `name` labels bytes and text, and its suffix decides where the content does not."""
+    path = tmp_path / "games.jsonl"
+    records.write_records(path, [good_record(), good_record(n=2)])
+    content = path.read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the explicit forms warn of nothing
+        by_path = records.read(path)
+        assert records.read(str(path)) == by_path
+        assert records.read(data=content.encode(), name="up.jsonl") == by_path
+        assert records.read(data=bytearray(content.encode())) == by_path
+        assert records.read(text=content) == by_path
+        assert by_path == [good_record(), good_record(n=2)] and by_path[0].source == str(path)
+        assert records.read(text=content, name="mine.jsonl")[1].source == "mine.jsonl"
+        assert records.read(data=content.encode())[0].source == "<text>"
+        pgn = (FORMATS / "dobutsu.pgn").read_bytes()
+        assert records.read(data=pgn, name="x.pgn") == records.read(FORMATS / "dobutsu.pgn")
+        kif = (FORMATS / "dobutsu.kif").read_text()
+        assert records.read(text=kif)[0].actions == records.read(FORMATS / "dobutsu.kif")[0].actions
+        # bare moves are PGN only by their name (the content alone is the text form's)
+        bare = "La2 Cxb2 *\n"
+        with pytest.raises(RecordError, match="^bare.pgn, line 1: no .Variant. tag"):
+            records.read(text=bare, name="bare.pgn")
+        with pytest.raises(RecordError, match="^<text>: no 'game: <id>' line"):
+            records.read(text=bare)
+        found = records.read(text=content + "{\n", errors="collect")
+        assert found.records == by_path and [e.line for e in found.errors] == [3]
+
+
+def test_a_str_or_a_path_object_is_always_a_path(tmp_path, monkeypatch):
+    """What is given as a path is opened as one: a one-line str that names no file is that
+    file's error, never read as content; a Path is never looked into, even one whose name
+    starts with '[' (which a positional str is still read as content for, deprecated)."""
+    with pytest.raises(RecordError, match="^b1a2: cannot open: No such file"):
+        records.read("b1a2")
+    monkeypatch.chdir(tmp_path)
+    Path("[club] games.pgn").write_bytes((FORMATS / "dobutsu.pgn").read_bytes())
+    expected = records.read(FORMATS / "dobutsu.pgn", name="[club] games.pgn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert records.read(Path("[club] games.pgn")) == expected
+        assert records.load("[club] games.pgn") == expected  # load's str is a path, always
+    with (
+        pytest.warns(DeprecationWarning, match="text="),
+        pytest.raises(RecordError, match="^<text>: no 'game"),
+    ):
+        records.read("[club] games.pgn")  # the old guess, kept while it is deprecated
+    with pytest.raises(RecordError, match="not a regular file"):
+        records.read(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: records.read(), "exactly one of a path, data= .bytes. or text= .str.; got none"),
+        (lambda: records.read("a.jsonl", text="{}"), "got a path and text="),
+        (lambda: records.read(data=b"", text=""), "got data= and text="),
+        (lambda: records.read(data="game: yokai-3x4\n"), "data= takes bytes, not str; give a str as text="),
+        (
+            lambda: records.read(text=b"game: yokai-3x4\n"),
+            "text= takes a str, not bytes; give bytes as data=",
+        ),
+        (lambda: records.read(3), "takes a path .str or os.PathLike., not int"),
+        (lambda: records.read(io.StringIO("{}")), "takes a path .str or os.PathLike., not StringIO"),
+    ],
+)
+def test_a_reader_call_that_does_not_say_what_it_gives_is_a_type_error(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_content_given_as_the_path_still_reads_with_one_deprecation_warning(tmp_path):
+    """The call the docs showed before issue 45 item 6 (`records.read(text)`, `records.read(
+    file_bytes, name=...)`) reads as it did, and warns once, saying how to pass it now."""
+    line = good_record().to_json() + "\n"
+    pgn = (FORMATS / "dobutsu.pgn").read_text()
+    for old, new, form in (
+        (lambda: records.read(line), lambda: records.read(text=line), "text="),
+        (lambda: records.read(pgn), lambda: records.read(text=pgn), "text="),
+        (lambda: records.read("  [Event"), lambda: records.read(text="  [Event"), "text="),
+        (lambda: records.read(pgn.encode(), name="x.pgn"), lambda: records.read(data=pgn.encode()), "data="),
+    ):
+        with pytest.warns(DeprecationWarning) as caught:
+            found = _result(old)
+        assert len(caught) == 1, [str(w.message) for w in caught]
+        message = str(caught[0].message)
+        assert "records.read(text=...)" in message and "records.read(data=...)" in message
+        assert form in message and caught[0].filename == __file__  # it points at the caller
+        assert found == _result(new)
+
+
+def _result(call):
+    """What a reader call gives: its records, or its error's message."""
+    try:
+        return call()
+    except RecordError as exc:
+        return str(exc)
+
+
+def test_the_one_writer_writes_each_format_and_read_reads_it_back(tmp_path):
+    record = good_record()
+    empty = Record("yokai-3x4", {}, ())
+    assert records.write(tmp_path / "a.jsonl", [record, empty]) == 2
+    assert records.write(tmp_path / "a.jsonl", record, append=True) == 1
+    assert records.read(tmp_path / "a.jsonl") == [record, empty, record]
+    assert records.write(tmp_path / "a.txt", record, format="text") == 1
+    assert (tmp_path / "a.txt").read_text() == records.to_text_game(record)
+    assert records.read(tmp_path / "a.txt")[0].actions == record.actions
+    assert records.write(tmp_path / "a.pgn", [record, record], format="pgn") == 2
+    assert [r.actions for r in records.read(tmp_path / "a.pgn")] == [record.actions] * 2
+    assert records.write(tmp_path / "a.kif", [record], format="kif") == 1
+    assert records.read(tmp_path / "a.kif")[0].actions == record.actions
+    stream = io.StringIO()
+    assert records.write(stream, record, format="text") == 1 and stream.getvalue() == records.to_text_game(
+        record
+    )
+    with pytest.raises(RecordError, match="a kif file holds one game; 2 given"):
+        records.write(tmp_path / "b.kif", [record, record], format="kif")
+    with pytest.raises(ValueError, match="append=True writes JSON Lines only"):
+        records.write(tmp_path / "a.pgn", record, format="pgn", append=True)
+    with pytest.raises(ValueError, match="format must be"):
+        records.write(tmp_path / "a.csv", record, format="csv")
+    bad = Record("yokai-3x4", {}, (), start="gle/1c1/1C1/ELG[] w - - 0 1 # x")
+    with pytest.raises(RecordError, match="cannot be written in the text form"):
+        records.write(tmp_path / "bad.txt", bad, format="text")
+    assert not (tmp_path / "bad.txt").exists() and not (tmp_path / "b.kif").exists()
+
+
+#: the package's modules, in the order of its docstring: each imports only those before it
+#: (the formats, which build Records, are imported inside the functions that read or write them)
+PACKAGE_ORDER = (
+    "errors",
+    "bounded_json",
+    "model",
+    "lines",
+    "jsonl",
+    "text_form",
+    "detection",
+    "pgn_kif",
+    "reader",
+    "writer",
+    "uploads",
+)
+
+
+def test_the_package_re_exports_every_name_and_its_modules_import_downwards():
+    import ast
+
+    folder = Path(records.__file__).parent
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted(("__init__", *PACKAGE_ORDER))
+    for name in records.__all__:
+        assert getattr(records, name) is not None, name
+    for position, module in enumerate(PACKAGE_ORDER):
+        tree = ast.parse((folder / f"{module}.py").read_text(encoding="utf-8"))
+        used = {
+            node.module.rsplit(".", 1)[1]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rules_kernel.records.")
+        }
+        assert used <= set(PACKAGE_ORDER[:position]), (module, used - set(PACKAGE_ORDER[:position]))
+
+
+def test_a_limit_set_on_the_package_is_the_one_the_code_checks(monkeypatch):
+    deep = "[" * 4 + "]" * 4
+    assert records.parse_json(deep) == [[[[]]]]
+    monkeypatch.setattr(records, "MAX_NESTING", 3)
+    with pytest.raises(RecordError, match="nested more than 3 deep"):
+        records.parse_json(deep)
+    monkeypatch.setattr(records, "MAX_START_CHARS", 10)
+    with pytest.raises(RecordError, match="at most 10"):
+        records.check_start(GAME, GAME.initial_state().to_text())
