@@ -39,7 +39,6 @@ from rules_kernel.core import (
     ChanceOutcome,
     EditPiece,
     Game,
-    Heatmap,
     HiddenInformationError,
     IllegalMoveError,
     Move,
@@ -49,10 +48,11 @@ from rules_kernel.core import (
     ReferenceEntry,
     State,
 )
+from rules_kernel.games.to_war import hints
+from rules_kernel.games.to_war import reference as reference_panel
 from rules_kernel.games.to_war.cards import (
     ARMIES,
     ARMY_NAMES,
-    ARMY_PAIRS,
     MAX_TABLE_BYTES,
     Unit,
     _check_armies,
@@ -161,12 +161,6 @@ class Pass(Move):
 # --- the game --------------------------------------------------------------------------------
 
 
-def _breakthrough_heatmap(actions: Any, scene: Any) -> Any:
-    from rules_kernel import heatmaps  # pandas, only when a heatmap is drawn
-
-    return heatmaps.moves_off_board(actions, scene.game, scene.cell_ids())
-
-
 class ToWar(Game):
     id = "to-war"
     title = "To War!"
@@ -241,27 +235,17 @@ class ToWar(Game):
 
     # --- what the rest of the project needs (core.Game's declarations) ---
     LIST_ORDER = 40
-    HEATMAPS = (
-        Heatmap(
-            "breakthroughs",
-            "where breakthroughs come from",
-            "breakthroughs",
-            "each move into the opponent's camp counts on the square the unit left: the first player "
-            "breaks through from the top rank, the second from the bottom rank",
-            _breakthrough_heatmap,
-        ),
-    )
+    HEATMAPS = (hints.BREAKTHROUGHS_HEATMAP,)
 
     def heuristic(self, state: State, player: int) -> float:
         """Units on the grid, the player's minus the opponent's, over 12 (the squares)."""
-        units = [sum(1 for u in state.grid if u and u[0] == p) for p in (0, 1)]
-        return (units[player] - units[1 - player]) / 12
+        return hints.heuristic(state, player)
 
     @classmethod
     def data_options(cls, setting: int) -> dict[str, Any]:
         """The army pair cycles through the 12 pairs as seated, so every pair, and every army
         on each seat, gets the same share of the games."""
-        return {"armies": list(ARMY_PAIRS[setting % len(ARMY_PAIRS)])}
+        return hints.data_options(setting)
 
     @classmethod
     def seat_holdings(cls, record: Record) -> dict[str, list[Any]]:
@@ -273,66 +257,10 @@ class ToWar(Game):
         """What a card's two numbers and its arrows mean ("Eigenschaften der Einheiten", "Der
         Kampf"), and every unit of this game's unit table, army by army (the armies in play
         first), with its values: the table is the truth (the shipped one is provisional)."""
-        return _reference(self)
+        return reference_panel.entries(self)
 
 
 GAMES = [ToWar]
-
-
-def _reference(game: ToWar) -> list[ReferenceEntry]:
-    first = game.units[game.army_codes(0)[0]]
-    values = "this game's unit table"
-    if game.options["units"] == load_units(None):
-        values = "the shipped unit table, provisional: the printed cards are the truth (rules/NOTES.md)"
-    entries = [
-        ReferenceEntry(
-            "Attack/defence",
-            f"a card shows two numbers, attack/defence (on the board: '{first.name} {first.attack}/"
-            f"{first.defence}'). A unit that steps onto an enemy attacks with its attack, +2 from the "
-            "side (not forward), against the enemy's defence: greater wins and takes the square, "
-            f"smaller loses, equal: both leave the grid. Values: {values}",
-            group="Cards",
-        ),
-        ReferenceEntry(
-            "Arrows",
-            "↑ forward only; ↕ forward, left or right (never back); a bar under the arrow: after a "
-            "step onto a free square, a second step (or none)",
-            group="Cards",
-        ),
-        ReferenceEntry(
-            "Crown",
-            "an elite unit: when both reserves are spent, more units on the grid win, then more elite units",
-            group="Cards",
-        ),
-        ReferenceEntry(
-            "Turn",
-            "place your card on one of the three squares of your bottom rank; the unit there is "
-            "pushed one step, pushing the next, until a fight or a free square; stepping forward "
-            "off the opponent's edge is the breakthrough and wins",
-            group="Cards",
-        ),
-    ]
-    in_play = list(dict.fromkeys(game.options["armies"]))
-    armies = in_play + [a for a in ARMIES if a not in in_play]
-    for army in armies:
-        units = [u for u in game.units.values() if u.army == army]
-        if not units:
-            continue
-        group = ARMY_NAMES[army]
-        if army in in_play:
-            group += (" (first player)", " (second player)")[in_play.index(army)]
-        for unit in units:
-            moves = ((-1, 0), (0, 1), (1, 0)) if unit.sideways else ((0, 1),)
-            words = [
-                f"attack {unit.attack}, defence {unit.defence}",
-                "forward, left or right" if unit.sideways else "forward only",
-                "two steps" if unit.steps == 2 else "one step",
-            ]
-            if unit.elite:
-                words.append("elite (crown)")
-            words.append(f"{unit.count} card{'s' if unit.count != 1 else ''}")
-            entries.append(ReferenceEntry(unit.name, "; ".join(words), moves, short=unit.code, group=group))
-    return entries
 
 
 Unit_ = tuple[int, str]  # (owner, unit code)
