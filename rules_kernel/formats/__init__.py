@@ -7,8 +7,9 @@
 
 A game says which of these it is through class attributes in its own module (`PGN_VARIANT`,
 `PGN_ALIASES`, `PGN_LETTERS`, `KIF_HANDICAP`, `KIF_PIECES`): nothing here names a game.
-`records.read(source)` detects the format by content; the readers here take text already
-split into bounded lines (`records` does the splitting, the size limits and the decoding).
+`records.read(path)` (or `data=`, `text=`) detects the format by content; the readers here take
+text already split into bounded lines (`records` does the splitting, the size limits and the
+decoding).
 """
 
 from __future__ import annotations
