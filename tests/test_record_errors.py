@@ -279,6 +279,31 @@ def test_a_bad_line_is_named_and_the_good_ones_are_kept(files, bad, ply, fragmen
 
 
 @pytest.mark.parametrize("bad, ply, fragment", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_one_reader_names_the_bad_line_alike_from_a_path_bytes_or_text(files, bad, ply, fragment):
+    """records.read (issue 45 item 6: told a path, data= or text=) gives the streaming reader's
+    error for every bad line, and collects the same good records and errors."""
+    path = files(bad)
+    expected = records.read_records(path, replay=True, errors="collect")
+    (error,) = expected.errors
+    content = path.read_bytes()
+    calls = [(lambda **kw: records.read(path, **kw), str(path))]
+    calls.append((lambda **kw: records.read(data=content, name="up.jsonl", **kw), "up.jsonl"))
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None  # a line of bad bytes has no text form: data= only
+    if text is not None:
+        calls.append((lambda **kw: records.read(text=text, name="up.jsonl", **kw), "up.jsonl"))
+    for call, label in calls:
+        with pytest.raises(RecordError) as info:
+            call()
+        assert str(info.value) == str(error).replace(str(path), label, 1)
+        found = call(errors="collect")
+        assert found.records == expected.records
+        assert [str(e) for e in found.errors] == [str(error).replace(str(path), label, 1)]
+
+
+@pytest.mark.parametrize("bad, ply, fragment", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_the_same_line_uploaded_gives_one_line(bad, ply, fragment):
     with pytest.raises(RecordError) as info:
         records.read_upload(bad + b"\n", "visitor.jsonl")
