@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import threading
 from base64 import b64encode
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import ipywidgets as w
@@ -33,8 +32,22 @@ from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
 from widgets.editor import PositionEditor, has_editor
+from widgets.explorer.common import (
+    AGENTS,
+    ALL_SEEING,
+    AUTO,
+    FITS,
+    FOLLOW_TURN,
+    LABEL_FITS,
+    PERFECT_AGENT,
+    ROW,
+    STEP,
+    WIDE,
+    OnFirstUse,
+    Page,
+)
+from widgets.explorer.curtain import HandOver
 from widgets.export_menu import PictureExport
-from widgets.focus import FocusMover
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.looks import Looks
 from widgets.movelist import MoveList
@@ -42,12 +55,8 @@ from widgets.options import OptionsForm
 from widgets.presentation import Presentation, has_secrets, line_of, line_of_node, name_at, present
 from widgets.reference import reference_panel
 from widgets.runtime import SHOWN
-from widgets.safe import error_line, guarded, html, message_html
+from widgets.safe import guarded, html
 
-ALL_SEEING = "all"
-FOLLOW_TURN = "turn"
-AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
-PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
 #: perfect play's words on the board: a target's value for the player who moves there
 VALUE_MARKS = {
     "win": ("#009E73", "W"),
@@ -71,42 +80,36 @@ PAGE_CSS = """<style>
 </style>"""
 
 
-#: the layout of a menu or a text box in the side column
-WIDE = {"width": "96%", "max_width": "330px"}
-AUTO = {"width": "auto"}
-FITS = {"width": "auto", "max_width": "100%"}  # a button with a long text
-STEP = {"width": "90px"}  # Undo, Redo, Reset
-ROW = {"flex_flow": "row wrap"}
-LABEL_FITS = {"description_width": "initial"}
 #: the title of the explorer's folded tools
 FOLDED_TITLE = "Position, export and link"
-#: the class that hides a part of the page while the hand-over curtain is down (a class, not the
-#: part's layout: a layout may be shared with other controls, widgets/looks.py)
-BEHIND_CURTAIN = "re-behind-curtain"
 #: how often (seconds) a page whose perfect play is "being prepared" asks again whether the
 #: solved table is ready (a few file checks: rules_kernel.tablebase.availability)
 PERFECT_POLL_SECONDS = 5.0
 
 
-class _OnFirstUse:
-    """A widget built on first use by the explorer's method `build` (with the others it
-    builds), so that a page starts with fewer widgets: the folded tools ("Position, export and
-    link") when the fold is first opened, the chance controls when chance is first resolved by
-    hand, the hand-over's curtain when a turn is first handed over, the looking-back note when
-    a past position is first shown, or any of them when a script asks for one. Once built it
-    is a plain attribute."""
+class _FromPart:
+    """An attribute of the explorer that is one of its parts' (a widget, a flag): read and set
+    on the part. `build` names the explorer's method that makes it where it is made on first
+    use: the folded tools ("Position, export and link") when the fold is first opened, the
+    hand-over's curtain when a turn is first handed over, the looking-back note when a past
+    position is first shown, or any of them when a script asks for one."""
 
-    def __init__(self, build: str) -> None:
-        self.build = build
+    def __init__(self, part: str, name: str | None = None, build: str | None = None) -> None:
+        self.part, self.attribute, self.build = part, name, build
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
+        self.attribute = self.attribute or name
 
     def __get__(self, explorer: Explorer | None, owner: type | None = None) -> Any:
         if explorer is None:
             return self
-        getattr(explorer, self.build)()
-        return explorer.__dict__[self.name]
+        if self.build is not None:
+            getattr(explorer, self.build)()
+        return getattr(getattr(explorer, self.part), self.attribute)
+
+    def __set__(self, explorer: Explorer, value: Any) -> None:
+        setattr(getattr(explorer, self.part), self.attribute, value)
 
 
 class Explorer(w.VBox):
@@ -123,25 +126,32 @@ class Explorer(w.VBox):
     the first in the games' declared order (Yōkai no Mori 3x4).
     """
 
-    position_text = _OnFirstUse("_build_folded_tools")
-    position_load = _OnFirstUse("_build_folded_tools")
-    position_note = _OnFirstUse("_build_folded_tools")
-    edit_toggle = _OnFirstUse("_build_folded_tools")
-    position_switch = _OnFirstUse("_build_folded_tools")
-    export_button = _OnFirstUse("_build_folded_tools")
-    export_area = _OnFirstUse("_build_folded_tools")
-    pictures = _OnFirstUse("_build_folded_tools")
-    copy_link = _OnFirstUse("_build_folded_tools")
-    link_note = _OnFirstUse("_build_folded_tools")
-    curtain_text = _OnFirstUse("_build_hand_over")
-    curtain_button = _OnFirstUse("_build_hand_over")
-    done_text = _OnFirstUse("_build_hand_over")
-    done_button = _OnFirstUse("_build_hand_over")
-    looking_back_text = _OnFirstUse("_build_looking_back")
-    back_to_game = _OnFirstUse("_build_looking_back")
-    chance_button = _OnFirstUse("_build_chance_controls")
-    chance_select = _OnFirstUse("_build_chance_controls")
-    chance_apply = _OnFirstUse("_build_chance_controls")
+    position_text = OnFirstUse("_build_folded_tools")
+    position_load = OnFirstUse("_build_folded_tools")
+    position_note = OnFirstUse("_build_folded_tools")
+    edit_toggle = OnFirstUse("_build_folded_tools")
+    position_switch = OnFirstUse("_build_folded_tools")
+    export_button = OnFirstUse("_build_folded_tools")
+    export_area = OnFirstUse("_build_folded_tools")
+    pictures = OnFirstUse("_build_folded_tools")
+    copy_link = OnFirstUse("_build_folded_tools")
+    link_note = OnFirstUse("_build_folded_tools")
+    curtain_text = _FromPart("hand_over")
+    curtain_button = _FromPart("hand_over")
+    done_text = _FromPart("hand_over")
+    done_button = _FromPart("hand_over")
+    curtain = _FromPart("hand_over")
+    done_box = _FromPart("hand_over")
+    focus = _FromPart("hand_over")
+    curtain_for = _FromPart("hand_over")
+    viewer = _FromPart("hand_over")
+    _handing_over = _FromPart("hand_over", "handing_over")
+    _shown_viewer = _FromPart("hand_over", "shown_viewer")
+    looking_back_text = OnFirstUse("_build_looking_back")
+    back_to_game = OnFirstUse("_build_looking_back")
+    chance_button = OnFirstUse("_build_chance_controls")
+    chance_select = OnFirstUse("_build_chance_controls")
+    chance_apply = OnFirstUse("_build_chance_controls")
 
     def __init__(
         self,
@@ -164,19 +174,8 @@ class Explorer(w.VBox):
         self.board = Board()
         self.board.zones_beside = not compact  # the explorer's page is wide: hands beside the board
         self.controller: ClickController | None = None
-        self.curtain_for: int | None = None
-        self.session: Session | None = None
-        #: while looking back in the "player to move" view: the seat whose eyes the history is seen with
-        self._looking_viewer: int | None = None
-        #: the seat looking at what its turn turned up before it hands over ("Done — hand over")
-        self._handing_over: int | None = None
-        self._done_at = None  # the node whose result was looked at: no second "Done" for it
         self._stop_observing = lambda: None
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
-        self._quiet = False  # True while new_game sets its menus: their observers wait
-        self._reverting = False  # True while a control changed behind the curtain is set back
-        #: the controls the curtain disabled (they are enabled again when it lifts)
-        self._frozen: list[w.Widget] = []
         #: perfect play "being prepared": a thread asks again until the table is ready
         self._perfect_lock = threading.Lock()
         self._perfect_poll: tuple[threading.Event, rk.Game] | None = None
@@ -184,7 +183,20 @@ class Explorer(w.VBox):
         self._folded_built = self._chance_built = False
         self.looks = Looks()
         self._form: OptionsForm | None = None  # made on first use (`form`)
+        self.message = self.looks.make(w.HTML)
+        self.page = Page(self.looks, self.message)
         self._make_controls()
+        self.hand_over = HandOver(
+            self.page,
+            self.board,
+            self.perspective,
+            lambda: self.agent_seats,
+            redraw=self._redraw,
+            refresh=self.refresh,
+        )
+        #: the parts (widgets/explorer/*.py): each is given the session and the game
+        self._parts = [self.hand_over]
+        self.session: Session | None = None
         self._wire()
         body = self._layout()
         super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *body])
@@ -194,6 +206,28 @@ class Explorer(w.VBox):
         self.new_game()
         if position is not None:
             self.set_position(position)
+
+    @property
+    def session(self) -> Session | None:
+        """The game explored (rules_kernel.session): its tree, undo/redo, chance, agents."""
+        return self.__dict__.get("_session")
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        self.__dict__["_session"] = session
+        for part in self._parts:
+            part.session = session
+
+    @property
+    def game(self) -> rk.Game | None:
+        """The game shown, as loaded with its options."""
+        return self.__dict__.get("_game")
+
+    @game.setter
+    def game(self, game: rk.Game) -> None:
+        self.__dict__["_game"] = game
+        for part in self._parts:
+            part.game = game
 
     def __repr__(self) -> str:
         # short: a notebook shows the widget, and ipywidgets' own repr lists every trait of
@@ -227,7 +261,6 @@ class Explorer(w.VBox):
         self.players = make(w.HTML)
         self.players.add_class("re-players")
         self.status = make(w.HTML)
-        self.message = make(w.HTML)
         self.choices = make(w.HBox, layout=ROW)
         self.moves_heading = w.HTML("<b>Moves</b>")
         self.move_list = MoveList(layout=w.Layout(width="96%", max_width="420px"))
@@ -295,14 +328,6 @@ class Explorer(w.VBox):
         self.tools_toggle = make(w.ToggleButton, value=False, description=f"{FOLDED_TITLE} ▸", layout=AUTO)
         self.tools_toggle.add_class("re-tools-toggle")
         self.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
-        # its button as wide as its words, under the text (not stretched across the board's width)
-        self.curtain = w.VBox(layout=w.Layout(display="none", align_items="center"))
-        self.curtain.add_class("re-curtain")  # its text and button: _build_hand_over
-        # the curtain takes the focus when it comes down, the board after (it draws nothing)
-        self.focus = FocusMover(layout=self.looks.shared(w.Layout, {}))
-        # before the curtain: the player whose turn just ended looks at what it turned up
-        self.done_box = w.VBox(layout=w.Layout(display="none"))
-        self.done_box.add_class("re-hand-over")
 
     def _layout(self) -> list[w.Widget]:
         make = self.looks.make
@@ -343,18 +368,15 @@ class Explorer(w.VBox):
         side_column.add_class("re-side")
         main = make(w.HBox, children=[board_column, side_column], layout={**ROW, "width": "100%"})
         #: what the hand-over curtain hides besides the board: every control but its own button
-        self._covered = [side_column]
+        self.hand_over.covered = [side_column]
         if self.compact:
             return [main]
         header = make(w.HBox, children=[self.game_select, self.new_button], layout=ROW)
-        self._covered += [header, self.options_box, self.editor_box, self.reference_box]
+        self.hand_over.covered += [header, self.options_box, self.editor_box, self.reference_box]
         return [header, self.options_box, self.editor_box, main, self.reference_box]
 
     def _wire(self) -> None:
-        show = error_line(self.message)
-        self._guarded = guarded(show)  # also for the widgets built on first use
-        #: every control's handler but the curtain's: nothing acts while the curtain is down
-        on = self._acts = lambda handler: self._guarded(self._unless_curtained(handler))
+        on = self._acts = self.page.acts
         self.board.on_click(on(self.click))
         self.board.on_escape(on(self.clear_selection))
         self.board.on_history(on(self._history_key))
@@ -366,7 +388,7 @@ class Explorer(w.VBox):
         self.undo_button.on_click(on(lambda _: self.undo()))
         self.redo_button.on_click(on(lambda _: self.redo()))
         self.reset_button.on_click(on(lambda _: self.reset()))
-        self.perspective.observe(on(lambda _: self._view_changed()), names="value")
+        self.perspective.observe(on(lambda _: self.hand_over.view_changed()), names="value")
         self.turn_board.observe(on(lambda _: self.refresh()), names="value")
         self.hex_names.observe(on(lambda _: self.refresh()), names="value")
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
@@ -377,34 +399,8 @@ class Explorer(w.VBox):
         self.address.on_opened(guarded(self._link_refused)(self.open_link))
         self.address.on_copied(on(self._link_copied))
 
-    def _unless_curtained(self, handler: Callable[..., Any]) -> Callable[..., Any]:
-        """`handler`, run only while the hand-over curtain is up. Behind it a control does
-        nothing (the page disables them all; a script or a stale browser message may still
-        press one): a click is dropped, and a value changed (a menu, a switch) is set back, so
-        that nothing on the page changes until the next player lifts the curtain."""
-
-        def run(*args: Any) -> Any:
-            if self.curtain_for is None or self._quiet:
-                return handler(*args)
-            change = args[0] if len(args) == 1 and isinstance(args[0], dict) else None
-            if change is not None and change.get("type") == "change" and not self._reverting:
-                self._reverting = True
-                try:
-                    change["owner"].set_trait(change["name"], change["old"])
-                finally:
-                    self._reverting = False
-            return None
-
-        return run
-
     def _replace(self, box: w.Box, children: tuple[w.Widget, ...]) -> None:
-        """Set a box's children and close the ones it had that it holds no more: otherwise the
-        page would keep every form, button and switch ever made in it."""
-        kept = {id(child) for child in children}
-        old, box.children = box.children, children
-        for child in old:
-            if id(child) not in kept:
-                self.looks.close(child)
+        self.page.replace(box, children)
 
     def _set_options(self, game_id: str, values: dict[str, Any]) -> None:
         """The options the next New game starts with: their form is made when it is first shown
@@ -439,22 +435,7 @@ class Explorer(w.VBox):
         self.options_form_box.layout.display = SHOWN if opened else "none"
 
     def _build_hand_over(self) -> None:
-        """The curtain's and the hand-over's text and button: once, when a game with secrets
-        first hands the screen over in the view of the player to move."""
-        if self.curtain.children:
-            return
-        make = self.looks.make
-        self.curtain_text = make(w.HTML)
-        self.curtain_button = make(w.Button, button_style="primary", layout=AUTO)
-        self.curtain_button.add_class("re-curtain-button")
-        # the one control that acts while the curtain is down
-        self.curtain_button.on_click(self._guarded(lambda _: self._lift_curtain()))
-        self.curtain.children = (self.curtain_text, self.curtain_button)
-        self.done_text = make(w.HTML)
-        self.done_button = make(w.Button, description="Done — hand over", button_style="primary")
-        self.done_button.add_class("re-done-button")
-        self.done_button.on_click(self._acts(lambda _: self._done_looking()))
-        self.done_box.children = (self.done_text, self.done_button)
+        self.hand_over.build()
 
     def _build_looking_back(self) -> None:
         """The note that a past position is shown, with "Back to the game": once, when a past
@@ -576,17 +557,14 @@ class Explorer(w.VBox):
         try:
             self.game = rk.load_game(self.game_select.value, **self._option_values())
         except rk.RulesError as exc:
-            self._say(str(exc), error=True)
+            self.page.say(str(exc), error=True)
             return
         self.secrets = has_secrets(self.game)
         if not self.compact:
             self._replace(self.reference_box, (reference_panel(self.game),))
-        self._quiet = True  # the menus' observers wait until every menu fits the new game
-        try:
+        with self.page.quiet:  # the menus' observers wait until every menu fits the new game
             self._set_menus()
-        finally:
-            self._quiet = False
-        self._say("")
+        self.page.say("")
         self._note_position("")
         self._start(self.game.initial_state())
 
@@ -623,11 +601,7 @@ class Explorer(w.VBox):
             state, seed=self.seed, agents=self._agents(), manual_chance=self.manual_chance.value
         )
         self._stop_observing = self.session.observe(self._session_changed)
-        self.curtain_for = None
-        self._shown_viewer = None
-        self._looking_viewer = None
-        self._handing_over = None
-        self._done_at = None
+        self.hand_over.start()
         self._zoom: float | None = None
         self._forget_the_last_game()
         self._redraw()
@@ -641,11 +615,8 @@ class Explorer(w.VBox):
             self._replace(self.editor_box, ())
             self.editor_box.layout.display = "none"
         if self._folded_built:
-            quiet, self._quiet = self._quiet, True
-            try:
+            with self.page.quiet:
                 self.edit_toggle.value = False
-            finally:
-                self._quiet = quiet
             self.pictures.link.value = self.link_note.value = ""
         if self.looking_back.children:
             self.looking_back_text.value = ""
@@ -679,13 +650,13 @@ class Explorer(w.VBox):
         self._redraw()
 
     def _redraw(self) -> None:
-        self._maybe_curtain()
+        self.hand_over.maybe_curtain()
         self.refresh()
 
     def _settings_changed(self) -> None:
         """The agent's seat or kind, or chance by hand: the session takes them and, if it is now
         an agent's turn or chance is due, plays on (one change, one redraw)."""
-        if self._quiet or self.session is None:
+        if self.page.quiet or self.session is None:
             return
         with self.session.batch():
             self.session.agents = self._agents()
@@ -710,7 +681,7 @@ class Explorer(w.VBox):
         else:
             state = position
         self.start_position = state.to_text()
-        self._say("")
+        self.page.say("")
         self._note_position("")
         self._start(state)
 
@@ -772,12 +743,12 @@ class Explorer(w.VBox):
     def play(self, action: Action | str) -> State:
         """Play a move or chance outcome (or its notation); errors are shown, not raised."""
         try:
-            self._stop_looking()
+            self.hand_over.stop_looking()
             self.session.play(action)
         except rk.RulesError as exc:
-            self._say(str(exc), error=True)
+            self.page.say(str(exc), error=True)
             return self.state
-        self._say("")
+        self.page.say("")
         return self.state
 
     def undo(self) -> None:
@@ -788,16 +759,16 @@ class Explorer(w.VBox):
         the other seat's view. Nothing behind the curtain."""
         if self.curtain_for is not None:
             return
-        if not self._hand_over():
-            self._stop_looking()
+        if not self.hand_over.follows_turn:
+            self.hand_over.stop_looking()
             self.session.undo()
             return
         target = self._undo_target()
         if target is None:
-            self._say(self._why_no_undo())
+            self.page.say(self._why_no_undo())
             return
-        self._stop_looking()
-        self._done_at = None
+        self.hand_over.stop_looking()
+        self.hand_over.done_at = None
         self.session.go(target)
 
     def redo(self) -> None:
@@ -805,13 +776,13 @@ class Explorer(w.VBox):
         move, the player at the screen's own turn and the automatic actions after it."""
         if self.curtain_for is not None:
             return
-        if not self._hand_over():
-            self._stop_looking()
+        if not self.hand_over.follows_turn:
+            self.hand_over.stop_looking()
             self.session.redo()
             return
         target = self._redo_target()
         if target is not None:
-            self._stop_looking()
+            self.hand_over.stop_looking()
             self.session.go(target)
 
     def _hand_over(self) -> bool:
@@ -881,26 +852,22 @@ class Explorer(w.VBox):
             return  # the history is seen with the eyes at the table: none until the curtain lifts
         line_end = len(self.session.line()) - 1
         ply = max(0, min(line_end, ply))
-        if self.perspective.value == FOLLOW_TURN and self._looking_viewer is None:
-            self._looking_viewer = self.viewer  # the history is seen with the eyes at the table
+        self.hand_over.keep_looking()  # the history is seen with the eyes at the table
         self.curtain_for = None
         if ply == self.session.ply:
             return
         self.session.go_to(ply)
         if self.at_the_end:
-            self._stop_looking()
+            self.hand_over.stop_looking()
             self._redraw()
 
     def back_to_the_game(self) -> None:
         """Back to the last position of the current line, where the game stands."""
         if self.at_the_end:
-            self._stop_looking()
+            self.hand_over.stop_looking()
             self.refresh()
         else:
             self.look_at(len(self.session.line()) - 1)
-
-    def _stop_looking(self) -> None:
-        self._looking_viewer = None
 
     def _history_key(self, key: str) -> None:
         """The board's history keys: PageUp/PageDown step, Home/End go to the start or the end."""
@@ -913,7 +880,7 @@ class Explorer(w.VBox):
         Nothing behind the curtain."""
         if self.curtain_for is not None:
             return
-        self._say("")
+        self.page.say("")
         with self.session.batch():
             self.session.start()
             self.session.run_automatic()
@@ -933,63 +900,6 @@ class Explorer(w.VBox):
     def _play_selected(self) -> None:
         if self.all_moves.value is not None:
             self.play(self.all_moves.value)
-
-    # --- whose eyes ----------------------------------------------------------------------
-    @property
-    def viewer(self) -> int | None:
-        """The seat whose view the page shows; None for all-seeing."""
-        mode = self.perspective.value
-        if mode in (None, ALL_SEEING):
-            return None
-        if mode == FOLLOW_TURN:
-            if self._looking_viewer is not None:
-                return self._looking_viewer
-            return self._turn_viewer() if self._handing_over is None else self._handing_over
-        return mode
-
-    def _turn_viewer(self) -> int:
-        humans = [p for p in range(self.game.num_players) if p not in self.agent_seats] or [0]
-        node = self.session.node
-        while node is not None:  # at chance or the agent's turn: the last person to act
-            if node.state.current_player in humans:
-                return node.state.current_player
-            node = node.parent
-        return humans[0]
-
-    def _maybe_curtain(self) -> None:
-        """Two people at one screen: between their turns, hide the board until the next
-        player says they are sitting there."""
-        if self.perspective.value != FOLLOW_TURN or self.state.is_terminal():
-            self.curtain_for = None
-            return
-        if self._looking_viewer is not None:
-            return  # looking back through the game: the same eyes, no hand-over
-        self._handing_over = None
-        viewer = self._turn_viewer()
-        shown = getattr(self, "_shown_viewer", None)
-        if shown is None or viewer == shown:
-            return
-        if self.state.hand_over_from == shown and self._done_at is not self.session.node:
-            self._handing_over = shown  # they look at what they turned up, then say "done"
-            return
-        self.curtain_for = viewer
-
-    def _done_looking(self) -> None:
-        """The player whose turn ended has seen its result: now the curtain, then the next player."""
-        self._done_at = self.session.node
-        self._redraw()
-
-    def _lift_curtain(self) -> None:
-        self.curtain_for = None
-        self.refresh()
-        self.focus.move_to("re-board")
-
-    def _view_changed(self) -> None:
-        if self._quiet or self.session is None:
-            return
-        self.curtain_for = None
-        self._shown_viewer = None
-        self.refresh()
 
     # --- clicks ------------------------------------------------------------------------
     def click(self, cell: str) -> None:
@@ -1045,19 +955,10 @@ class Explorer(w.VBox):
         view = self._view = self.presentation()
         curtain = self.curtain_for is not None
         if not curtain:
-            self._uncover()
+            self.hand_over.uncover()
         self._show_perfect_switch()  # the solved table may have become ready meanwhile
         self.controller = _Controller(view.moves)
-        self._show_done()
-        if curtain and self.curtain.layout.display == "none":
-            # the board it had is about to be hidden; the button may be made just below (the
-            # mover waits for it)
-            self.focus.move_to("re-curtain-button")
-        if curtain:
-            # emptied before the curtain shows: the page never holds both the curtain and the
-            # last view's hit layer (its names), not even for the messages in between
-            self._clear_board()
-        self._show_curtain(curtain)
+        self.hand_over.show(curtain)
         self._show_players(view)
         status = "" if curtain else view.status + self._perfect_status()
         self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
@@ -1089,7 +990,7 @@ class Explorer(w.VBox):
             self.export(view)  # the download link follows the game
         self._replace(self.choices, ())
         if curtain:
-            self._cover()
+            self.hand_over.cover(self, self._forget_behind_curtain)
 
     def _show_steps(self, curtain: bool) -> None:
         """Undo and Redo, enabled where they take something back or walk it again; in the view
@@ -1098,75 +999,31 @@ class Explorer(w.VBox):
         session = self.session
         if curtain:
             undo = redo = False
-        elif self._hand_over():
+        elif self.hand_over.follows_turn:
             undo, redo = self._undo_target() is not None, self._redo_target() is not None
         else:
             undo, redo = session.ply > 0, session.ply < len(session.line()) - 1
         self.undo_button.disabled, self.redo_button.disabled = not undo, not redo
-        if self._hand_over() and not undo and not curtain and session.ply > 0:
+        if self.hand_over.follows_turn and not undo and not curtain and session.ply > 0:
             self.undo_button.tooltip = self._why_no_undo()
         else:
-            mine = self._hand_over()
+            mine = self.hand_over.follows_turn
             self.undo_button.tooltip = "Take back your turn" if mine else "Take back the last move"
 
-    def _walk(self) -> Iterator[w.Widget]:
-        """Every widget on the page, the explorer's own first."""
-        seen: set[int] = set()
-        todo: list[w.Widget] = [self]
-        while todo:
-            widget = todo.pop()
-            if id(widget) in seen:
-                continue
-            seen.add(id(widget))
-            yield widget
-            todo.extend(reversed(getattr(widget, "children", ()) or ()))
-
-    def _cover(self) -> None:
-        """The hand-over curtain is down: every control but its button is hidden and disabled,
-        and nothing of the view shown before stays on the page (the board's drawing, the
-        screen-reader lines, the notes, the picture and link made in it, an open editor)."""
-        for part in self._covered:
-            part.add_class(BEHIND_CURTAIN)
-        self._clear_board()
+    def _forget_behind_curtain(self) -> None:
+        """Nothing of the view shown before the curtain stays on the page: the screen-reader
+        lines, the notes, the picture and link made in it, an open editor."""
         self._announce("")
         self.status.value = self.message.value = self.study_status.value = ""
         if self.editor_box.children:
             self._replace(self.editor_box, ())
             self.editor_box.layout.display = "none"
         if self._folded_built:
-            self._quiet = True  # the editor's switch is set back without its observer acting
-            try:
+            with self.page.quiet:  # the editor's switch is set back without its observer acting
                 self.edit_toggle.value = False
-            finally:
-                self._quiet = False
             self.pictures.link.value = self.link_note.value = self.position_note.value = ""
         if self.looking_back.children:
             self.looking_back_text.value = ""
-        keep = self.curtain_button
-        for widget in self._walk():
-            if widget is not keep and getattr(widget, "disabled", True) is False:
-                widget.disabled = True
-                self._frozen.append(widget)
-
-    def _uncover(self) -> None:
-        """The curtain lifted: the page's parts come back and the controls it disabled are
-        enabled again (the redraw then disables what has nothing to do)."""
-        for part in self._covered:
-            part.remove_class(BEHIND_CURTAIN)
-        frozen, self._frozen = self._frozen, []
-        for widget in frozen:
-            widget.disabled = False
-
-    def _clear_board(self) -> None:
-        """Nothing of the last view on the board: its drawing, hit layer (names and tooltips)
-        and label go, so that neither the page nor its accessibility tree holds them."""
-        board = self.board
-        board.scene = board.layout = None
-        board.highlight, board.cursor = {}, ""
-        with board.widget.hold_sync():
-            board.widget.scene_svg = board.widget.hit_svg = board.widget.highlight_svg = ""
-            board.widget.cursor_start = ""
-            board.widget.label = "Game board (hidden for the hand-over)"
 
     def _show_history(self, view: Presentation, curtain: bool) -> None:
         """The move list (the whole current line, the shown position marked), the note that a
@@ -1206,22 +1063,8 @@ class Explorer(w.VBox):
 
     def _into_line(self, at, variation: int) -> None:
         if self.session.node is at:
-            if self.perspective.value == FOLLOW_TURN and self._looking_viewer is None:
-                self._looking_viewer = self.viewer
+            self.hand_over.keep_looking()
             self.session.forward(variation)
-
-    def _show_done(self) -> None:
-        looking = self._handing_over is not None
-        was = self.done_box.layout.display
-        self.done_box.layout.display = "flex" if looking else "none"
-        if looking:
-            name = self.game.player_names[self._handing_over]
-            self.done_text.value = html(
-                "<p><b>{name}: your turn is over.</b> Look at what you turned up; then hand over.</p>",
-                name=name,
-            )
-            if was == "none":
-                self.focus.move_to("re-done-button")
 
     def _flip(self, scene) -> bool | None:
         """The board from its own side for a seat's view (the layout's default), turned round
@@ -1232,18 +1075,6 @@ class Explorer(w.VBox):
         self.turn_board.layout.display = SHOWN
         own_side = scene.perspective == 1
         return (not own_side) if self.turn_board.value else own_side
-
-    def _show_curtain(self, curtain: bool) -> None:
-        self.board.widget.layout.display = "none" if curtain else SHOWN
-        self.curtain.layout.display = "flex" if curtain else "none"
-        if curtain:
-            name = self.game.player_names[self.curtain_for]
-            self.curtain_text.value = html(
-                "<p><b>{name} to play.</b> Pass the screen to {name}; the board stays hidden "
-                "until {name} is ready.</p>",
-                name=name,
-            )
-            self.curtain_button.description = f"Show {name}'s view"
 
     def _show_players(self, view: Presentation) -> None:
         names = self.game.player_names
@@ -1371,9 +1202,8 @@ class Explorer(w.VBox):
                 self.perfect.value = False
             if self.curtain_for is None:
                 self.perfect.disabled = preparing
-            elif not preparing and not any(widget is self.perfect for widget in self._frozen):
-                self.perfect.disabled = True  # behind the curtain: usable once it lifts
-                self._frozen.append(self.perfect)
+            elif not preparing:
+                self.hand_over.freeze(self.perfect)  # behind the curtain: usable once it lifts
             if availability == "ready":
                 self._offer_perfect_agent()
             if preparing:
@@ -1383,13 +1213,10 @@ class Explorer(w.VBox):
         """The perfect agent joins the agents' menu once the table is ready."""
         if PERFECT_AGENT in self.agent_kind.options:
             return
-        kind, quiet = self.agent_kind.value, self._quiet
-        self._quiet = True
-        try:
+        kind = self.agent_kind.value
+        with self.page.quiet:
             self.agent_kind.options = AGENTS + (PERFECT_AGENT,)
             self.agent_kind.value = kind
-        finally:
-            self._quiet = quiet
 
     def _poll_perfect(self, game: rk.Game) -> None:
         """Ask again, in a thread, until `game`'s table is no longer being prepared (the
@@ -1424,11 +1251,11 @@ class Explorer(w.VBox):
             try:
                 self.tablebase = self.game.open_solved_table()
             except rk.RulesError as exc:  # its words hold no path or command (TablebaseError.detail does)
-                self._say(str(exc), error=True)
+                self.page.say(str(exc), error=True)
                 self.perfect.value = False
                 self._show_perfect_switch()
                 return
-        if not self._quiet and self.session is not None:  # a new game draws itself once its menus are set
+        if not self.page.quiet and self.session is not None:  # a new game draws itself once its menus are set
             self.refresh()
 
     def _perfect_on(self) -> bool:
@@ -1466,7 +1293,7 @@ class Explorer(w.VBox):
 
     # --- analysis (every game: the best engine this machine has for it) -----------------------
     def _analysis_switched(self) -> None:
-        if not self._quiet and self.session is not None:
+        if not self.page.quiet and self.session is not None:
             self.refresh()
 
     def _show_analysis(self, view: Presentation, curtain: bool) -> None:
@@ -1493,9 +1320,6 @@ class Explorer(w.VBox):
             **{**self.board.highlight, "arrows": self.analysis.arrows(), "marks": self._value_marks()}
         )
 
-    def _say(self, text: str, error: bool = False) -> None:
-        self.message.value = message_html(text, error=error)
-
     # --- the board editor ---------------------------------------------------------------
     def _editing_switched(self) -> None:
         """Open the editor on the position shown (only where the page may show its text: in
@@ -1505,7 +1329,7 @@ class Explorer(w.VBox):
             return
         if (self.secrets and self.viewer is not None) or self.curtain_for is not None:
             self.edit_toggle.value = False
-            self._say("The editor shows every card: open it in the all-seeing view.", error=True)
+            self.page.say("The editor shows every card: open it in the all-seeing view.", error=True)
             return
         editor = PositionEditor(self.state, self._play_edited, self._analyse_edited)
         self.editor_box.children, self.editor_box.layout.display = (editor,), SHOWN
@@ -1529,11 +1353,8 @@ class Explorer(w.VBox):
         if link is None:
             return
         states, actions = link.line()
-        self._quiet = True
-        try:
+        with self.page.quiet:
             self.game_select.value = link.game
-        finally:
-            self._quiet = False
         self._set_options(link.game, link.options)
         self.new_game()
         views = [value for _, value in self.perspective.options]
@@ -1544,7 +1365,7 @@ class Explorer(w.VBox):
         if link.position is not None or link.moves:
             self.start_position = states[0].to_text()
             self._start(states[0], self._session_of(states[0], actions, link.ply))
-        self._say("Opened from the link.")
+        self.page.say("Opened from the link.")
 
     def _session_of(self, start: State, actions: list[Action], ply: int | None) -> Session:
         """A session holding the link's line, its chance outcomes as written, at `ply`."""
@@ -1558,7 +1379,7 @@ class Explorer(w.VBox):
         return session
 
     def _link_refused(self, text: str) -> None:
-        self._say(f"This link cannot be opened: {text}", error=True)
+        self.page.say(f"This link cannot be opened: {text}", error=True)
 
     def link_query(self) -> str:
         """The query string of a link to the position shown and its line; in a player's view of

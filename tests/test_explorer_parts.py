@@ -1,0 +1,97 @@
+"""The explorer's parts (widgets/explorer/*.py, issue 45 item 7), each driven on its own
+without a browser and without an `Explorer`: a session, the part, what it shows and does."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+
+import rules_kernel as rk
+from rules_kernel.session import Session
+from widgets.board import Board
+from widgets.explorer.common import ALL_SEEING, FOLLOW_TURN, Page
+from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
+from widgets.looks import Looks
+
+
+class Calls:
+    """A callback that counts its calls (the explorer's redraw, refresh, ...)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, *args) -> None:
+        self.count += 1
+
+
+@pytest.fixture
+def page() -> Page:
+    return Page(Looks(), w.HTML())
+
+
+def seated(part, game: rk.Game, session: Session):
+    """`part` given the game and the session, as the explorer gives them on a new game."""
+    part.game, part.session = game, session
+    return part
+
+
+def perspective(views, value) -> w.Dropdown:
+    return w.Dropdown(options=views, value=value)
+
+
+# --- the hand-over (curtain.py) -----------------------------------------------------------------
+def test_the_hand_over_hides_the_board_between_two_people_and_only_its_button_lifts_it(page):
+    game = rk.load_game("war-chest", players=2)
+    session = Session(game.initial_state(), seed=3, agents={})
+    views = [("turn", FOLLOW_TURN), ("A", 0), ("B", 1), ("all", ALL_SEEING)]
+    refresh = Calls()
+    hand_over = seated(
+        HandOver(page, Board(), perspective(views, FOLLOW_TURN), lambda: [], redraw=Calls(), refresh=refresh),
+        game,
+        session,
+    )
+    mover = session.state.current_player
+    assert hand_over.viewer == mover and hand_over.follows_turn
+    hand_over.shown_viewer = mover  # the page has shown the mover's view
+    session.play(session.state.legal_moves()[0])  # their turn ends: the other seat's
+    other = session.state.current_player
+    assert other != mover
+    hand_over.maybe_curtain()
+    assert hand_over.curtain_for == other and page.curtain_down()
+
+    side = w.VBox([w.Button(description="Undo")])
+    hand_over.covered = [side]
+    root = w.VBox([side, hand_over.curtain, hand_over.board.widget])
+    hand_over.show(True)
+    name = game.player_names[other]
+    assert hand_over.curtain.layout.display == "flex" and hand_over.board.widget.layout.display == "none"
+    assert hand_over.curtain_button.description == f"Show {name}'s view"
+    forgotten = Calls()
+    hand_over.cover(root, forgotten)
+    undo = side.children[0]
+    assert forgotten.count == 1 and BEHIND_CURTAIN in side._dom_classes
+    assert undo.disabled and not hand_over.curtain_button.disabled
+    pressed = Calls()
+    page.acts(pressed)(None)  # a control's handler behind the curtain: dropped
+    assert pressed.count == 0
+
+    hand_over.curtain_button.click()  # the next player sits down
+    assert hand_over.curtain_for is None and refresh.count == 1
+    hand_over.uncover()
+    assert not undo.disabled and BEHIND_CURTAIN not in side._dom_classes
+    page.acts(pressed)(None)
+    assert pressed.count == 1
+    assert hand_over.viewer == other
+
+
+def test_the_hand_over_s_viewer_is_the_menu_s_seat_or_nobody_all_seeing(page):
+    game = rk.load_game("war-chest", players=2)
+    session = Session(game.initial_state(), seed=3, agents={})
+    menu = perspective([("A", 0), ("B", 1), ("all", ALL_SEEING)], 1)
+    hand_over = HandOver(page, Board(), menu, lambda: [], redraw=Calls(), refresh=Calls())
+    seated(hand_over, game, session)
+    assert hand_over.viewer == 1 and not hand_over.follows_turn
+    hand_over.maybe_curtain()
+    assert hand_over.curtain_for is None
+    menu.value = ALL_SEEING
+    assert hand_over.viewer is None
