@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from rules_kernel.core import CHANCE, ChanceNotEnumerableError, EditPiece, Move, Outcome, State
+from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
 from rules_kernel.position_text import read_edit
@@ -199,16 +200,16 @@ class WarStoriesState(State):
         """Each side's pieces ("Pionnen", letters as the position text writes them: upper
         case White's), the board cards ("Bordkaarten", face down as they lie; keys are their
         card codes), and each card counted among the removed ones ("verwijderd")."""
-        return rules._EDIT_PIECES
+        return editor.EDIT_PIECES
 
     def edit_hands(self) -> dict[tuple[int | None, str], int]:
         """How many of each card are removed, keyed (None, "removed:<code>")."""
-        return rules._edit_hands(self)
+        return editor.edit_hands(self)
 
     def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
         """The turn (a card face up, Heiya turned over this turn) and the two-Ki flags of
         the Yonhon no ki rule."""
-        return rules._edit_fields(self)
+        return editor.edit_fields(self)
 
     def edit(
         self,
@@ -222,7 +223,7 @@ class WarStoriesState(State):
         it is checked exactly as any position text is."""
         return read_edit(
             self.game,
-            lambda: rules._edited(self, place or {}, hands or {}, to_move, fields or {}),
+            lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
             notation.position_text,
         )
 
