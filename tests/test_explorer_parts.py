@@ -3,6 +3,8 @@ without a browser and without an `Explorer`: a session, the part, what it shows 
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as w
 import pytest
 
@@ -11,7 +13,9 @@ from rules_kernel.session import Session
 from widgets.board import Board
 from widgets.explorer.common import ALL_SEEING, FOLLOW_TURN, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
+from widgets.explorer.history import History
 from widgets.looks import Looks
+from widgets.presentation import present
 
 
 class Calls:
@@ -95,3 +99,53 @@ def test_the_hand_over_s_viewer_is_the_menu_s_seat_or_nobody_all_seeing(page):
     assert hand_over.curtain_for is None
     menu.value = ALL_SEEING
     assert hand_over.viewer is None
+
+
+# --- the history (history.py) -------------------------------------------------------------------
+def history_of(page: Page, game: rk.Game, session: Session, view) -> History:
+    menu = perspective([("turn", FOLLOW_TURN), ("A", 0), ("B", 1), ("all", ALL_SEEING)], view)
+    eyes = seated(HandOver(page, Board(), menu, lambda: [], redraw=Calls(), refresh=Calls()), game, session)
+    return seated(History(page, eyes, redraw=Calls(), refresh=Calls()), game, session)
+
+
+def test_the_history_looks_back_without_undoing_and_steps_along_the_line(page):
+    game = rk.load_game("yokai-3x4")
+    session = Session(game.initial_state())
+    history = history_of(page, game, session, ALL_SEEING)
+    for move in ("b2b3", "c4b3", "b1c2"):
+        session.play(move)
+    history.look_at(1)
+    assert session.ply == 1 and len(session.line()) == 4 and not history.at_the_end
+    history.show(present(session, None), curtain=False)
+    assert history.move_list.current == 1 and len(history.move_list.options) == 3
+    assert history.looking_back.layout.display == "flex"
+    assert "Showing the position after move 1 of 3" in history.looking_back_text.value
+    assert not history.undo_button.disabled and not history.redo_button.disabled
+    history.history_key("End")
+    assert history.at_the_end and session.ply == 3
+    history.undo()
+    history.show(present(session, None), curtain=False)
+    assert session.ply == 2 and not history.redo_button.disabled  # Undo keeps the line: Redo walks it
+    assert history.undo_button.tooltip == "Take back the last move"
+    history.back_to_the_game()
+    history.show(present(session, None), curtain=False)
+    assert session.ply == 3 and history.looking_back.layout.display == "none"
+    history.reset()
+    history.show(present(session, None), curtain=True)  # behind the curtain: nothing to step
+    assert session.ply == 0 and history.undo_button.disabled and history.redo_button.disabled
+    assert history.move_list.options == ()
+
+
+def test_in_the_view_of_the_player_to_move_undo_takes_back_only_your_own_turn(page):
+    game = rk.load_game("war-chest", players=2)
+    session = Session(game.initial_state(), seed=3, agents={})
+    history = history_of(page, game, session, FOLLOW_TURN)
+    mover = session.state.current_player
+    session.play(session.state.legal_moves()[0])
+    assert session.state.current_player != mover and history.undo_target() is None
+    history.show_steps(curtain=False)
+    why = f"the last turn was {game.player_names[mover]}'s, and it stays hidden from you"
+    assert history.undo_button.disabled and why in history.undo_button.tooltip
+    ply = session.ply
+    history.undo()
+    assert session.ply == ply and why in html.unescape(page.message.value)  # nothing taken back: said why

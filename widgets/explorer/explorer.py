@@ -25,7 +25,7 @@ import ipywidgets as w
 import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.core import Action, Move, State
-from rules_kernel.session import Change, Node, Session, SessionError
+from rules_kernel.session import Change, Session, SessionError
 from widgets import runtime
 from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
@@ -36,23 +36,21 @@ from widgets.explorer.common import (
     AGENTS,
     ALL_SEEING,
     AUTO,
-    FITS,
     FOLLOW_TURN,
     LABEL_FITS,
     PERFECT_AGENT,
     ROW,
-    STEP,
     WIDE,
     OnFirstUse,
     Page,
 )
 from widgets.explorer.curtain import HandOver
+from widgets.explorer.history import History
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.looks import Looks
-from widgets.movelist import MoveList
 from widgets.options import OptionsForm
-from widgets.presentation import Presentation, has_secrets, line_of, line_of_node, name_at, present
+from widgets.presentation import Presentation, has_secrets, name_at, present
 from widgets.reference import reference_panel
 from widgets.runtime import SHOWN
 from widgets.safe import guarded, html
@@ -147,8 +145,16 @@ class Explorer(w.VBox):
     viewer = _FromPart("hand_over")
     _handing_over = _FromPart("hand_over", "handing_over")
     _shown_viewer = _FromPart("hand_over", "shown_viewer")
-    looking_back_text = OnFirstUse("_build_looking_back")
-    back_to_game = OnFirstUse("_build_looking_back")
+    looking_back_text = _FromPart("history")
+    back_to_game = _FromPart("history")
+    moves_heading = _FromPart("history")
+    move_list = _FromPart("history")
+    looking_back = _FromPart("history")
+    lines_here = _FromPart("history")
+    undo_button = _FromPart("history")
+    redo_button = _FromPart("history")
+    reset_button = _FromPart("history")
+    at_the_end = _FromPart("history")
     chance_button = OnFirstUse("_build_chance_controls")
     chance_select = OnFirstUse("_build_chance_controls")
     chance_apply = OnFirstUse("_build_chance_controls")
@@ -194,8 +200,11 @@ class Explorer(w.VBox):
             redraw=self._redraw,
             refresh=self.refresh,
         )
+        self.history = History(
+            self.page, self.hand_over, compact=compact, redraw=self._redraw, refresh=self.refresh
+        )
         #: the parts (widgets/explorer/*.py): each is given the session and the game
-        self._parts = [self.hand_over]
+        self._parts = [self.hand_over, self.history]
         self.session: Session | None = None
         self._wire()
         body = self._layout()
@@ -262,14 +271,6 @@ class Explorer(w.VBox):
         self.players.add_class("re-players")
         self.status = make(w.HTML)
         self.choices = make(w.HBox, layout=ROW)
-        self.moves_heading = w.HTML("<b>Moves</b>")
-        self.move_list = MoveList(layout=w.Layout(width="96%", max_width="420px"))
-        #: looking back: a past position is shown ("Back to the game" returns to the end of the line)
-        self.looking_back = w.HBox(
-            layout=w.Layout(display="none", flex_flow="row wrap", align_items="center")
-        )
-        self.looking_back.add_class("re-looking-back")  # its text and button: _build_looking_back
-        self.lines_here = make(w.HBox, layout=ROW)
         self.turn_board = w.ToggleButton(
             value=False,
             description="Turn the board",
@@ -281,11 +282,6 @@ class Explorer(w.VBox):
             description="Hex names",
             tooltip="Write every hex's name on the map, over the coins (the move list names hexes so)",
             layout=w.Layout(width="auto"),
-        )
-        self.undo_button = make(w.Button, description="Undo", layout=STEP)
-        self.redo_button = make(w.Button, description="Redo", layout=STEP)
-        self.reset_button = make(
-            w.Button, description="Reset", layout=STEP, tooltip="Back to the starting position"
         )
         self.perspective = make(w.Dropdown, description="View", style=LABEL_FITS, layout=WIDE)
         #: one switch per seat: an agent plays that seat (any number of seats, all four in War Chest 4p)
@@ -379,15 +375,11 @@ class Explorer(w.VBox):
         on = self._acts = self.page.acts
         self.board.on_click(on(self.click))
         self.board.on_escape(on(self.clear_selection))
-        self.board.on_history(on(self._history_key))
-        self.move_list.on_go(on(self.look_at))
+        self.board.on_history(on(lambda key: self.history.history_key(key)))
         self.game_select.observe(on(lambda ch: self._set_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self._new_game_pressed()))
         self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
         self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
-        self.undo_button.on_click(on(lambda _: self.undo()))
-        self.redo_button.on_click(on(lambda _: self.redo()))
-        self.reset_button.on_click(on(lambda _: self.reset()))
         self.perspective.observe(on(lambda _: self.hand_over.view_changed()), names="value")
         self.turn_board.observe(on(lambda _: self.refresh()), names="value")
         self.hex_names.observe(on(lambda _: self.refresh()), names="value")
@@ -438,15 +430,7 @@ class Explorer(w.VBox):
         self.hand_over.build()
 
     def _build_looking_back(self) -> None:
-        """The note that a past position is shown, with "Back to the game": once, when a past
-        position is first shown."""
-        if self.looking_back.children:
-            return
-        make = self.looks.make
-        self.looking_back_text = make(w.HTML)
-        self.back_to_game = make(w.Button, description="Back to the game", layout=AUTO)
-        self.back_to_game.on_click(self._acts(lambda _: self.back_to_the_game()))
-        self.looking_back.children = (self.looking_back_text, self.back_to_game)
+        self.history.build()
 
     def _build_chance_controls(self) -> None:
         """Sample chance, or pick an outcome and apply it: once, when chance is first resolved by
@@ -618,8 +602,7 @@ class Explorer(w.VBox):
             with self.page.quiet:
                 self.edit_toggle.value = False
             self.pictures.link.value = self.link_note.value = ""
-        if self.looking_back.children:
-            self.looking_back_text.value = ""
+        self.history.forget()
         if self.curtain.children:
             self.curtain_text.value = self.done_text.value = self.curtain_button.description = ""
         self._replace(self.choices, ())
@@ -752,138 +735,25 @@ class Explorer(w.VBox):
         return self.state
 
     def undo(self) -> None:
-        """Take back the last move (and the chance and agent actions after it). In the view of
-        the player to move (people handing the screen over), the player at the screen takes
-        back their own whole turn (War Stories: both flips), with the agents' replies and the
-        chance after it, and nothing of another person's turn: that would show a position in
-        the other seat's view. Nothing behind the curtain."""
-        if self.curtain_for is not None:
-            return
-        if not self.hand_over.follows_turn:
-            self.hand_over.stop_looking()
-            self.session.undo()
-            return
-        target = self._undo_target()
-        if target is None:
-            self.page.say(self._why_no_undo())
-            return
-        self.hand_over.stop_looking()
-        self.hand_over.done_at = None
-        self.session.go(target)
+        """Take back the last move; in the view of the player to move, the player at the
+        screen's own whole turn (widgets/explorer/history.py)."""
+        self.history.undo()
 
     def redo(self) -> None:
-        """Walk the current line on again: what `undo` took back. In the view of the player to
-        move, the player at the screen's own turn and the automatic actions after it."""
-        if self.curtain_for is not None:
-            return
-        if not self.hand_over.follows_turn:
-            self.hand_over.stop_looking()
-            self.session.redo()
-            return
-        target = self._redo_target()
-        if target is not None:
-            self.hand_over.stop_looking()
-            self.session.go(target)
+        """Walk the current line on again: what `undo` took back."""
+        self.history.redo()
 
-    def _hand_over(self) -> bool:
-        """Is the page in the view of the player to move (people handing the screen over)?"""
-        return self.perspective.value == FOLLOW_TURN
-
-    def _undo_target(self) -> Node | None:
-        """Where Undo goes in the view of the player to move: back over the automatic actions
-        (an agent's reply, chance) to the viewer's last action, then to the start of the
-        viewer's run of actions (their turn). None where the last turn is another person's."""
-        viewer, session = self.viewer, self.session
-        node = session.node
-        while node.parent is not None:
-            before = node.parent.state
-            if before.current_player == viewer or not session.is_automatic(before):
-                break
-            node = node.parent
-        if node.parent is None or node.parent.state.current_player != viewer:
-            return None
-        while node.parent is not None and node.parent.state.current_player == viewer:
-            node = node.parent
-        return node
-
-    def _redo_target(self) -> Node | None:
-        """Where Redo goes in the view of the player to move: along the current line over the
-        viewer's own turn and the automatic actions after it, up to the next person's turn
-        (the viewer's own next turn included). None where the line goes on with another
-        person's action."""
-        viewer, session = self.viewer, self.session
-        line, ply = session.line(), session.ply
-        if ply >= len(line) - 1 or line[ply].state.current_player != viewer:
-            return None
-        end, left = ply, False
-        while end + 1 < len(line):
-            state = line[end].state
-            if state.current_player == viewer and not left:
-                end += 1
-            elif session.is_automatic(state):
-                left, end = True, end + 1
-            else:
-                break
-        return line[end]
-
-    def _why_no_undo(self) -> str:
-        """Why Undo takes nothing back in the view of the player to move."""
-        if self.session.node.parent is None:
-            return "Nothing to take back: the game is at its start."
-        node = self.session.node
-        while node.parent is not None and self.session.is_automatic(node.parent.state):
-            node = node.parent
-        if node.parent is None:
-            return "Nothing of yours to take back yet."
-        mover = node.parent.state.current_player
-        names = self.game.player_names
-        whose = f"{names[mover]}'s" if 0 <= mover < len(names) else "another player's"
-        return f"Nothing of yours to take back: the last turn was {whose}, and it stays hidden from you."
-
-    # --- looking back through the game ------------------------------------------------------
-    @property
-    def at_the_end(self) -> bool:
-        """Is the position shown the last of the current line (the game as it stands)?"""
-        return self.session.ply == len(self.session.line()) - 1
+    def reset(self) -> None:
+        """Back to the start; the moves stay in the session's tree (Redo walks them again)."""
+        self.history.reset()
 
     def look_at(self, ply: int) -> None:
         """Show the position after `ply` of the current line (0: the start); nothing is undone."""
-        if self.curtain_for is not None:
-            return  # the history is seen with the eyes at the table: none until the curtain lifts
-        line_end = len(self.session.line()) - 1
-        ply = max(0, min(line_end, ply))
-        self.hand_over.keep_looking()  # the history is seen with the eyes at the table
-        self.curtain_for = None
-        if ply == self.session.ply:
-            return
-        self.session.go_to(ply)
-        if self.at_the_end:
-            self.hand_over.stop_looking()
-            self._redraw()
+        self.history.look_at(ply)
 
     def back_to_the_game(self) -> None:
         """Back to the last position of the current line, where the game stands."""
-        if self.at_the_end:
-            self.hand_over.stop_looking()
-            self.refresh()
-        else:
-            self.look_at(len(self.session.line()) - 1)
-
-    def _history_key(self, key: str) -> None:
-        """The board's history keys: PageUp/PageDown step, Home/End go to the start or the end."""
-        steps = {"PageUp": self.session.ply - 1, "PageDown": self.session.ply + 1, "Home": 0}
-        self.look_at(steps.get(key, len(self.session.line()) - 1))
-
-    def reset(self) -> None:
-        """Back to the start (the initial state, or the position the explorer was given); the
-        moves stay in the session's tree (Redo walks them again), automatic ones included.
-        Nothing behind the curtain."""
-        if self.curtain_for is not None:
-            return
-        self.page.say("")
-        with self.session.batch():
-            self.session.start()
-            self.session.run_automatic()
+        self.history.back_to_the_game()
 
     def sample_chance(self) -> None:
         if self.curtain_for is not None:
@@ -982,8 +852,7 @@ class Explorer(w.VBox):
             width = f"{self.board.natural_width * zoom:.0f}px"  # the board column fits its drawing
             self.board_column.layout.max_width = width
             self.board_column.layout.flex = f"1 1 {width}"
-        self._show_history(view, curtain)
-        self._show_steps(curtain)
+        self.history.show(view, curtain)
         self._show_menus(view, curtain)
         self._show_position(view, curtain)
         if self._folded_built:
@@ -991,24 +860,6 @@ class Explorer(w.VBox):
         self._replace(self.choices, ())
         if curtain:
             self.hand_over.cover(self, self._forget_behind_curtain)
-
-    def _show_steps(self, curtain: bool) -> None:
-        """Undo and Redo, enabled where they take something back or walk it again; in the view
-        of the player to move, only the player at the screen's own turn (the tooltip says why
-        not)."""
-        session = self.session
-        if curtain:
-            undo = redo = False
-        elif self.hand_over.follows_turn:
-            undo, redo = self._undo_target() is not None, self._redo_target() is not None
-        else:
-            undo, redo = session.ply > 0, session.ply < len(session.line()) - 1
-        self.undo_button.disabled, self.redo_button.disabled = not undo, not redo
-        if self.hand_over.follows_turn and not undo and not curtain and session.ply > 0:
-            self.undo_button.tooltip = self._why_no_undo()
-        else:
-            mine = self.hand_over.follows_turn
-            self.undo_button.tooltip = "Take back your turn" if mine else "Take back the last move"
 
     def _forget_behind_curtain(self) -> None:
         """Nothing of the view shown before the curtain stays on the page: the screen-reader
@@ -1022,49 +873,7 @@ class Explorer(w.VBox):
             with self.page.quiet:  # the editor's switch is set back without its observer acting
                 self.edit_toggle.value = False
             self.pictures.link.value = self.link_note.value = self.position_note.value = ""
-        if self.looking_back.children:
-            self.looking_back_text.value = ""
-
-    def _show_history(self, view: Presentation, curtain: bool) -> None:
-        """The move list (the whole current line, the shown position marked), the note that a
-        past position is shown, and the other lines played from it."""
-        lines = () if curtain else line_of(self.session, view.viewer)
-        self.move_list.show(lines, 0 if curtain else self.session.ply, self.game.player_names)
-        hide = self.compact and not lines  # a live diagram shows its list once a move is made
-        self.move_list.layout.display = self.moves_heading.layout.display = "none" if hide else SHOWN
-        last = len(lines)
-        looking = not curtain and self.session.ply < last
-        self.looking_back.layout.display = "flex" if looking else "none"
-        if looking:
-            shown = "the start" if self.session.ply == 0 else f"the position after move {self.session.ply}"
-            self.looking_back_text.value = html(
-                '<div style="line-height:1.4;margin:4px 8px 4px 0">Showing {shown} of {last}. A move '
-                "played here starts a new line; the moves after it stay in the game's tree.</div>",
-                shown=shown,
-                last=last,
-            )
-        others = () if curtain else self.session.variations()
-        buttons = []
-        if len(others) > 1:
-            before = self.session.node
-            chosen = self.session.line()[self.session.ply + 1] if looking else None
-            for i, node in enumerate(others):
-                words = line_of_node(self.session, node, view.viewer)
-                button = self.looks.make(
-                    w.Button,
-                    description=("▶ " if node is chosen else "") + words,
-                    tooltip=f"Line {i + 1} from here" + (" (the main line)" if i == 0 else ""),
-                    layout=FITS,
-                )
-                button.on_click(self._acts(lambda _, i=i, at=before: self._into_line(at, i)))
-                buttons.append(button)
-            buttons.insert(0, self.looks.make(w.HTML, value="Lines from here:"))
-        self._replace(self.lines_here, tuple(buttons))
-
-    def _into_line(self, at, variation: int) -> None:
-        if self.session.node is at:
-            self.hand_over.keep_looking()
-            self.session.forward(variation)
+        self.history.forget()
 
     def _flip(self, scene) -> bool | None:
         """The board from its own side for a seat's view (the layout's default), turned round
