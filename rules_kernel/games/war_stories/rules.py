@@ -37,7 +37,6 @@ from rules_kernel.core import (
     ReferenceEntry,
     check_seat,
 )
-from rules_kernel.scene import Cell, Scene, Token, Zone
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.game import WarStories
@@ -640,74 +639,3 @@ def _yonhon_no_ki_risk(state: WarStoriesState) -> float:
     left = [state.cards[sq] for sq in _flippable(state)]
     others = len(left) - left.count(HEIYA)
     return left.count(KI) / others if others else 0.0
-
-
-# --- scene -----------------------------------------------------------------------------------
-
-
-def _scene(shown: WarStoriesState, true: WarStoriesState, perspective: int | None) -> Scene:
-    cells = tuple(
-        Cell(
-            square_name(sq),
-            sq % FILES,
-            sq // FILES,
-            shade="start-0"
-            if sq in true.game.start_squares[:2]
-            else "start-1"
-            if sq in true.game.start_squares[2:]
-            else None,
-        )
-        for sq in range(SIZE)
-    )
-    tokens = []
-    for sq in range(SIZE):
-        code, card = shown.pieces[sq], shown.cards[sq]
-        if code:
-            tokens.append(
-                Token(
-                    square_name(sq),
-                    PIECE_NAMES[code & 7],
-                    PIECE_LETTERS[code & 7],
-                    owner=code >> 3,
-                    facing=code >> 3,
-                )
-            )
-        elif card is not None:
-            face_up = sq == shown.face_up or sq in true.shown
-            army = card[:2] in ARMY_CODES
-            tokens.append(
-                Token(
-                    square_name(sq),
-                    card_name(card),
-                    card,
-                    kind="card",
-                    face_down=not face_up,
-                    color=KAMON[card[2]] if army and face_up else None,
-                    flags=("nobori",) if sq in shown.nobori else (),
-                )
-            )
-    removed = len(DECK) - sum(1 for code in true.cards if code is not None)
-    outcome = true.outcome()
-    if not true.dealt:
-        status = "The cards are to be dealt"
-    elif outcome is None:
-        status = f"{PLAYER_NAMES[true.side]} to move" + (" (flipping)" if true.flips else "")
-    elif not outcome.finished:
-        status = f"Unfinished — {outcome.reason}"
-    elif outcome.winner is None:
-        status = f"Draw — {outcome.reason}"
-    else:
-        status = f"{PLAYER_NAMES[outcome.winner]} wins — {outcome.reason}"
-    zone = Zone("removed", f"Removed cards: {removed}", None)
-    return Scene(
-        game=true.game.id,
-        layout="square",
-        cells=cells,
-        tokens=tuple(tokens),
-        zones=(zone,),
-        players=PLAYER_NAMES,
-        to_move=true.current_player if true.dealt and not outcome else None,
-        status=status,
-        perspective=perspective,
-        last_cells=true.last,
-    )

@@ -15,6 +15,7 @@ from rules_kernel.core import CHANCE, ChanceNotEnumerableError, EditPiece, Move,
 from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
+from rules_kernel.games.war_stories.scene import scene_of
 from rules_kernel.position_text import read_edit
 from rules_kernel.scene import Scene
 
@@ -229,4 +230,4 @@ class WarStoriesState(State):
 
     def scene(self, perspective: int | None = None) -> Scene:
         shown = self if perspective is None else self.view(perspective)
-        return rules._scene(shown, self, perspective)
+        return scene_of(shown, self, perspective)
