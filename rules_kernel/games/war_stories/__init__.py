@@ -11,6 +11,10 @@ This module registers the game (`GAMES`) and re-exports the names other modules 
 from __future__ import annotations
 
 from rules_kernel.games.war_stories.game import WarStories
+
+# The heuristic's part the kernel's own tests call (tests/test_heuristics_war_stories.py):
+# private, kept importable from here as before the split.
+from rules_kernel.games.war_stories.hints import _engun_exposure as _engun_exposure
 from rules_kernel.games.war_stories.rules import (
     ARMY_CODES,
     ASHIGARU,
@@ -37,10 +41,6 @@ from rules_kernel.games.war_stories.rules import (
     card_name,
     square_name,
 )
-
-# The heuristic's part the kernel's own tests call (tests/test_heuristics_war_stories.py):
-# private, kept importable from here as before the split.
-from rules_kernel.games.war_stories.rules import _engun_exposure as _engun_exposure
 from rules_kernel.games.war_stories.state import WarStoriesState
 
 GAMES = [WarStories]

@@ -8,13 +8,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option, ReferenceEntry, State
-from rules_kernel.games.war_stories import notation, rules
+from rules_kernel.games.war_stories import hints, notation, rules
 from rules_kernel.games.war_stories.rules import (
-    ASHIGARU,
     DAIMYO,
     FILES,
-    KIBATAI,
-    KIHEI,
     PLAYER_NAMES,
     SHINOBI,
     SIZE,
@@ -124,14 +121,14 @@ class WarStories(Game):
 
     # --- what the rest of the project needs (core.Game's declarations) ---
     LIST_ORDER = 30
-    #: the agents' material values; the Daimyo counts nothing, as Haisen ends the game
-    AGENT_VALUES: ClassVar[dict[int, int]] = {DAIMYO: 0, SHINOBI: 5, ASHIGARU: 4, KIBATAI: 3, KIHEI: 3}
+    #: the agents' material values (hints.py)
+    AGENT_VALUES: ClassVar[dict[int, int]] = hints.AGENT_VALUES
 
     def heuristic(self, state: State, player: int) -> float:
         """Material (pieces on the board, the player's minus the opponent's, over 20) and each
         Daimyo's danger: the checks its enemy has in one move, by how few safe squares it has
-        to flee to (`_heuristic`)."""
-        return rules._heuristic(self.AGENT_VALUES, state, player)
+        to flee to (`hints.heuristic`)."""
+        return hints.heuristic(self.AGENT_VALUES, state, player)
 
     def reference(self) -> list[ReferenceEntry]:
         """The pieces ("Pionnen") with their moves (the tables the moves are generated from),
