@@ -10,10 +10,14 @@ import pytest
 
 import rules_kernel as rk
 from rules_kernel.session import Session
+from rules_kernel.tablebase import MoveValue, Value
+from widgets import runtime
 from widgets.board import Board
-from widgets.explorer.common import ALL_SEEING, FOLLOW_TURN, Page
+from widgets.controller import ClickController
+from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGENT, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
 from widgets.explorer.history import History
+from widgets.explorer.perfect_play import PerfectPlay
 from widgets.looks import Looks
 from widgets.presentation import present
 
@@ -102,9 +106,14 @@ def test_the_hand_over_s_viewer_is_the_menu_s_seat_or_nobody_all_seeing(page):
 
 
 # --- the history (history.py) -------------------------------------------------------------------
-def history_of(page: Page, game: rk.Game, session: Session, view) -> History:
+def eyes_of(page: Page, game: rk.Game, session: Session, view) -> HandOver:
+    """A hand-over part whose menu offers every view of two seats, at `view`."""
     menu = perspective([("turn", FOLLOW_TURN), ("A", 0), ("B", 1), ("all", ALL_SEEING)], view)
-    eyes = seated(HandOver(page, Board(), menu, lambda: [], redraw=Calls(), refresh=Calls()), game, session)
+    return seated(HandOver(page, Board(), menu, lambda: [], redraw=Calls(), refresh=Calls()), game, session)
+
+
+def history_of(page: Page, game: rk.Game, session: Session, view) -> History:
+    eyes = eyes_of(page, game, session, view)
     return seated(History(page, eyes, redraw=Calls(), refresh=Calls()), game, session)
 
 
@@ -149,3 +158,55 @@ def test_in_the_view_of_the_player_to_move_undo_takes_back_only_your_own_turn(pa
     ply = session.ply
     history.undo()
     assert session.ply == ply and why in html.unescape(page.message.value)  # nothing taken back: said why
+
+
+# --- perfect play and analysis (perfect_play.py) ------------------------------------------------
+class WinningTable:
+    """A stand-in for the solved table (tests/test_widgets.py plays on a real one): every
+    position a win in 3 plies for the mover, each move rated in turn win 1, draw, loss 2."""
+
+    def value(self, state):
+        return Value("win", 3)
+
+    def best_moves(self, state):
+        rates = [Value("win", 1), Value("draw", None), Value("loss", 2)]
+        return [MoveValue(move, rates[i % 3]) for i, move in enumerate(state.legal_moves())]
+
+
+def test_perfect_play_is_offered_when_the_table_is_ready_and_marks_each_target(page, monkeypatch):
+    game = rk.load_game("yokai-3x4")
+    session = Session(game.initial_state())
+    availability = {"now": "preparing"}
+    monkeypatch.setattr(type(game), "solved_table_availability", lambda self: availability["now"])
+    monkeypatch.setattr(runtime, "THREADS", False)  # the next call asks again, as in a browser
+    agents = w.Dropdown(options=AGENTS, value="greedy")
+    controller = ClickController(session.state)
+    eyes = eyes_of(page, game, session, ALL_SEEING)
+    refresh = Calls()
+    part = PerfectPlay(page, eyes, Board(), agents, lambda: controller, compact=True, refresh=refresh)
+    seated(part, game, session)
+    part.show_switch()
+    assert part.perfect.disabled and part.perfect.description == "Perfect play: being prepared"
+    assert PERFECT_AGENT not in agents.options
+    availability["now"] = "ready"
+    part.show_switch()
+    assert not part.perfect.disabled and part.perfect.description == "Perfect play (solved table)"
+    assert PERFECT_AGENT in agents.options and agents.value == "greedy"  # the choice kept
+
+    part.tablebase = WinningTable()
+    part.perfect.value = True
+    assert refresh.count == 1 and part.on
+    assert (
+        part.status() == f" — perfect play: {game.player_names[session.state.current_player]} wins in 3 plies"
+    )
+    controller.click("b2")  # the Tanuki: its targets marked by the table's values
+    rated = {str(mv.move): mv.value for mv in WinningTable().best_moves(session.state)}
+    marks = part.marks()
+    tanuki = [m for m in controller.candidates() if len(m.cells) == 2]
+    assert tanuki and set(marks) == {m.cells[1] for m in tanuki}
+    for move in tanuki:
+        value = rated[str(move)]
+        letter = value.result[0].upper()
+        assert marks[move.cells[1]][1] == (letter if value.plies is None else f"{letter} {value.plies}")
+    part.perfect.value = False  # the analysis' marks (none: it is not running)
+    assert part.marks() == {} and part.status() == ""

@@ -12,8 +12,7 @@ from test_curtain import page
 
 import rules_kernel as rk
 import widgets
-from widgets.explorer import PERFECT_AGENT
-from widgets.explorer import explorer as explorer_module  # the module that reads the poll's period
+from widgets.explorer import PERFECT_AGENT, perfect_play
 from widgets.presentation import line_of
 
 
@@ -114,7 +113,7 @@ def table_state(monkeypatch):
     """The solved table's readiness as the test sets it (rules_kernel.tablebase.availability)."""
     state = {"now": "preparing"}
     monkeypatch.setattr(rk.tablebase, "availability", lambda game_id, **_: state["now"])
-    monkeypatch.setattr(explorer_module, "PERFECT_POLL_SECONDS", 0.02)
+    monkeypatch.setattr(perfect_play, "PERFECT_POLL_SECONDS", 0.02)
     return state
 
 

@@ -16,7 +16,6 @@ Presentation (and so one scene) per redraw.
 
 from __future__ import annotations
 
-import threading
 from base64 import b64encode
 from typing import Any
 
@@ -26,8 +25,6 @@ import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.core import Action, Move, State
 from rules_kernel.session import Change, Session, SessionError
-from widgets import runtime
-from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.draw import OWNER_COLOURS, owner_colour
@@ -46,6 +43,7 @@ from widgets.explorer.common import (
 )
 from widgets.explorer.curtain import HandOver
 from widgets.explorer.history import History
+from widgets.explorer.perfect_play import PerfectPlay
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.looks import Looks
@@ -54,14 +52,6 @@ from widgets.presentation import Presentation, has_secrets, name_at, present
 from widgets.reference import reference_panel
 from widgets.runtime import SHOWN
 from widgets.safe import guarded, html
-
-#: perfect play's words on the board: a target's value for the player who moves there
-VALUE_MARKS = {
-    "win": ("#009E73", "W"),
-    "draw": ("#0072B2", "D"),
-    "loss": ("#D55E00", "L"),
-    "unknown": ("#777777", "?"),
-}  # a move off the solved set (the table says so)
 
 PAGE_CSS = """<style>
 .re-explorer { width: 100%; max-width: 1240px; }
@@ -80,9 +70,6 @@ PAGE_CSS = """<style>
 
 #: the title of the explorer's folded tools
 FOLDED_TITLE = "Position, export and link"
-#: how often (seconds) a page whose perfect play is "being prepared" asks again whether the
-#: solved table is ready (a few file checks: rules_kernel.tablebase.availability)
-PERFECT_POLL_SECONDS = 5.0
 
 
 class _FromPart:
@@ -155,6 +142,9 @@ class Explorer(w.VBox):
     redo_button = _FromPart("history")
     reset_button = _FromPart("history")
     at_the_end = _FromPart("history")
+    perfect = _FromPart("perfect_play")
+    tablebase = _FromPart("perfect_play")
+    analysis = _FromPart("perfect_play")
     chance_button = OnFirstUse("_build_chance_controls")
     chance_select = OnFirstUse("_build_chance_controls")
     chance_apply = OnFirstUse("_build_chance_controls")
@@ -182,9 +172,6 @@ class Explorer(w.VBox):
         self.controller: ClickController | None = None
         self._stop_observing = lambda: None
         self._view: Presentation | None = None  # the last presentation shown (export reads it)
-        #: perfect play "being prepared": a thread asks again until the table is ready
-        self._perfect_lock = threading.Lock()
-        self._perfect_poll: tuple[threading.Event, rk.Game] | None = None
         # widgets built on first use (_OnFirstUse): the folded tools', the chance controls
         self._folded_built = self._chance_built = False
         self.looks = Looks()
@@ -203,8 +190,18 @@ class Explorer(w.VBox):
         self.history = History(
             self.page, self.hand_over, compact=compact, redraw=self._redraw, refresh=self.refresh
         )
+        self.perfect_play = PerfectPlay(
+            self.page,
+            self.hand_over,
+            self.board,
+            self.agent_kind,
+            lambda: self.controller,
+            seconds=analysis_seconds,
+            compact=compact,
+            refresh=self.refresh,
+        )
         #: the parts (widgets/explorer/*.py): each is given the session and the game
-        self._parts = [self.hand_over, self.history]
+        self._parts = [self.hand_over, self.history, self.perfect_play]
         self.session: Session | None = None
         self._wire()
         body = self._layout()
@@ -291,16 +288,6 @@ class Explorer(w.VBox):
         self.agent_kind = make(
             w.Dropdown, options=AGENTS, value="random", description="Agent", style=LABEL_FITS, layout=WIDE
         )
-        self.perfect = w.Checkbox(
-            value=False,
-            indent=False,
-            description="Perfect play (solved table)",
-            tooltip="Colour each target by its value: win, draw or loss, in plies",
-            layout=w.Layout(width="auto"),
-        )
-        self.tablebase = None  # opened on first use (rules_kernel.tablebase)
-        #: the Analysis switch: bar, best line, targets' values, searched in a thread
-        self.analysis = AnalysisPanel(self._analysis_updated, seconds=self.analysis_seconds, looks=self.looks)
         self.manual_chance = make(
             w.Checkbox, value=False, indent=False, description="Resolve chance by hand (teaching)"
         )
@@ -385,8 +372,6 @@ class Explorer(w.VBox):
         self.hex_names.observe(on(lambda _: self.refresh()), names="value")
         self.agent_kind.observe(on(lambda _: self._settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self._settings_changed()), names="value")
-        self.perfect.observe(on(lambda _: self._perfect_switched()), names="value")
-        self.analysis.switch.observe(on(lambda _: self._analysis_switched()), names="value")
         self.play_button.on_click(on(lambda _: self._play_selected()))
         self.address.on_opened(guarded(self._link_refused)(self.open_link))
         self.address.on_copied(on(self._link_copied))
@@ -569,7 +554,7 @@ class Explorer(w.VBox):
         self._menus_for = self.game.id
         self.perspective.options = views
         self.perspective.value = kept if kept in [value for _, value in views] else views[0][1]
-        self._show_perfect_switch()
+        self.perfect_play.show_switch()
         kind = self.agent_kind.value
         ready = self.game.SOLVED_TABLE is not None and self.game.solved_table_availability() == "ready"
         self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if ready else ())
@@ -826,15 +811,15 @@ class Explorer(w.VBox):
         curtain = self.curtain_for is not None
         if not curtain:
             self.hand_over.uncover()
-        self._show_perfect_switch()  # the solved table may have become ready meanwhile
+        self.perfect_play.show_switch()  # the solved table may have become ready meanwhile
         self.controller = _Controller(view.moves)
         self.hand_over.show(curtain)
         self._show_players(view)
-        status = "" if curtain else view.status + self._perfect_status()
+        status = "" if curtain else view.status + self.perfect_play.status()
         self.status.value = html('<div role="status" aria-live="polite"><b>{text}</b></div>', text=status)
         last = view.lines[-1] if view.lines and not curtain else None
         self._announce(f"{last.side}: {last.text}." if last else "")
-        self._show_analysis(view, curtain)
+        self.perfect_play.analyse(view, curtain)
         if not curtain:
             self._shown_viewer = view.viewer
             first = self.controller.first_cells()
@@ -965,7 +950,7 @@ class Explorer(w.VBox):
             "last": view.scene.last_cells,
             "selected": prefix,
             "targets": targets,
-            "marks": self._value_marks(),
+            "marks": self.perfect_play.marks(),
             "names": self._cell_names(view.scene),
             "arrows": self.analysis.arrows(),
         }
@@ -987,146 +972,9 @@ class Explorer(w.VBox):
             last=self.board.highlight.get("last", ()),
             selected=prefix,
             targets=self.controller.next_cells() if prefix else (),
-            marks=self._value_marks(),
+            marks=self.perfect_play.marks(),
             names=self.board.highlight.get("names", {}),
             arrows=self.analysis.arrows(),
-        )
-
-    # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
-    def _show_perfect_switch(self) -> None:
-        """Offered where the game has a solved table on this machine: "being prepared" (and
-        off) while the server still unpacks or builds it; not offered where there is none.
-        Asked on every redraw (a few file checks) and, while the table is being prepared, every
-        PERFECT_POLL_SECONDS by a thread: the switch becomes usable (and the perfect agent
-        offered) once the table is ready, without a new game or a reload."""
-        game = self.game
-        with self._perfect_lock:
-            availability = game.solved_table_availability() if game.SOLVED_TABLE else "absent"
-            self.perfect.layout.display = SHOWN if availability != "absent" else "none"
-            preparing = availability == "preparing"
-            description = "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
-            if self.perfect.description != description:
-                self.perfect.description = description
-            if availability != "ready":
-                self.perfect.value = False
-            if self.curtain_for is None:
-                self.perfect.disabled = preparing
-            elif not preparing:
-                self.hand_over.freeze(self.perfect)  # behind the curtain: usable once it lifts
-            if availability == "ready":
-                self._offer_perfect_agent()
-            if preparing:
-                self._poll_perfect(game)
-
-    def _offer_perfect_agent(self) -> None:
-        """The perfect agent joins the agents' menu once the table is ready."""
-        if PERFECT_AGENT in self.agent_kind.options:
-            return
-        kind = self.agent_kind.value
-        with self.page.quiet:
-            self.agent_kind.options = AGENTS + (PERFECT_AGENT,)
-            self.agent_kind.value = kind
-
-    def _poll_perfect(self, game: rk.Game) -> None:
-        """Ask again, in a thread, until `game`'s table is no longer being prepared (the
-        browser's Python has no threads: there the next redraw asks)."""
-        running = self._perfect_poll
-        if not runtime.THREADS or (running is not None and running[1] is game):
-            return
-        if running is not None:
-            running[0].set()  # it asked for another game
-        stop = threading.Event()
-        self._perfect_poll = (stop, game)
-
-        def poll() -> None:
-            while not stop.wait(PERFECT_POLL_SECONDS):
-                if self.game is not game:
-                    break  # another game is shown: its own redraws ask
-                try:
-                    if game.solved_table_availability() == "preparing":
-                        continue
-                    self._show_perfect_switch()
-                except Exception:  # noqa: BLE001 (a thread's error has no page line; the redraw asks again)
-                    pass
-                break
-            with self._perfect_lock:
-                if self._perfect_poll is not None and self._perfect_poll[0] is stop:
-                    self._perfect_poll = None
-
-        threading.Thread(target=poll, name="rules-explorer-perfect-play", daemon=True).start()
-
-    def _perfect_switched(self) -> None:
-        if self.perfect.value and self.tablebase is None:
-            try:
-                self.tablebase = self.game.open_solved_table()
-            except rk.RulesError as exc:  # its words hold no path or command (TablebaseError.detail does)
-                self.page.say(str(exc), error=True)
-                self.perfect.value = False
-                self._show_perfect_switch()
-                return
-        if not self.page.quiet and self.session is not None:  # a new game draws itself once its menus are set
-            self.refresh()
-
-    def _perfect_on(self) -> bool:
-        return self.perfect.value and self.tablebase is not None
-
-    def _perfect_status(self) -> str:
-        if not self._perfect_on() or self.state.is_terminal():
-            return ""
-        try:
-            value = self.tablebase.value(self.state)
-        except rk.RulesError:
-            return " — perfect play: this position is outside the solved table"
-        name = self.game.player_names[self.state.current_player]
-        if value.result == "draw":
-            return " — perfect play: a draw"
-        winner = name if value.result == "win" else self.game.player_names[1 - self.state.current_player]
-        return f" — perfect play: {winner} wins in {value.plies} plies"
-
-    def _value_marks(self) -> dict[str, tuple[str, str]]:
-        """Each target of the selected piece labelled with its move's value, for the mover:
-        by the solved table where perfect play is on, else by the analysis."""
-        if not self.controller or not self.controller.prefix:
-            return {}
-        if not self._perfect_on():
-            return self.analysis.marks(self.controller.candidates(), len(self.controller.prefix))
-        n = len(self.controller.prefix)
-        values = {str(mv.move): mv.value for mv in self.tablebase.best_moves(self.state)}
-        marks = {}
-        for move in self.controller.candidates():
-            if len(move.cells) == n + 1 and str(move) in values:
-                value = values[str(move)]
-                colour, letter = VALUE_MARKS.get(value.result, VALUE_MARKS["unknown"])
-                marks[move.cells[n]] = (colour, letter if value.plies is None else f"{letter} {value.plies}")
-        return marks
-
-    # --- analysis (every game: the best engine this machine has for it) -----------------------
-    def _analysis_switched(self) -> None:
-        if not self.page.quiet and self.session is not None:
-            self.refresh()
-
-    def _show_analysis(self, view: Presentation, curtain: bool) -> None:
-        """Analyse the position shown, as the page's viewer knows it: the engine is given the
-        viewer's view, never the true state (all-seeing: the true state)."""
-        if self.compact:
-            return
-        state = self.session.node.state
-        if curtain:
-            self.analysis.analyse(None, "Hidden until the next player sits down.")
-        elif state.current_player == rk.CHANCE and not state.is_terminal():
-            self.analysis.analyse(None, "Chance is due: draw it, then the analysis goes on.")
-        elif state.is_terminal():
-            self.analysis.analyse(None, "The game is over.")
-        else:
-            seen = state if view.viewer is None else state.view(view.viewer)
-            self.analysis.analyse(Subject(seen, view.viewer, has_secrets(self.game)))
-
-    def _analysis_updated(self) -> None:
-        """The search found more (called from its thread): redraw the arrows and the values."""
-        if self.board.layout is None or self.curtain_for is not None or self.controller is None:
-            return
-        self.board.set_highlight(
-            **{**self.board.highlight, "arrows": self.analysis.arrows(), "marks": self._value_marks()}
         )
 
     # --- the board editor ---------------------------------------------------------------

@@ -1,0 +1,211 @@
+"""A move's value on the explorer's board: by the solved table where the game declares one
+and "Perfect play" is on (Yōkai 3x4), else by the analysis (every game: the best engine this
+machine has for it, widgets/analysis_panel.py). The switch, the table's readiness asked again
+while the server prepares it, the status's words and the marks on the targets."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import ipywidgets as w
+
+import rules_kernel as rk
+from widgets import runtime
+from widgets.analysis_panel import AnalysisPanel, Subject
+from widgets.board import Board
+from widgets.controller import ClickController
+from widgets.explorer.common import AGENTS, PERFECT_AGENT, Page, Part
+from widgets.explorer.curtain import HandOver
+from widgets.presentation import Presentation, has_secrets
+from widgets.runtime import SHOWN
+
+#: perfect play's words on the board: a target's value for the player who moves there
+VALUE_MARKS = {
+    "win": ("#009E73", "W"),
+    "draw": ("#0072B2", "D"),
+    "loss": ("#D55E00", "L"),
+    "unknown": ("#777777", "?"),
+}  # a move off the solved set (the table says so)
+#: how often (seconds) a page whose perfect play is "being prepared" asks again whether the
+#: solved table is ready (a few file checks: rules_kernel.tablebase.availability)
+PERFECT_POLL_SECONDS = 5.0
+
+
+class PerfectPlay(Part):
+    """The "Perfect play" switch (`perfect`, the table opened on first use: `tablebase`) and
+    the analysis panel (`analysis`). `controller` gives the page's clicks (the piece selected,
+    its targets); `agent_kind` is the agents' menu, which offers the perfect agent once the
+    table is ready; `refresh` draws the page again."""
+
+    def __init__(
+        self,
+        page: Page,
+        eyes: HandOver,
+        board: Board,
+        agent_kind: w.Dropdown,
+        controller: Callable[[], ClickController | None],
+        *,
+        seconds: float = 15.0,
+        compact: bool = False,
+        refresh: Callable[[], None],
+    ) -> None:
+        super().__init__(page)
+        self.eyes, self.board, self.agent_kind, self.controller = eyes, board, agent_kind, controller
+        self.compact, self.refresh = compact, refresh
+        self.perfect = w.Checkbox(
+            value=False,
+            indent=False,
+            description="Perfect play (solved table)",
+            tooltip="Colour each target by its value: win, draw or loss, in plies",
+            layout=w.Layout(width="auto"),
+        )
+        self.tablebase = None  # opened on first use (rules_kernel.tablebase)
+        #: the Analysis switch: bar, best line, targets' values, searched in a thread
+        self.analysis = AnalysisPanel(self.analysis_updated, seconds=seconds, looks=page.looks)
+        #: perfect play "being prepared": a thread asks again until the table is ready
+        self._lock = threading.Lock()
+        self._poll: tuple[threading.Event, rk.Game] | None = None
+        self.perfect.observe(page.acts(lambda _: self.switched()), names="value")
+        self.analysis.switch.observe(page.acts(lambda _: self._analysis_switched()), names="value")
+
+    # --- perfect play (a game that declares a solved table: Yōkai 3x4) -------------------------
+    def show_switch(self) -> None:
+        """Offered where the game has a solved table on this machine: "being prepared" (and
+        off) while the server still unpacks or builds it; not offered where there is none.
+        Asked on every redraw (a few file checks) and, while the table is being prepared, every
+        PERFECT_POLL_SECONDS by a thread: the switch becomes usable (and the perfect agent
+        offered) once the table is ready, without a new game or a reload."""
+        game = self.game
+        with self._lock:
+            availability = game.solved_table_availability() if game.SOLVED_TABLE else "absent"
+            self.perfect.layout.display = SHOWN if availability != "absent" else "none"
+            preparing = availability == "preparing"
+            description = "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
+            if self.perfect.description != description:
+                self.perfect.description = description
+            if availability != "ready":
+                self.perfect.value = False
+            if self.eyes.curtain_for is None:
+                self.perfect.disabled = preparing
+            elif not preparing:
+                self.eyes.freeze(self.perfect)  # behind the curtain: usable once it lifts
+            if availability == "ready":
+                self._offer_agent()
+            if preparing:
+                self._ask_again(game)
+
+    def _offer_agent(self) -> None:
+        """The perfect agent joins the agents' menu once the table is ready."""
+        if PERFECT_AGENT in self.agent_kind.options:
+            return
+        kind = self.agent_kind.value
+        with self.page.quiet:
+            self.agent_kind.options = AGENTS + (PERFECT_AGENT,)
+            self.agent_kind.value = kind
+
+    def _ask_again(self, game: rk.Game) -> None:
+        """Ask again, in a thread, until `game`'s table is no longer being prepared (the
+        browser's Python has no threads: there the next redraw asks)."""
+        running = self._poll
+        if not runtime.THREADS or (running is not None and running[1] is game):
+            return
+        if running is not None:
+            running[0].set()  # it asked for another game
+        stop = threading.Event()
+        self._poll = (stop, game)
+
+        def poll() -> None:
+            while not stop.wait(PERFECT_POLL_SECONDS):
+                if self.game is not game:
+                    break  # another game is shown: its own redraws ask
+                try:
+                    if game.solved_table_availability() == "preparing":
+                        continue
+                    self.show_switch()
+                except Exception:  # noqa: BLE001 (a thread's error has no page line; the redraw asks again)
+                    pass
+                break
+            with self._lock:
+                if self._poll is not None and self._poll[0] is stop:
+                    self._poll = None
+
+        threading.Thread(target=poll, name="rules-explorer-perfect-play", daemon=True).start()
+
+    def switched(self) -> None:
+        if self.perfect.value and self.tablebase is None:
+            try:
+                self.tablebase = self.game.open_solved_table()
+            except rk.RulesError as exc:  # its words hold no path or command (TablebaseError.detail does)
+                self.page.say(str(exc), error=True)
+                self.perfect.value = False
+                self.show_switch()
+                return
+        if not self.page.quiet and self.session is not None:  # a new game draws itself once its menus are set
+            self.refresh()
+
+    @property
+    def on(self) -> bool:
+        return self.perfect.value and self.tablebase is not None
+
+    def status(self) -> str:
+        """The position's value in the status line's words, while perfect play is on."""
+        state = self.session.state
+        if not self.on or state.is_terminal():
+            return ""
+        try:
+            value = self.tablebase.value(state)
+        except rk.RulesError:
+            return " — perfect play: this position is outside the solved table"
+        name = self.game.player_names[state.current_player]
+        if value.result == "draw":
+            return " — perfect play: a draw"
+        winner = name if value.result == "win" else self.game.player_names[1 - state.current_player]
+        return f" — perfect play: {winner} wins in {value.plies} plies"
+
+    def marks(self) -> dict[str, tuple[str, str]]:
+        """Each target of the selected piece labelled with its move's value, for the mover:
+        by the solved table where perfect play is on, else by the analysis."""
+        controller = self.controller()
+        if not controller or not controller.prefix:
+            return {}
+        if not self.on:
+            return self.analysis.marks(controller.candidates(), len(controller.prefix))
+        n = len(controller.prefix)
+        values = {str(mv.move): mv.value for mv in self.tablebase.best_moves(self.session.state)}
+        marks = {}
+        for move in controller.candidates():
+            if len(move.cells) == n + 1 and str(move) in values:
+                value = values[str(move)]
+                colour, letter = VALUE_MARKS.get(value.result, VALUE_MARKS["unknown"])
+                marks[move.cells[n]] = (colour, letter if value.plies is None else f"{letter} {value.plies}")
+        return marks
+
+    # --- analysis (every game: the best engine this machine has for it) -----------------------
+    def _analysis_switched(self) -> None:
+        if not self.page.quiet and self.session is not None:
+            self.refresh()
+
+    def analyse(self, view: Presentation, curtain: bool) -> None:
+        """Analyse the position shown, as the page's viewer knows it: the engine is given the
+        viewer's view, never the true state (all-seeing: the true state)."""
+        if self.compact:
+            return
+        state = self.session.node.state
+        if curtain:
+            self.analysis.analyse(None, "Hidden until the next player sits down.")
+        elif state.current_player == rk.CHANCE and not state.is_terminal():
+            self.analysis.analyse(None, "Chance is due: draw it, then the analysis goes on.")
+        elif state.is_terminal():
+            self.analysis.analyse(None, "The game is over.")
+        else:
+            seen = state if view.viewer is None else state.view(view.viewer)
+            self.analysis.analyse(Subject(seen, view.viewer, has_secrets(self.game)))
+
+    def analysis_updated(self) -> None:
+        """The search found more (called from its thread): redraw the arrows and the values."""
+        if self.board.layout is None or self.eyes.curtain_for is not None or self.controller() is None:
+            return
+        self.board.set_highlight(
+            **{**self.board.highlight, "arrows": self.analysis.arrows(), "marks": self.marks()}
+        )
