@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option, ReferenceEntry, State
-from rules_kernel.games.war_stories import hints, notation, rules
+from rules_kernel.games.war_stories import hints, notation
+from rules_kernel.games.war_stories import reference as reference_panel
 from rules_kernel.games.war_stories.rules import (
     DAIMYO,
     FILES,
@@ -133,4 +134,4 @@ class WarStories(Game):
     def reference(self) -> list[ReferenceEntry]:
         """The pieces ("Pionnen") with their moves (the tables the moves are generated from),
         and the board cards with their counts in the deck; the optional rules when chosen."""
-        return rules._reference(self)
+        return reference_panel.entries(self)
