@@ -1,8 +1,26 @@
-"""War Stories / Sengokuki: a memory game of face-down board cards and a chess-like fight.
+"""War Stories / Sengokuki (`war-stories`): a memory game of face-down board cards and a
+chess-like fight.
 
 Rulebook: rules/war-stories-sengokuki.nl.txt; the lost diagram and the gaps are ruled in
-rules/NOTES.md. The game's code is in `rules` (being split into one module a concern,
-docs/architecture.md, "A game's package").
+rules/NOTES.md (board 6 files x 7 ranks; White: Daimyo c1, Shinobi d1; Black: c7, d7).
+
+The package, one module a concern (docs/architecture.md, "A game's package"):
+
+- `rules`      the rules in the rulebook's words: the board, the pieces and how they move, the
+               board cards and the box, the actions, the legal moves (Kyousei), a move, a flip
+               (Heiya, Engun, the end of a turn, the Nobori), Haisen and Yonhon no ki, the deal
+               and what a player's view shows
+- `state`      `WarStoriesState`: the position and the kernel protocol on it, handing each
+               question on
+- `game`       `WarStories`: the options (the optional rules, the start squares, the cap, a move
+               into one's own Haisen), the initial position, reading a position text, the
+               declarations
+- `notation`   the position text and its checks, `status`, the deal's text, the move list's
+               words, why a move is illegal
+- `scene`      what the position looks like (plain data for the widgets)
+- `edit`       the board editor's hooks
+- `hints`      the agents' heuristic and its weights
+- `reference`  the reference panel: the pieces, the turn, the board cards, the optional rules
 
 This module registers the game (`GAMES`) and re-exports the names other modules import from
 `rules_kernel.games.war_stories`.

@@ -40,6 +40,7 @@ from rules_kernel.core import (
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.state import WarStoriesState
 
+# --- the board, the pieces ("Pionnen") and the board cards ("Bordkaarten") ------------------
 
 FILES, RANKS = 6, 7
 SIZE = FILES * RANKS
