@@ -298,7 +298,7 @@ def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 #: new circle and when one of these is gone (then strike it here and in pyproject.toml's
 #: ignore_imports / docs/architecture.md), so the list can only shrink.
 KNOWN_CIRCLES = {
-    # issue 45 item 6: to remove — the formats build Records, which records.py defines beside
+    # issue 45 item 6 left it: the formats build Records, which records/model.py defines beside
     # the reader that dispatches to the formats (records -> formats inside a function)
     frozenset({"rules_kernel.records", "rules_kernel.formats"}),
 }
