@@ -10,6 +10,7 @@ scene the viewer may see, so the page holds nothing the scene hides.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -76,6 +77,12 @@ class Board:
         #: the size the drawing takes when nothing constrains it (a page lays out for it)
         self.natural_width = 420.0
         self.natural_height = 420.0
+        #: highlight read when it is drawn, over what `show`/`set_highlight` were given: what
+        #: another thread changes (the analysis' arrows and values, found by a search thread)
+        self.live_highlight: Callable[[], dict] | None = None
+        # one drawing at a time: a search thread's redraw landing inside a redraw of the page
+        # left the arrows in `highlight` but not on the board (a fresh-machine test run)
+        self._drawing = threading.RLock()
 
     def on_click(self, handler: Callable[[str], None]) -> None:
         self._click_handlers.append(handler)
@@ -89,20 +96,21 @@ class Board:
         self._history_handlers.append(handler)
 
     def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "", **highlight) -> None:
-        self.scene, self.highlight, self.flip, self.cursor = scene, highlight, flip, cursor
-        natural = layout_scene(scene, flip=flip, beside=self.zones_beside)
-        self.natural_width, self.natural_height = natural.width, natural.height
-        room = self.widget.client_width
-        narrow = 0 < room < natural.width * 0.9  # shrunk by more than a tenth: lay out for it
-        self.layout = layout_scene(scene, flip=flip, room=room) if narrow else natural
-        view = self.widget
-        with view.hold_sync():
-            view.view_width, view.view_height = self.layout.width, self.layout.height
-            view.scene_svg = scene_body(scene, self.layout)
-            view.hit_svg = hit_layer(scene, self.layout)
-            view.highlight_svg = highlight_body(self.layout, **highlight)
-            view.label = f"Game board: {scene.status}" if scene.status else "Game board"
-            view.cursor_start = cursor
+        with self._drawing:
+            self.scene, self.flip, self.cursor = scene, flip, cursor
+            natural = layout_scene(scene, flip=flip, beside=self.zones_beside)
+            self.natural_width, self.natural_height = natural.width, natural.height
+            room = self.widget.client_width
+            narrow = 0 < room < natural.width * 0.9  # shrunk by more than a tenth: lay out for it
+            self.layout = layout_scene(scene, flip=flip, room=room) if narrow else natural
+            view = self.widget
+            with view.hold_sync():
+                view.view_width, view.view_height = self.layout.width, self.layout.height
+                view.scene_svg = scene_body(scene, self.layout)
+                view.hit_svg = hit_layer(scene, self.layout)
+                self._draw_highlight(highlight)
+                view.label = f"Game board: {scene.status}" if scene.status else "Game board"
+                view.cursor_start = cursor
 
     def _relayout(self) -> None:
         """The page changed the board's width: lay the scene out again if it matters."""
@@ -110,9 +118,21 @@ class Board:
             self.show(self.scene, flip=self.flip, cursor=self.cursor, **self.highlight)
 
     def set_highlight(self, **highlight) -> None:
-        self.highlight = highlight
+        with self._drawing:
+            self._draw_highlight(highlight)
+
+    def redraw_highlight(self) -> None:
+        """Draw the highlight again with what `live_highlight` says now (a search thread's news)."""
+        with self._drawing:
+            self._draw_highlight(self.highlight)
+
+    def _draw_highlight(self, highlight: dict) -> None:
+        """`highlight` with the live part read now, kept as `self.highlight` and drawn (under
+        `_drawing`: the live part read and drawn in one step, whichever thread comes last)."""
+        live = self.live_highlight() if self.live_highlight is not None else {}
+        self.highlight = {**highlight, **live}
         if self.layout is not None:
-            self.widget.highlight_svg = highlight_body(self.layout, **highlight)
+            self.widget.highlight_svg = highlight_body(self.layout, **self.highlight)
 
     def press(self, cell: str) -> None:
         """A click on `cell` (what the browser sends; also used by headless tests)."""
