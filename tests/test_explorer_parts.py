@@ -9,15 +9,23 @@ import ipywidgets as w
 import pytest
 
 import rules_kernel as rk
+from rules_kernel import records
 from rules_kernel.session import Session
 from rules_kernel.tablebase import MoveValue, Value
 from widgets import runtime
 from widgets.board import Board
 from widgets.controller import ClickController
+from widgets.editor import PositionEditor
+from widgets.explorer.clicks import Clicks
 from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGENT, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
+from widgets.explorer.editor_part import EditorPart
+from widgets.explorer.export import ExportPart
 from widgets.explorer.history import History
+from widgets.explorer.links_part import LinksPart
 from widgets.explorer.perfect_play import PerfectPlay
+from widgets.explorer.position import PositionPart
+from widgets.explorer.seats import Seats
 from widgets.looks import Looks
 from widgets.presentation import present
 
@@ -210,3 +218,161 @@ def test_perfect_play_is_offered_when_the_table_is_ready_and_marks_each_target(p
         assert marks[move.cells[1]][1] == (letter if value.plies is None else f"{letter} {value.plies}")
     part.perfect.value = False  # the analysis' marks (none: it is not running)
     assert part.marks() == {} and part.status() == ""
+
+
+# --- the board's clicks (clicks.py) ------------------------------------------------------------
+def test_two_clicks_play_a_move_and_a_selection_is_said_for_a_screen_reader(page):
+    game = rk.load_game("yokai-3x4")
+    session = Session(game.initial_state())
+    eyes = eyes_of(page, game, session, ALL_SEEING)
+    values = PerfectPlay(page, eyes, Board(), w.Dropdown(options=AGENTS), lambda: None, refresh=Calls())
+    played, board = [], Board()
+    view = present(session, None)
+    clicks = Clicks(page, eyes, board, values, play=played.append, shown=lambda: view, refresh=Calls())
+    seated(clicks, game, session)
+    clicks.start(view)
+    clicks.show(view)
+    assert board.scene is view.scene
+    clicks.click("b2")  # the Tanuki: selected, its targets lit
+    targets = {m.cells[1] for m in session.state.legal_moves() if m.cells[0] == "b2"}
+    assert board.highlight["selected"] == ("b2",) and set(board.highlight["targets"]) == targets
+    assert f"selected: {len(targets)} place" in clicks.announcer.value
+    clicks.click("b3")
+    assert [str(move) for move in played] == ["b2b3"]
+    clicks.click("b1")
+    clicks.clear_selection()
+    assert board.highlight["selected"] == () and "Selection cleared." in clicks.announcer.value
+    eyes.curtain_for = 1  # behind the curtain a click does nothing
+    clicks.click("b2")
+    assert clicks.controller.prefix == ()
+
+
+# --- the table's menus (seats.py) ---------------------------------------------------------------
+def test_the_seats_offer_the_views_of_the_game_and_an_agent_takes_a_seat_at_once(page):
+    seats = Seats(page, play=Calls())
+    chest = rk.load_game("war-chest", players=2)
+    seats.set_views(chest, secrets=True)
+    views = [value for _, value in seats.perspective.options]
+    assert views == [FOLLOW_TURN, 0, 1, ALL_SEEING] and seats.perspective.value == FOLLOW_TURN
+    game = rk.load_game("yokai-3x4")
+    seats.set_views(game, secrets=False)
+    assert seats.perspective.value == ALL_SEEING and len(seats.perspective.options) == 3
+    session = Session(game.initial_state(), seed=1)
+    seated(seats, game, session)
+    seats.set_agents(game)
+    assert [switch.description for switch in seats.agent_plays] == list(game.player_names)
+    seats.agent_plays[0].value = True  # the first player's seat, whose turn it is: the agent plays
+    assert seats.agent_seats == [0] and session.ply == 1 and session.state.current_player == 1
+    seats.show_players(present(session, None), curtain=False)
+    assert "(agent)" in seats.players.value and "◀ to move" in seats.players.value
+    seats.set_agents(game)  # a new game of the same: the agent keeps its seat
+    assert seats.agent_seats == [0]
+
+
+# --- the position box (position.py) -------------------------------------------------------------
+def test_a_position_text_is_loaded_or_refused_in_words_with_an_offer_of_its_game(page):
+    game = rk.load_game("yokai-3x4")
+    session = Session(game.initial_state())
+    started, switched = [], []
+    tools = w.ToggleButton(value=False)
+    positions = PositionPart(page, tools, start=started.append, switch_game=switched.append)
+    seated(positions, game, session)
+    positions.set_position("  ")
+    assert "Paste a position text" in positions.position_note.value and tools.value
+    war_chest = rk.load_game("war-chest", players=2).initial_state().to_text()
+    positions.set_position(war_chest)
+    assert not started and f"This is not a {game.title} position" in positions.position_note.value
+    (offer,) = positions.position_switch.children
+    assert "Switch to War Chest" in offer.description
+    study = "1l1/1C1/3/1L1[] w - - 0 1"
+    positions.set_position(study)
+    assert [state.to_text() for state in started] == [game.from_text(study).to_text()]
+    assert positions.position_note.value == "" and positions.position_switch.children == ()
+    session = Session(started[0])
+    seated(positions, game, session)
+    positions.show(present(session, None), curtain=False)
+    assert "Study position:" in positions.study_status.value
+    assert positions.position_text.value == session.state.to_text()
+    positions.show(present(session, None), curtain=True)
+    assert positions.study_status.value == "" and positions.position_text.value == ""
+
+
+# --- the editor (editor_part.py) ----------------------------------------------------------------
+def test_the_editor_opens_on_the_position_shown_but_never_in_a_player_s_view_of_secrets(page):
+    game = rk.load_game("war-chest", players=2)
+    session = Session(game.initial_state(), seed=3)
+    eyes = eyes_of(page, game, session, 0)
+    analysis = w.ToggleButton(value=False)
+    loaded = []
+    editor = seated(EditorPart(page, eyes, analysis, set_position=loaded.append), game, session)
+    editor.edit_toggle.value = True  # in the first seat's view: it would show every coin
+    assert not editor.edit_toggle.value and editor.editor_box.children == ()
+    assert "open it in the all-seeing view" in page.message.value
+    eyes.perspective.value = ALL_SEEING
+    editor.edit_toggle.value = True
+    (opened,) = editor.editor_box.children
+    assert isinstance(opened, PositionEditor) and editor.editor_box.layout.display != "none"
+    editor.analyse_edited(session.state)  # "Analyse": the position played from, the analysis on
+    assert loaded == [session.state] and analysis.value and not editor.edit_toggle.value
+    assert editor.editor_box.children == ()
+
+
+# --- the record and the picture (export.py) -----------------------------------------------------
+def test_the_record_is_offered_in_the_all_seeing_view_and_kept_from_a_player_s_view(page):
+    game = rk.load_game("war-chest", players=2)
+    session = Session(game.initial_state(), seed=3)
+    session.play(session.state.legal_moves()[0])
+    eyes = eyes_of(page, game, session, ALL_SEEING)
+    exporter = seated(ExportPart(page, eyes, lambda: present(session, eyes.viewer)), game, session)
+    line = exporter.export()
+    (record,) = records.read(text=line)
+    assert [a.notation for a in record.actions] == [node.notation for node in session.node.path()[1:]]
+    assert f"Download war-chest.jsonl ({session.ply} actions)" in exporter.export_area.value
+    eyes.perspective.value = 0  # a player's view: the record names every coin in the bags
+    assert exporter.export() == "" and "names every hidden card" in exporter.export_area.value
+    states, viewer, name = exporter.picture_source()
+    assert viewer == 0 and len(states) == session.ply + 1 and name == f"war-chest-ply-{session.ply}"
+    eyes.curtain_for = 1
+    assert "hidden for the hand-over" in exporter.picture_source()
+
+
+# --- links (links_part.py) ----------------------------------------------------------------------
+def test_a_link_written_by_one_page_opens_the_same_line_on_another(page):
+    game = rk.load_game("yokai-3x4")
+    session = Session(game.initial_state())
+    for move in ("b2b3", "c4b3", "b1c2"):
+        session.play(move)
+    session.go_to(2)
+    sender = LinksPart(
+        page,
+        eyes_of(page, game, session, ALL_SEEING),
+        open_game=Calls(),
+        start=Calls(),
+        seed=None,
+        agents=dict,
+        manual_chance=w.Checkbox(value=False),
+    )
+    seated(sender, game, session)
+    query = sender.query()
+
+    other = Page(Looks(), w.HTML())
+    opened, started = [], []
+    eyes = eyes_of(other, game, Session(game.initial_state()), 0)
+    receiver = LinksPart(
+        other,
+        eyes,
+        open_game=lambda game_id, options: opened.append((game_id, options)),
+        start=lambda state, line: started.append((state, line)),
+        seed=None,
+        agents=dict,
+        manual_chance=w.Checkbox(value=False),
+    )
+    receiver.open_link(query)
+    assert opened == [("yokai-3x4", {})] and eyes.perspective.value == ALL_SEEING
+    ((start, line),) = started
+    assert start.to_text() == game.initial_state().to_text() and line.ply == 2
+    assert [n.notation for n in line.line()] == [n.notation for n in session.line()]
+    assert "Opened from the link." in other.message.value
+    receiver.address._message(None, {"event": "address", "search": "?game=nonsense"}, [])
+    assert opened == [("yokai-3x4", {})]  # refused whole: nothing opened
+    assert "This link cannot be opened" in other.message.value
