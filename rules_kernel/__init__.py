@@ -53,6 +53,7 @@ __all__ = [
     "ChanceNotEnumerableError",
     "ChanceOutcome",
     "CheckResult",
+    "Collection",
     "EditPiece",
     "Game",
     "GameCheck",
@@ -91,4 +92,8 @@ def __getattr__(name: str) -> Any:
         from rules_kernel import check
 
         return getattr(check, name)
+    if name == "Collection":  # a game collection (Parquet, DuckDB): loaded when first used
+        from rules_kernel.collection import Collection
+
+        return Collection
     raise AttributeError(f"module 'rules_kernel' has no attribute {name!r}")

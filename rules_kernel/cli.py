@@ -343,6 +343,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_solve(sub)
     _add_analyse(sub)
     _add_check_game(sub)
+    _add_collection(sub)
     _add_plugins(sub)
     return parser
 
@@ -899,6 +900,48 @@ def _import_failed(module_name: str, exc: BaseException) -> int:
             where = f" ({own[-1].filename}, line {own[-1].lineno})"
     message = records.one_line(str(exc), limit=300)
     return _fail(f"error: importing {module_name} failed: {type(exc).__name__}: {message}{where}", 1)
+
+
+# --- collection: games from folders and archives into Parquet tables ----------------------------
+
+
+def _add_collection(sub) -> None:
+    collection = sub.add_parser(
+        "collection",
+        help="bring folders, archives and record files into a game collection (Parquet)",
+        description="A collection of games (docs/collections.md): three Parquet tables (games, "
+        "moves, positions) read by rules_kernel.Collection, DuckDB, pandas or Dask.",
+    )
+    actions = collection.add_subparsers(required=True, metavar="action")
+    imports = actions.add_parser(
+        "import",
+        help="import the games of folders, .zip/.tar.gz archives and record files",
+        description="Reads folders (recursively: their record files and archives), .zip and "
+        ".tar.gz archives (members read in memory, never extracted; links, special files, "
+        "climbing names and oversized members refused) and record files of every format the "
+        "reader knows. Every game is replayed; each bad one is reported (file, line, ply) and "
+        "left out, the good ones kept (exit status 2 if anything was reported). Whole or "
+        "nothing: an interrupted or failed import leaves no OUTPUT.",
+    )
+    imports.add_argument("inputs", nargs="+", metavar="DIR_OR_ARCHIVE_OR_FILE")
+    imports.add_argument("-o", "--output", required=True, help="the new collection's folder (must not exist)")
+    imports.add_argument("--quiet", action="store_true", help="no progress bar")
+    imports.set_defaults(run=_collection_import)
+
+
+def _collection_import(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from rules_kernel.collection import import_collection
+
+    def said(problem) -> None:
+        tqdm.write(f"{PROG}: error: {records.one_line(str(problem), limit=2000)}", file=sys.stderr)
+
+    report = import_collection(
+        args.inputs, args.output, progress=False if args.quiet else None, on_problem=said
+    )
+    print(report.summary())
+    return 2 if report.problems else 0
 
 
 if __name__ == "__main__":

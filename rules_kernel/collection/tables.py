@@ -1,0 +1,286 @@
+"""A game's rows in the collection's three tables (games, moves, positions), the position text
+without its move counters, and the Parquet writers that take the rows in row groups (an import
+of any size holds one row group of each table in memory, not the collection)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from rules_kernel import core
+from rules_kernel.records import Record
+
+#: the rows a table holds in memory before they are written as one Parquet row group
+ROWS_PER_GROUP = 256 * 1024
+#: how many states of the first game of a kind are probed for counter fields
+PROBES = 8
+
+GAMES_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("game", pa.string()),
+        ("options", pa.string()),
+        ("players", pa.list_(pa.string())),
+        ("player_1", pa.string()),
+        ("player_2", pa.string()),
+        ("result", pa.string()),
+        ("winner", pa.int64()),
+        ("reason", pa.string()),
+        ("finished", pa.bool_()),
+        ("date", pa.string()),
+        ("event", pa.string()),
+        ("site", pa.string()),
+        ("time_control", pa.string()),
+        ("plies", pa.int64()),
+        ("start", pa.string()),
+        ("source", pa.string()),
+        ("source_index", pa.int64()),
+        ("source_line", pa.int64()),
+    ]
+)
+MOVES_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("ply", pa.int32()),
+        ("mover", pa.int32()),
+        ("seat", pa.string()),
+        ("player", pa.string()),
+        ("notation", pa.string()),
+        ("text", pa.string()),
+        ("chance", pa.bool_()),
+        ("clock", pa.float64()),
+        ("spent", pa.float64()),
+    ]
+)
+POSITIONS_SCHEMA = pa.schema([("game_id", pa.int64()), ("ply", pa.int32()), ("position", pa.string())])
+SCHEMAS = {"games": GAMES_SCHEMA, "moves": MOVES_SCHEMA, "positions": POSITIONS_SCHEMA}
+
+#: where a header is found in a record's meta: `meta["headers"]` (every format's shared
+#: fields), else the tags a PGN or KIF reader kept under its own name
+_HEADER_PLACES = {
+    "date": (("headers", "date"), ("pgn", "Date"), ("kif", "開始日時"), ("kif", "対局日")),
+    "event": (("headers", "event"), ("pgn", "Event"), ("kif", "棋戦")),
+    "site": (("headers", "site"), ("pgn", "Site"), ("kif", "場所")),
+    "time_control": (("headers", "time_control"), ("pgn", "TimeControl"), ("kif", "持ち時間")),
+}
+_CLAIMS = {0: "1-0", 1: "0-1", "draw": "1/2-1/2"}
+
+
+class Positions:
+    """The position text of a state without the fields that only count moves (a move number,
+    a clock of moves since a capture): told once per game, options and field count by the
+    kernel's own rule, equality by position (docs/kernel.md): a whole-number field is a
+    counter if the text with that number changed reads back (`game.from_text`) as a state
+    equal to the original, in every one of up to PROBES states of the first game seen. So
+    the same position reached in different orders or at different move numbers has one
+    text. For games with hidden information the text is the all-seeing one (a record holds
+    every card)."""
+
+    def __init__(self) -> None:
+        self.counters: dict[tuple[str, str, int], frozenset[int]] = {}
+
+    def texts(self, states: list[core.State], options: str) -> list[str]:
+        out = []
+        for state in states:
+            fields = state.to_text().split(" ")
+            key = (state.game.id, options, len(fields))
+            drop = self.counters.get(key)
+            if drop is None:
+                drop = self.counters[key] = _counter_fields(states, len(fields))
+            out.append(
+                " ".join(f for i, f in enumerate(fields) if i not in drop) if drop else " ".join(fields)
+            )
+        return out
+
+
+def _counter_fields(states: list[core.State], width: int) -> frozenset[int]:
+    step = max(1, len(states) // PROBES)
+    found: set[int] | None = None
+    for state in states[::step][:PROBES]:
+        fields = state.to_text().split(" ")
+        if len(fields) != width:
+            continue
+        here = set()
+        for i, field in enumerate(fields):
+            if not (field.isascii() and field.isdigit()) or (found is not None and i not in found):
+                continue
+            changed = [*fields[:i], str(int(field) + 1), *fields[i + 1 :]]
+            try:
+                other = state.game.from_text(" ".join(changed))
+            except Exception:  # the rules refuse the changed number: it is part of the position
+                continue
+            if other == state:
+                here.add(i)
+        found = here if found is None else found & here
+    return frozenset(found or ())
+
+
+def options_text(record: Record) -> str:
+    return json.dumps(record.options, sort_keys=True, ensure_ascii=False)
+
+
+def game_row(record: Record, game_id: int, source: str, index: int, states: list[core.State]) -> dict:
+    """The games table's row of a replayed record."""
+    names = [_player_name(p) for p in record.players]
+    result, winner, reason, finished = _result(record, states[-1])
+    row = {
+        "game_id": game_id,
+        "game": record.game,
+        "options": options_text(record),
+        "players": names,
+        "player_1": names[0] if names else None,
+        "player_2": names[1] if len(names) > 1 else None,
+        "result": result,
+        "winner": winner,
+        "reason": reason,
+        "finished": finished,
+        "plies": len(record.actions),
+        "start": record.start,
+        "source": source,
+        "source_index": index,
+        "source_line": record.line,
+    }
+    for column in _HEADER_PLACES:
+        row[column] = _header(record, column)
+    return row
+
+
+def move_rows(record: Record, game_id: int, states: list[core.State], columns: dict[str, list]) -> None:
+    """The moves table's rows of a replayed record, appended column by column."""
+    names = [_player_name(p) for p in record.players]
+    seats = states[0].game.player_names
+    clocks, spent = _seconds(record, "clocks"), _seconds(record, "times")
+    for ply, (action, before) in enumerate(zip(record.actions, states, strict=False), start=1):
+        mover = before.current_player
+        chance = mover == core.CHANCE
+        columns["game_id"].append(game_id)
+        columns["ply"].append(ply)
+        columns["mover"].append(None if chance else mover)
+        columns["seat"].append("chance" if chance else _at(seats, mover))
+        columns["player"].append(None if chance else _at(names, mover))
+        columns["notation"].append(action.notation)
+        columns["text"].append(before.action_text(action.notation))
+        columns["chance"].append(action.chance)
+        columns["clock"].append(clocks.get(ply))
+        columns["spent"].append(spent.get(ply))
+
+
+def _at(values, index: int):
+    return values[index] if 0 <= index < len(values) else None
+
+
+def _player_name(player: Any) -> str | None:
+    if not isinstance(player, dict):
+        return None
+    name = player.get("name") or player.get("agent")
+    return name if isinstance(name, str) else None
+
+
+def _result(record: Record, final: core.State) -> tuple[str, int | None, str | None, bool | None]:
+    """(result, winner, reason, finished): "1-0", "0-1", "1/2-1/2" or "*" for two seats ("1-0-0"
+    for more, the winners 1), from the record's result (checked against the replay) or, for a
+    game the rules did not end (a resignation, a lost clock), the claim the record keeps in
+    meta["ending"]."""
+    outcome = record.outcome
+    if outcome is None:
+        outcome = final.outcome()  # a record without a result field: the replay's
+    if outcome is not None and outcome.finished:
+        seats = final.game.num_players
+        if outcome.winner is None and not outcome.winners:
+            text = "1/2-1/2" if seats == 2 else "draw"
+        else:
+            won = set(outcome.winners) or {outcome.winner}
+            text = "-".join("1" if seat in won else "0" for seat in range(seats))
+        return text, outcome.winner, outcome.reason or None, True
+    ending = record.meta.get("ending") if isinstance(record.meta, dict) else None
+    if isinstance(ending, dict):
+        claim = ending.get("winner")
+        reason = ending.get("reason") if isinstance(ending.get("reason"), str) else None
+        if claim in _CLAIMS:
+            return _CLAIMS[claim], claim if claim in (0, 1) else None, reason, False
+        return "*", None, reason, False
+    return "*", None, (outcome.reason or None) if outcome else None, False
+
+
+def _header(record: Record, column: str) -> str | None:
+    meta = record.meta if isinstance(record.meta, dict) else {}
+    for place, key in _HEADER_PLACES[column]:
+        held = meta.get(place)
+        value = held.get(key) if isinstance(held, dict) else None
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _seconds(record: Record, key: str) -> dict[int, float]:
+    """`meta[key]` by ply: "times" (the seconds the move of that ply took), "clocks" (the
+    seconds left on the mover's clock after it), as the format readers keep them
+    ({"<ply>": seconds}); anything else there is passed over."""
+    held = record.meta.get(key) if isinstance(record.meta, dict) else None
+    found: dict[int, float] = {}
+    for ply, value in held.items() if isinstance(held, dict) else ():
+        if (
+            isinstance(ply, str)
+            and ply.isascii()
+            and ply.isdigit()
+            and len(ply) <= 9
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and value >= 0
+        ):
+            found[int(ply)] = float(value)
+    return found
+
+
+class TableWriter:
+    """One table's rows into a Parquet file, a row group at a time."""
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.path, self.schema = path, schema
+        self.columns: dict[str, list] = {name: [] for name in schema.names}
+        self.rows = 0  # written or waiting
+        self._writer: pq.ParquetWriter | None = None
+
+    def add_row(self, row: dict) -> None:
+        for name, values in self.columns.items():
+            values.append(row[name])
+        self.rows += 1
+        self.maybe_flush()
+
+    def added(self, count: int) -> None:
+        """`count` rows were appended to `columns` directly."""
+        self.rows += count
+        self.maybe_flush()
+
+    def maybe_flush(self) -> None:
+        if len(self.columns["game_id"]) >= ROWS_PER_GROUP:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self.path, self.schema, compression="zstd")
+        if self.columns["game_id"]:
+            self._writer.write_table(pa.Table.from_pydict(self.columns, schema=self.schema))
+            for values in self.columns.values():
+                values.clear()
+
+    def close(self) -> None:
+        self.flush()  # an empty table is written too: its schema, no rows
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def abandon(self) -> None:
+        """Close without caring for the file (it is removed with the partial collection)."""
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except Exception:  # the import has already failed: its own error is the one said
+                pass
+            self._writer = None
