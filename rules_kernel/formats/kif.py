@@ -47,14 +47,24 @@ from rules_kernel.formats import (
     DRAW,
     Claim,
     build,
-    claim_of,
+    claim_words,
+    clock_text,
     comments_meta,
     comments_of,
     echo,
+    encoded,
+    ending_meta,
+    ending_of,
     fail,
     games_with,
+    headers_of,
     known,
+    seconds_meta,
+    seconds_of,
     settle,
+    slash_date,
+    spent_times,
+    winner_of_ending,
     writable_comment,
 )
 
@@ -76,22 +86,59 @@ KANJI = "〇一二三四五六七八九十"
 #: a diagram writes one character a piece: the name's first, but 全 for 成銀 (shogi's custom)
 DIAGRAM_CHAR = {"成銀": "全"}
 HEADER = "手数----指手---------消費時間--"
-#: terminal words of a move line, and who they make win: the mover (+0), the other (+1)
-ENDINGS: dict[str, int | str | None] = {
-    "投了": 1,
-    "詰み": 1,
-    "切れ負け": 1,
-    "反則負け": 1,
-    "反則勝ち": 0,
-    "入玉勝ち": 0,
-    "千日手": DRAW,
-    "持将棋": DRAW,
-    "中断": None,
+#: terminal words of a move line (Kakinoki's list, and 81Dojo's English ones), by our name of
+#: the ending (formats.ENDING_EFFECT says whom each makes win)
+ENDINGS: dict[str, str] = {
+    "投了": "resign",
+    "中断": "abort",
+    "千日手": "repetition",
+    "持将棋": "impasse",
+    "切れ負け": "time-up",
+    "反則勝ち": "illegal-win",
+    "反則負け": "illegal-move",
+    "詰み": "mate",
+    "不詰": "no-mate",
+    "不戦勝": "forfeit-win",
+    "不戦敗": "forfeit-loss",
+    "入玉勝ち": "declared-win",
+    # 81Dojo's English records
+    "Resigns": "resign",
+    "Resign": "resign",
+    "Time-up": "time-up",
+    "Timeup": "time-up",
+    "Abort": "abort",
+    "Sennichite": "repetition",
+    "Jishogi": "impasse",
+    "Checkmate": "mate",
+    "Illegal": "illegal-move",
+    "Illegal-move": "illegal-move",
+    "Declare": "declared-win",
+    "Entering-king": "declared-win",
 }
+#: the word written for each ending (Kakinoki's)
+ENDING_WORDS = {reason: word for word, reason in reversed(ENDINGS.items())}
+ENDING_WORDS.update({"resign": "投了", "abort": "中断", "time-up": "切れ負け", "mate": "詰み"})
+#: words of the まで line (KIF's and KI2's) and the ending each says, looked for in order
+MADE_WORDS = (
+    ("千日手", "repetition"),
+    ("持将棋", "impasse"),
+    ("引き分け", "draw"),
+    ("中断", "abort"),
+    ("時間切れ", "time-up"),
+    ("切れ負け", "time-up"),
+    ("反則", "illegal-move"),
+    ("不戦", "forfeit-win"),
+    ("入玉", "declared-win"),
+    ("不詰", "no-mate"),
+    ("詰み", "mate"),
+)
 
 #: a move line: its number (ASCII digits), the move, and the time used, which is passed over
 #: (never read as a number: a digit of another script there does no harm)
-_MOVE_LINE = re.compile(r"\s*([0-9]{1,9})\s+(同[ 　]*\S+|\S+)(?:\s+\(\s*[\d:/ ]*\))?\s*\+?\s*")
+_MOVE_LINE = re.compile(
+    r"\s*([0-9]{1,9})\s+(同[ 　]*\S+|\S+)"
+    r"(?:\s+\(\s*([0-9]{1,4}:[0-9]{1,2}(?:\.[0-9]{1,6})?)?[\d:/. ]*\))?\s*\+?\s*"
+)
 _MOVE = re.compile(
     r"(?:(?P<file>[１-９1-9])(?P<rank>[一二三四五六七八九])|同\s*　?\s*)(?P<piece>.+?)"
     r"(?P<how>不成|成|打)?(?:\((?P<from>[0-9][0-9])\))?"
@@ -140,6 +187,8 @@ class _Kif:
         self.moves: list[tuple[int, int, str]] = []  # (line, number, text)
         self.comments: list[list[Any]] = []  # [ply, [line, ...]]: a comment's lines
         self.ending: tuple[str, int] | None = None
+        self.times: dict[int, float] = {}  # ply -> the seconds its move took
+        self.ending_time: float | None = None
         self.result: tuple[str, str, int] | None = None
         self.first_line: int | None = None
 
@@ -193,12 +242,16 @@ def _take_move(kif: _Kif, text: str, number: int, source: str, max_actions: int 
     if kif.ending is not None:
         raise RecordError(f"a move after {kif.ending[0]}", source=source, line=number)
     move = re.sub(r"同[\s　]+", "同", found.group(2))
+    spent = seconds_of(found.group(3)) if found.group(3) else None
     if move in ENDINGS:
         kif.ending = (move, number)
+        kif.ending_time = spent
         return True
     if max_actions is not None and len(kif.moves) >= max_actions:
         raise RecordError(f"the game has more than {max_actions:,} actions", source=source, line=number)
     kif.moves.append((number, int(found.group(1)), move))
+    if spent is not None:
+        kif.times[len(kif.moves)] = spent
     return True
 
 
@@ -227,12 +280,15 @@ def _read(kif: _Kif, source: str) -> Record:
         move = _move(state, text, previous, fail(source, line, ply))
         state, previous = state.apply(move), move.to
         actions.append(str(move))
-    claim = _claim(kif, start, len(actions), source)
+    reason, claim = _claim(kif, start, len(actions), source)
     where = kif.result[2] if kif.result else kif.ending[1] if kif.ending else kif.first_line
     result = settle(state, claim, fail(source, where))
     meta = {key: value for key, (value, _) in kif.headers.items() if key not in _MAPPED and value}
     if result is None and kif.result:
         meta["result"] = f"まで{kif.result[0]}手で{kif.result[1]}"
+    ending = ending_meta(reason, claim)
+    if ending and kif.ending_time is not None:
+        ending["time"] = kif.ending_time
     names = [kif.headers.get(key, ("", 0))[0] for key in ("先手", "後手")]
     names = [names[0] or kif.headers.get("下手", ("", 0))[0], names[1] or kif.headers.get("上手", ("", 0))[0]]
     players = ({"name": names[0]}, {"name": names[1]}) if any(names) else ()
@@ -244,10 +300,32 @@ def _read(kif: _Kif, source: str) -> Record:
         actions,
         players=players,
         result=result,
-        meta={"kif": meta, **({"comments": comments_meta(comments)} if comments else {})},
+        meta={
+            "kif": meta,
+            "headers": headers_from(kif.headers),
+            "ending": ending,
+            "times": seconds_meta(kif.times),
+            **({"comments": comments_meta(comments)} if comments else {}),
+        },
         source=source,
         line=kif.first_line,
     )
+
+
+#: KIF's headers for ours (meta["headers"]); they stay in meta["kif"] too
+HEADERS = {
+    "棋戦": "event",
+    "場所": "site",
+    "開始日時": "date",
+    "終了日時": "end_date",
+    "持ち時間": "time_control",
+    "戦型": "opening",
+}
+
+
+def headers_from(found: dict[str, tuple[str, int]]) -> dict[str, str]:
+    """meta["headers"] from KIF's (or KI2's) header lines."""
+    return {HEADERS[key]: value for key, (value, _) in found.items() if key in HEADERS and value}
 
 
 _MAPPED = frozenset(
@@ -399,33 +477,78 @@ def _candidates(
     if frm is None:
         raise error(f"({found.group('from')}) is no square of the board")
     code = state.board[frm]
+    letters = state.game.LETTERS
+    if code and owner_of(code) == state.side and letters[kind] == "+" + letters[kind_of(code)]:
+        # a promotion written with the promoted piece's name, as some programs do: にわとり(24)
+        return [m for m in legal if m.frm == frm and m.promote]
     if code and owner_of(code) == state.side and kind_of(code) != kind:
         on_it = state.game.KIF_PIECES[kind_of(code)]
         raise error(f"the piece on ({found.group('from')}) is a {on_it}, not {found.group('piece')}")
     return [m for m in legal if m.frm == frm]
 
 
-def _claim(kif: _Kif, start: State, plies: int, source: str) -> Claim:
-    """The result the KIF states: its まで line, else its terminal move (投了 ...)."""
+def _claim(kif: _Kif, start: State, plies: int, source: str) -> tuple[str | None, Claim]:
+    """(the ending, the result) the KIF states: its terminal move (投了 ...) and its まで
+    line, which must agree with each other when both say who won."""
+    reason, claim = None, None
+    if kif.ending:
+        reason = ENDINGS[kif.ending[0]]
+        claim = winner_of_ending(reason, (start.side + plies) % 2)
     if kif.result:
         count, words, number = kif.result
         if int(count) != plies:
             raise RecordError(
                 f"the result line counts {count} moves, the game has {plies}", source=source, line=number
             )
-        if any(w in words for w in ("千日手", "持将棋", "引き分け")):
-            return DRAW
-        if "勝ち" in words or "負け" in words:
-            first = "先手" in words or "下手" in words
-            return (0 if first else 1) if "勝ち" in words else (1 if first else 0)
-        return None
-    if kif.ending:
-        effect = ENDINGS[kif.ending[0]]
-        if effect in (0, 1):
-            mover = (start.side + plies) % 2
-            return (mover + effect) % 2
-        return effect
-    return None
+        said_reason, said = made_claim(words, (start.side + plies) % 2)
+        if kif.ending and said is not None and claim is not None and said != claim:
+            raise RecordError(
+                f"the result line says {claim_words(said)}, the move {kif.ending[0]} {claim_words(claim)}",
+                source=source,
+                line=number,
+            )
+        if not kif.ending or claim is None:
+            reason, claim = reason or said_reason, said if said is not None else claim
+    return reason, claim
+
+
+def made_claim(words: str, mover: int) -> tuple[str | None, Claim]:
+    """(the ending, the result) the words of a まで line say ('後手の勝ち', '千日手',
+    '時間切れにより先手の勝ち'); `mover` is the side that was to move."""
+    reason = next((name for word, name in MADE_WORDS if word in words), None)
+    if "勝ち" in words or "負け" in words:
+        first = "先手" in words or "下手" in words
+        second = "後手" in words or "上手" in words
+        if first or second:
+            claim: Claim = (0 if first else 1) if "勝ち" in words else (1 if first else 0)
+            if reason == "forfeit-win" and claim != mover:
+                reason = "forfeit-loss"
+            if reason == "illegal-move" and claim == mover:
+                reason = "illegal-win"
+            return reason, claim
+    if reason is None:
+        return None, None
+    return reason, winner_of_ending(reason, mover)
+
+
+def made_line(reason: str | None, claim: Claim, plies: int) -> str:
+    """The まで line of an ending: 'まで18手で後手の勝ち', 'まで40手で千日手', ..."""
+    if claim is None:
+        words = "不詰" if reason == "no-mate" else "中断"
+    elif claim == DRAW:
+        words = {"repetition": "千日手", "impasse": "持将棋"}.get(reason or "", "引き分け")
+    else:
+        side = "先手" if claim == 0 else "後手"
+        words = {
+            "time-up": f"時間切れにより{side}の勝ち",
+            "illegal-move": f"{side}の反則勝ち",
+            "illegal-win": f"{side}の反則勝ち",
+            "illegal-action": f"{side}の反則勝ち",
+            "forfeit-win": f"{side}の不戦勝",
+            "forfeit-loss": f"{side}の不戦勝",
+            "declared-win": f"入玉で{side}の勝ち",
+        }.get(reason or "", f"{side}の勝ち")
+    return f"まで{plies}手で{words}"
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -442,13 +565,27 @@ def dumps(record: Record) -> str:
         lines += _diagram(states[0])
     names = [p.get("name") if isinstance(p.get("name"), str) else "" for p in record.players] + ["", ""]
     lines += [f"先手：{_one_line(names[0])}", f"後手：{_one_line(names[1])}"]
-    extra = record.meta.get("kif") if isinstance(record.meta, dict) else None
-    for key, value in (extra or {}).items():
-        if isinstance(key, str) and key not in _MAPPED and key != "result" and "：" not in key:
-            lines.append(f"{_one_line(key)}：{_one_line(str(value))}")
+    lines += header_lines(record)
     lines.append(HEADER)
     lines += _moves(record, states)
     return "\n".join(lines) + "\n"
+
+
+def header_lines(record: Record) -> list[str]:
+    """The header lines a KIF (or KI2) writes beside 手合割 and the players: those kept in
+    meta["kif"], then meta["headers"] in KIF's own fields (a PGN date as KIF writes it)."""
+    extra = record.meta.get("kif") if isinstance(record.meta, dict) else None
+    extra = extra if isinstance(extra, dict) else {}
+    lines = []
+    for key, value in extra.items():
+        if isinstance(key, str) and key not in _MAPPED and key != "result" and "：" not in key:
+            lines.append(f"{_one_line(key)}：{_one_line(str(value))}")
+    ours = {value: key for key, value in HEADERS.items()}
+    for key, value in headers_of(record).items():
+        if key in ours and ours[key] not in extra:
+            value = slash_date(value) if key in ("date", "end_date") else value
+            lines.append(f"{ours[key]}：{_one_line(value)}")
+    return lines
 
 
 def _one_line(text: str) -> str:
@@ -483,16 +620,34 @@ def _hand(state: State, side: int) -> str:
 
 def _moves(record: Record, states: list[State]) -> list[str]:
     comments = comments_of(record)
+    times = spent_times(record)
+    totals = [0.0, 0.0]
     lines = _comment_lines(comments.get(0))
     previous = None
     for ply, action in enumerate(record.actions):
         state = states[ply]
         move = state.parse_move(action.notation)
-        lines.append(f"{ply + 1:>4} {_move_text(state, move, previous)}")
+        text = f"{ply + 1:>4} {_move_text(state, move, previous)}"
+        if times:
+            totals[state.side] += times.get(ply + 1, 0.0)
+            text = _timed(text, times.get(ply + 1, 0.0), totals[state.side])
+        lines.append(text)
         lines += _comment_lines(comments.get(ply + 1))
         previous = move.to
-    lines += _ending(record, states[-1], len(record.actions))
+    lines += _ending(record, states[-1], len(record.actions), bool(times), totals)
     return lines
+
+
+def _timed(text: str, spent: float, total: float) -> str:
+    """A move line with KIF's time column: ( m:ss/hh:mm:ss), the move's time and the mover's
+    total (padded so the column lines up, as Kifu for Windows writes it)."""
+    width = len(text) + sum(1 for ch in text if ord(ch) > 0x7F)  # full-width characters: two columns
+    return f"{text}{' ' * max(1, 14 - width)}   ({clock_text(spent, hours=False):>5}/{_hms(total)})"
+
+
+def _hms(seconds: float) -> str:
+    text = clock_text(seconds)
+    return text if len(text.split(":")[0]) >= 2 else "0" + text
 
 
 def _comment_lines(text: str | None) -> list[str]:
@@ -516,36 +671,46 @@ def _move_text(state: State, move: YokaiMove, previous: int | None) -> str:
     return f"{where}{game.KIF_PIECES[kind]}{how}({frm[0]}{frm[1]})"
 
 
-def _ending(record: Record, final: State, plies: int) -> list[str]:
-    """The terminal move line where KIF has a word for it, and the まで line."""
-    claim = claim_of(record)
+def _ending(record: Record, final: State, plies: int, timed: bool, totals: list[float]) -> list[str]:
+    """The terminal move line where KIF has a word for the ending, and the まで line."""
     if record.result is None and isinstance(record.meta.get("kif"), dict):
         kept = record.meta["kif"].get("result")
-        if isinstance(kept, str) and _RESULT.fullmatch(kept):
-            return [kept]
-    outcome = final.outcome()
+        old = not isinstance(record.meta.get("ending"), dict)
+        if isinstance(kept, str) and _RESULT.fullmatch(kept) and old:
+            return [kept]  # a record read before meta["ending"] existed
+    reason, claim = ending_of(record)
+    if reason is None and claim is not None and final.outcome() is not None:
+        # the rules ended the game: the words Kakinoki's list has for it
+        if claim == DRAW and final.repetition_count() >= final.game.options["repetitions"]:
+            reason = "repetition"
+        elif claim != DRAW and final.game.ROYAL:
+            reason = "mate"
+    elif reason is None and claim in (0, 1):
+        reason = "resign" if claim != final.side else None
     lines = []
-    if (
-        claim == DRAW
-        and outcome is not None
-        and final.repetition_count() >= final.game.options["repetitions"]
-    ):
-        lines.append(f"{plies + 1:>4} 千日手")
-    elif claim is not None and claim != DRAW and final.game.ROYAL:
-        lines.append(f"{plies + 1:>4} 詰み")
-    if claim is None:
-        words = "中断"
-    elif claim == DRAW:
-        words = "千日手" if lines else "引き分け"
-    else:
-        words = f"{'先手' if claim == 0 else '後手'}の勝ち"
-    return [*lines, f"まで{plies}手で{words}"]
+    word = ENDING_WORDS.get(reason or "")
+    if reason == "forfeit-win" and claim != final.side:
+        word = "不戦敗"
+    if reason == "illegal-move" and claim == final.side:
+        word = "反則勝ち"
+    if word and reason not in ("draw", "illegal-action"):
+        text = f"{plies + 1:>4} {word}"
+        held = record.meta.get("ending") if isinstance(record.meta, dict) else None
+        spent = held.get("time") if isinstance(held, dict) else None
+        if timed or isinstance(spent, (int, float)):
+            spent = float(spent) if isinstance(spent, (int, float)) and not isinstance(spent, bool) else 0.0
+            text = _timed(text, spent, totals[final.side] + spent)
+        lines.append(text)
+    return [*lines, made_line(reason, claim, plies)]
 
 
 def write(target: str | os.PathLike | IO[str], record: Record) -> None:
-    """Write one game as a KIF file (UTF-8; a KIF file holds one game)."""
+    """Write one game as a KIF file: to a path, Shift_JIS (cp932) with CRLF and the line
+    `#KIF version=2.0 encoding=Shift_JIS` for .kif (and any other suffix), UTF-8 with
+    `#KIF version=2.0 encoding=UTF-8` for .kifu (and when a name or comment has a character
+    Shift_JIS lacks); to an open text stream, the text as it is."""
     text = dumps(record)
     if isinstance(target, (str, os.PathLike)):
-        Path(target).write_text(text, encoding="utf-8", newline="\n")
+        Path(target).write_bytes(encoded("kif", text, Path(target).suffix))
     else:
         target.write(text)

@@ -1,6 +1,7 @@
-"""PGN and KIF files read through `rules_kernel.formats` (imported when one is read: the
-formats build `Record`s, so they import this package), after the same bounded line reader as
-JSON Lines; KIF in Shift_JIS is re-encoded first."""
+"""PGN, KIF, KI2 and CSA files read through `rules_kernel.formats` (imported when one is
+read: the formats build `Record`s, so they import this package), after the same bounded line
+reader as JSON Lines; KIF, KI2 and CSA in Shift_JIS or EUC-JP are re-encoded first (the
+encoding told by `formats.decode` and named in each record's `meta["encoding"]`)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ def _format_records(
 ) -> Iterator[Record | RecordError]:
     """The games of a PGN or KIF file's bytes, read through the same bounded lines as JSON
     Lines (line length, control characters, UTF-16 refused); KIF may be Shift_JIS."""
-    from rules_kernel.formats import kif, pgn
+    from rules_kernel.formats import csa, decode, ki2, kif, pgn
 
-    if kind == "kif":
-        data = _as_utf8(data)
+    encoding = "utf-8"
+    if kind in ("kif", "ki2", "csa"):
+        text, encoding = decode(data, kind.upper(), label)
+        data = text.encode("utf-8", errors="surrogatepass")
     lines = []
     for number, text in _lines(io.BytesIO(data), label, max_line_bytes):
         if isinstance(text, RecordError):
@@ -33,22 +36,11 @@ def _format_records(
         lines.append((number, text.rstrip("\r\n")))
     if not any(text.strip() for _, text in lines):
         raise RecordError("no records: the file is empty", source=label)
-    reader = pgn.read_lines if kind == "pgn" else kif.read_lines
-    yield from reader(lines, label, max_actions=max_actions)
-
-
-def _as_utf8(data: bytes) -> bytes:
-    """KIF files are often Shift_JIS (cp932): such bytes are re-encoded as UTF-8; bytes that
-    are neither stay as they are (the line reader names the bad line)."""
-    try:
-        data.decode("utf-8")
-        return data
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp932").encode("utf-8")
-    except UnicodeDecodeError:
-        return data
+    reader = {"pgn": pgn, "kif": kif, "ki2": ki2, "csa": csa}[kind].read_lines
+    for found in reader(lines, label, max_actions=max_actions):
+        if encoding != "utf-8" and isinstance(found, Record):
+            found.meta["encoding"] = encoding  # named: the file was not UTF-8
+        yield found
 
 
 def _read_whole(

@@ -131,7 +131,7 @@ def load(
         return found if errors == "collect" else list(found)
     try:
         kind = _detect_file(Path(source), str(source))
-        if kind in ("pgn", "kif"):  # a Path: read as a path whatever its name looks like
+        if kind in ("pgn", "kif", "ki2", "csa"):  # a Path: read as a path whatever its name looks like
             return read(Path(source), name=str(source), errors=errors, max_line_bytes=max_line_bytes)
         one = [read_text_game(source, max_line_bytes=max_line_bytes)]
     except RecordError as exc:
