@@ -21,6 +21,7 @@ from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGE
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
 from widgets.explorer.editor_part import EditorPart
 from widgets.explorer.export import ExportPart
+from widgets.explorer.game_options import GameOptions
 from widgets.explorer.history import History
 from widgets.explorer.links_part import LinksPart
 from widgets.explorer.perfect_play import PerfectPlay
@@ -376,3 +377,21 @@ def test_a_link_written_by_one_page_opens_the_same_line_on_another(page):
     receiver.address._message(None, {"event": "address", "search": "?game=nonsense"}, [])
     assert opened == [("yokai-3x4", {})]  # refused whole: nothing opened
     assert "This link cannot be opened" in other.message.value
+
+
+# --- the game's options (game_options.py) -------------------------------------------------------
+def test_the_options_form_is_made_when_first_opened_and_a_new_game_reads_it(page):
+    select = w.Dropdown(options=[("War Chest", "war-chest"), ("Yokai", "yokai-3x4")], value="war-chest")
+    options = GameOptions(page, select)
+    options.set("war-chest", {"players": 4})
+    assert options._form is None and options.values()["players"] == 4  # read without the form
+    assert options.options_form_box.layout.display == "none"
+    options.options_toggle.value = True
+    assert options._form is not None and options.options_form_box.children == (options.form.widget,)
+    assert options.options_toggle.description == "Options of War Chest ▾"
+    assert options.values()["players"] == 4 and "players" in options.option_widgets
+    made = options.form.widget
+    select.value = "yokai-3x4"
+    options.set("yokai-3x4", {})  # another game: a form of its own, the last one closed
+    assert options.form.widget is not made and made.comm is None
+    assert options.options_form_box.children == (options.form.widget,) and "players" not in options.values()

@@ -52,15 +52,6 @@ def make_controls(ex: Explorer) -> None:
         description="Game",
         layout={"max_width": "280px"},
     )
-    # a real button (a Tab stop, Enter or Space opens it), not an accordion's title
-    ex.options_toggle = make(w.ToggleButton, value=False, description="Options ▸", layout=AUTO)
-    ex.options_toggle.add_class("re-options-toggle")
-    ex.options_form_box = w.Box(layout=w.Layout(display="none"))
-    ex.options_box = make(
-        w.VBox,
-        children=[ex.options_toggle, ex.options_form_box],
-        layout={"align_items": "flex-start"},
-    )
     ex.reference_box = make(w.Box, layout={"width": "100%"})  # the game's reference, folded
     ex.new_button = make(
         w.Button, description="New game", button_style="primary", tooltip="Start again with these options"

@@ -120,6 +120,23 @@ class OnFirstUse:
         return owner_object.__dict__[self.name]
 
 
+class FromPart:
+    """An attribute of the explorer that is one of its parts' (a widget, a flag, a method):
+    read and set on the part `part` as `attribute` (a widget the part makes on first use is
+    made when read)."""
+
+    def __init__(self, part: str, attribute: str) -> None:
+        self.part, self.attribute = part, attribute
+
+    def __get__(self, explorer: object | None, owner: type | None = None) -> Any:
+        if explorer is None:
+            return self
+        return getattr(getattr(explorer, self.part), self.attribute)
+
+    def __set__(self, explorer: object, value: Any) -> None:
+        setattr(getattr(explorer, self.part), self.attribute, value)
+
+
 class Part:
     """A part of the explorer: its own widgets and handlers over the explorer's session and
     game (the explorer sets both on every part when it starts a game)."""

@@ -23,64 +23,47 @@ from typing import Any
 import ipywidgets as w
 
 import rules_kernel as rk
-from rules_kernel import records
 from rules_kernel.core import Action, State
 from rules_kernel.session import Change, Session
 from widgets.board import Board
 from widgets.explorer import building
 from widgets.explorer.building import PAGE_CSS, ROOM_HEIGHT, ROOM_WIDTH, board_zoom
 from widgets.explorer.clicks import Clicks
-from widgets.explorer.common import Page
+from widgets.explorer.common import FromPart, Page
 from widgets.explorer.curtain import HandOver
 from widgets.explorer.editor_part import EditorPart
 from widgets.explorer.export import ExportPart
+from widgets.explorer.game_options import GameOptions
 from widgets.explorer.history import History
 from widgets.explorer.links_part import LinksPart
 from widgets.explorer.perfect_play import PerfectPlay
 from widgets.explorer.position import PositionPart
 from widgets.explorer.seats import Seats
 from widgets.looks import Looks
-from widgets.options import OptionsForm
 from widgets.presentation import Presentation, has_secrets, present
 from widgets.reference import reference_panel
 from widgets.runtime import SHOWN
 from widgets.safe import html
 
-
-class _FromPart:
-    """An attribute of the explorer that is one of its parts' (a widget, a flag): read and set
-    on the part (a widget made on first use is made when read there)."""
-
-    def __init__(self, part: str, name: str | None = None) -> None:
-        self.part, self.attribute = part, name
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.attribute = self.attribute or name
-
-    def __get__(self, explorer: Explorer | None, owner: type | None = None) -> Any:
-        if explorer is None:
-            return self
-        return getattr(getattr(explorer, self.part), self.attribute)
-
-    def __set__(self, explorer: Explorer, value: Any) -> None:
-        setattr(getattr(explorer, self.part), self.attribute, value)
-
-
-#: the parts' widgets and state the explorer answers for (scripts and tests read them there;
-#: the folded tools' are made together on first use: `_build_folded_tools`)
+#: what the explorer answers for with its parts' (scripts, tests and notebooks use them): the
+#: parts' widgets and state, and the methods it hands on; `name=attribute` where the part's
+#: name differs. The folded tools' widgets are made together on first use (`_build_folded_tools`).
 ANSWERED = {
-    "hand_over": "curtain curtain_text curtain_button done_box done_text done_button focus "
-    "curtain_for viewer",
+    "hand_over": "curtain curtain_text curtain_button done_box done_text done_button focus curtain_for "
+    "viewer _handing_over=handing_over _shown_viewer=shown_viewer _build_hand_over=build",
     "history": "moves_heading move_list looking_back looking_back_text back_to_game lines_here "
-    "undo_button redo_button reset_button at_the_end",
+    "undo_button redo_button reset_button at_the_end undo redo reset look_at back_to_the_game "
+    "_build_looking_back=build",
     "perfect_play": "perfect tablebase analysis",
-    "clicks": "controller choices announcer turn_board hex_names",
+    "clicks": "controller choices announcer turn_board hex_names click clear_selection",
     "seats": "players perspective agent_plays agents_box agent_kind agent_seats manual_chance chance_box "
-    "chance_button chance_select chance_apply all_moves play_button",
-    "positions": "study_status position_text position_load position_note position_switch",
+    "chance_button chance_select chance_apply all_moves play_button sample_chance",
+    "game_options": "options_toggle options_form_box options_box form option_widgets _form "
+    "_set_options=set _option_values=values",
+    "positions": "study_status position_text position_load position_note position_switch set_position",
     "editor": "editor_box edit_toggle",
-    "exporter": "export_button export_area pictures",
-    "links": "address copy_link link_note",
+    "exporter": "export_button export_area pictures record export",
+    "links": "address copy_link link_note open_link link_query=query _link_copied=copied",
 }
 
 
@@ -97,9 +80,6 @@ class Explorer(w.VBox):
     picker, options or analysis controls): a diagram a reader can play on. Without a game:
     the first in the games' declared order (Yōkai no Mori 3x4).
     """
-
-    _handing_over = _FromPart("hand_over", "handing_over")
-    _shown_viewer = _FromPart("hand_over", "shown_viewer")
 
     def __init__(
         self,
@@ -124,10 +104,10 @@ class Explorer(w.VBox):
         self._folded_built = False  # the folded tools, made on first opening
         self._zoom: float | None = None
         self.looks = Looks()
-        self._form: OptionsForm | None = None  # made on first use (`form`)
         self.message = self.looks.make(w.HTML)
         self.page = page = Page(self.looks, self.message)
         building.make_controls(self)
+        self.game_options = GameOptions(page, self.game_select)
         self.seats = Seats(page, play=self.play)
         seats, redraw, refresh = self.seats, self._redraw, self.refresh
         eyes = self.hand_over = HandOver(
@@ -171,7 +151,7 @@ class Explorer(w.VBox):
         for part in folded:
             part.folded = self._build_folded_tools  # the folded tools are made all at once
         #: the parts: each is given the session and the game
-        self._parts = [eyes, self.history, self.perfect_play, self.clicks, seats, *folded]
+        self._parts = [eyes, self.history, self.perfect_play, self.clicks, seats, self.game_options, *folded]
         self.session: Session | None = None
         self._wire()
         super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *building.lay_out(self)])
@@ -215,58 +195,10 @@ class Explorer(w.VBox):
         self.board.on_history(on(lambda key: self.history.history_key(key)))
         self.game_select.observe(on(lambda ch: self._set_options(ch["new"], {})), names="value")
         self.new_button.on_click(on(lambda _: self._new_game_pressed()))
-        self.options_toggle.observe(on(lambda _: self._show_options()), names="value")
         self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
         self.perspective.observe(on(lambda _: self.hand_over.view_changed()), names="value")
 
-    # --- the options ----------------------------------------------------------------------
-    def _set_options(self, game_id: str, values: dict[str, Any]) -> None:
-        """The options the next New game starts with: their form is made when it is first shown
-        or read (`form`); the form of the options replaced is closed."""
-        self.page.replace(self.options_form_box, ())
-        self._form, self._form_wanted = None, (game_id, dict(values))
-        self._show_options()
-
-    @property
-    def form(self) -> OptionsForm:
-        """The options' form, made on first use."""
-        if self._form is None:
-            self._form = OptionsForm(*self._form_wanted)
-            self.options_form_box.children = (self._form.widget,)
-        return self._form
-
-    def _option_values(self) -> dict[str, Any]:
-        """What the form holds, or before it is made what it would be made with."""
-        if self._form is not None:
-            return self._form.values()
-        game_id, values = self._form_wanted
-        options = rk.game_class(game_id).OPTIONS
-        return {name: values.get(name, option.default) for name, option in options.items()}
-
-    def _show_options(self) -> None:
-        opened = self.options_toggle.value
-        if opened:
-            self.form  # noqa: B018 (made on first showing)
-        title = rk.game_class(self.game_select.value).title
-        self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
-        self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
-        self.options_form_box.layout.display = SHOWN if opened else "none"
-
-    @property
-    def option_widgets(self) -> dict[str, w.Widget]:
-        """The main input of each option (for scripts and tests)."""
-        return {
-            name: getattr(f, "input", None) or getattr(f, "number", None) or f.widget
-            for name, f in self.form.fields.items()
-        }
-
     # --- widgets made on first use ---------------------------------------------------------
-    def _build_hand_over(self) -> None:
-        self.hand_over.build()
-
-    def _build_looking_back(self) -> None:
-        self.history.build()
-
     def _show_folded_tools(self) -> None:
         opened = self.tools_toggle.value
         if opened:
@@ -367,12 +299,6 @@ class Explorer(w.VBox):
         self.hand_over.maybe_curtain()
         self.refresh()
 
-    def set_position(self, position: str | State) -> None:
-        """Start exploring from a position (its text, as `state.to_text()` gives it). A text
-        that is not one is explained under the box (the game on show stays); a text of another
-        game is offered to switch to it."""
-        self.positions.set_position(position)
-
     @property
     def state(self) -> State:
         return self.session.state
@@ -398,38 +324,6 @@ class Explorer(w.VBox):
             return self.state
         self.page.say("")
         return self.state
-
-    def undo(self) -> None:
-        """Take back the last move; in the view of the player to move, the player at the
-        screen's own whole turn (widgets/explorer/history.py)."""
-        self.history.undo()
-
-    def redo(self) -> None:
-        """Walk the current line on again: what `undo` took back."""
-        self.history.redo()
-
-    def reset(self) -> None:
-        """Back to the start; the moves stay in the session's tree (Redo walks them again)."""
-        self.history.reset()
-
-    def look_at(self, ply: int) -> None:
-        """Show the position after `ply` of the current line (0: the start); nothing is undone."""
-        self.history.look_at(ply)
-
-    def back_to_the_game(self) -> None:
-        """Back to the last position of the current line, where the game stands."""
-        self.history.back_to_the_game()
-
-    def sample_chance(self) -> None:
-        """Draw the pending chance event (chance resolved by hand)."""
-        self.seats.sample_chance()
-
-    def click(self, cell: str) -> None:
-        """A click on `cell` of the board (widgets/explorer/clicks.py)."""
-        self.clicks.click(cell)
-
-    def clear_selection(self) -> None:
-        self.clicks.clear_selection()
 
     # --- showing -----------------------------------------------------------------------
     def presentation(self) -> Presentation:
@@ -486,29 +380,9 @@ class Explorer(w.VBox):
         self.positions.forget()
         self.history.forget()
 
-    # --- links and records --------------------------------------------------------------
-    def open_link(self, query: str) -> None:
-        """Open what a page's query string links to (widgets/explorer/links_part.py)."""
-        self.links.open_link(query)
-
-    def link_query(self) -> str:
-        """The query string of a link to the position shown and its line."""
-        return self.links.query()
-
-    def _link_copied(self, address: str, copied: bool) -> None:
-        self.links.copied(address, copied)
-
-    def record(self) -> records.Record:
-        """The game so far as a record (widgets/explorer/export.py)."""
-        return self.exporter.record()
-
-    def export(self, view: Presentation | None = None) -> str:
-        """The game as a record line; the page's download link is rebuilt from it."""
-        return self.exporter.export(view)
-
 
 for _part, _names in ANSWERED.items():
-    for _name in _names.split():
-        setattr(Explorer, _name, _FromPart(_part, _name))
+    for _name, _, _attribute in (answered.partition("=") for answered in _names.split()):
+        setattr(Explorer, _name, FromPart(_part, _attribute or _name))
 
 __all__ = ["Explorer", "ROOM_HEIGHT", "ROOM_WIDTH", "board_zoom"]
