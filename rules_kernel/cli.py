@@ -344,6 +344,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_analyse(sub)
     _add_check_game(sub)
     _add_collection(sub)
+    _add_convert(sub)
     _add_plugins(sub)
     return parser
 
@@ -942,6 +943,60 @@ def _collection_import(args: argparse.Namespace) -> int:
     )
     print(report.summary())
     return 2 if report.problems else 0
+
+
+# --- convert: a record file into another format -------------------------------------------------
+
+#: the formats `convert` writes, by the output's suffix
+_CONVERT_SUFFIXES = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+    ".txt": "text",
+    ".pgn": "pgn",
+    ".kif": "kif",
+    ".kifu": "kif",
+    ".ki2": "ki2",
+    ".ki2u": "ki2",
+    ".csa": "csa",
+}
+
+
+def _add_convert(sub) -> None:
+    convert = sub.add_parser(
+        "convert",
+        help="convert a record file into another format (JSON Lines, PGN, KIF, KI2, CSA, text)",
+        description="Reads IN (any record format, told by content), replays every game, and writes "
+        "them to OUT in the format its suffix names (.jsonl, .pgn, .kif/.kifu, .ki2/.ki2u, .csa, "
+        ".txt) or --to says. Result, ending, players, headers, comments and times are carried into "
+        "the new format's own fields (docs/records.md). A bad game stops the conversion before "
+        "OUT is written (status 2); KIF, KI2 and the text form hold one game: a file of several "
+        "is refused.",
+    )
+    convert.add_argument("input", metavar="IN")
+    convert.add_argument("output", metavar="OUT")
+    convert.add_argument(
+        "--to", choices=sorted(set(_CONVERT_SUFFIXES.values())), help="the format (default: OUT's suffix)"
+    )
+    convert.set_defaults(run=_convert)
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    kind = args.to or _CONVERT_SUFFIXES.get(Path(args.output).suffix.lower())
+    if kind is None:
+        return _fail(
+            f"error: {args.output!r}: say the format with --to, or end the name with one of "
+            f"{', '.join(sorted(_CONVERT_SUFFIXES))}",
+            2,
+        )
+    if Path(args.output).exists() and Path(args.output).resolve() == Path(args.input).resolve():
+        return _fail("error: OUT is IN; write the conversion to another file", 2)
+    found = records.read(Path(args.input), name=args.input)
+    records.write(args.output, found, format=kind)
+    print(f"{len(found)} game(s) written to {args.output} as {kind}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -56,12 +56,20 @@ from rules_kernel.formats import (
     Claim,
     build,
     claim_of,
+    clock_text,
     comments_meta,
     comments_of,
     echo,
+    ending_meta,
+    ending_of,
     fail,
     games_with,
+    headers_of,
     known,
+    pgn_date,
+    seconds_meta,
+    seconds_of,
+    seconds_of_meta,
     settle,
     writable_comment,
 )
@@ -89,6 +97,24 @@ UNKNOWN = frozenset({"", "?", "-", "????.??.??"})
 #: tags that map to a record's own fields; the others travel in `meta["pgn"]`
 MAPPED = frozenset({"Variant", "FEN", "SetUp", "White", "Black", "Result"})
 RESULTS: dict[str, Claim] = {"1-0": 0, "0-1": 1, "1/2-1/2": DRAW, "*": None}
+#: PGN's tags for ours (meta["headers"]); they stay in meta["pgn"] too
+HEADERS = {
+    "Event": "event",
+    "Site": "site",
+    "Date": "date",
+    "Round": "round",
+    "TimeControl": "time_control",
+    "Opening": "opening",
+}
+#: [Termination] values (lichess's, pychess's) and the ending each names
+TERMINATIONS = {
+    "time forfeit": "time-up",
+    "abandoned": "abort",
+    "rules infraction": "illegal-move",
+    "resignation": "resign",
+    "checkmate": "mate",
+    "repetition": "repetition",
+}
 #: the PGN export format's line length for movetext
 WIDTH = 80
 
@@ -118,6 +144,7 @@ class _Game:
         self.text: list[tuple[int, str]] = []
         self.error: RecordError | None = None
         self.line: int | None = None
+        self.clocks: dict[str, dict[int, float]] = {}
 
 
 def _split(lines: Iterable[tuple[int, str]], source: str) -> Iterator[_Game]:
@@ -200,8 +227,16 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
     tags = {
         name: value for name, (value, _) in found.tags.items() if name not in MAPPED and value not in UNKNOWN
     }
+    ending: dict[str, Any] = {}
     if result is None and claim is not None:
         tags["Result"] = found.tags["Result"][0] if "Result" in found.tags else token_result
+        termination = found.tags.get("Termination", ("", 0))[0].strip().lower()
+        ending = ending_meta(TERMINATIONS.get(termination), claim)
+    headers = {
+        ours: found.tags[tag][0]
+        for tag, ours in HEADERS.items()
+        if tag in found.tags and found.tags[tag][0] not in UNKNOWN
+    }
     white, black = (found.tags.get(side, ("?", 0))[0] for side in ("White", "Black"))
     players = () if {white, black} <= UNKNOWN else ({"name": white}, {"name": black})
     return build(
@@ -210,7 +245,14 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
         actions,
         players=players,
         result=result,
-        meta={"pgn": tags, **({"comments": comments_meta(comments)} if comments else {})},
+        meta={
+            "pgn": tags,
+            "headers": headers,
+            "ending": ending,
+            "clocks": seconds_meta(found.clocks.get("clk", {})),
+            "times": seconds_meta(found.clocks.get("emt", {})),
+            **({"comments": comments_meta(comments)} if comments else {}),
+        },
         source=source,
         line=found.line,
     )
@@ -271,6 +313,7 @@ def _moves(
         return _line_at(starts, found.text, token)
 
     state, actions, comments, result, depth = start, [], [], None, 0
+    clocks: dict[str, dict[int, float]] = {"clk": {}, "emt": {}}
     rest_of_line_end = None  # where the last ;comment ended, while nothing else came after it
     for token in _TOKEN.finditer(text):
         kind, value = token.lastgroup, token.group()
@@ -293,7 +336,9 @@ def _moves(
         if depth or kind in ("space", "nag", "number"):
             continue
         if kind == "comment":
-            comments.append([len(actions), [value[1:-1]]])  # as it stands: lines, tabs, edge spaces
+            body = _take_commands(value[1:-1], len(actions), clocks)
+            if body is not None:
+                comments.append([len(actions), [body]])  # as it stands: lines, tabs, edge spaces
             continue
         line = line_of(token)  # found for moves and errors only: comments may be many
         if result is not None:
@@ -306,7 +351,28 @@ def _moves(
     if depth:
         raise RecordError("a variation '(' is not closed", source=source, line=found.text[-1][0])
     joined = [[ply, "\n".join(lines)] for ply, lines in comments]  # joined once: no quadratic +=
+    found.clocks = clocks
     return actions, [c for c in joined if c[1]], result, state
+
+
+#: a command in a comment, as chess programs embed clocks: [%clk 0:04:58], [%emt 0:00:02]
+_COMMAND = re.compile(r" ?\[%(clk|emt)\s+([0-9:.]{1,20})\] ?")
+
+
+def _take_commands(text: str, ply: int, clocks: dict[str, dict[int, float]]) -> str | None:
+    """A comment's clock commands taken into `clocks` ([%clk]: the mover's clock after the
+    move; [%emt]: the time the move took); the rest of the comment, or None if nothing is
+    left of it."""
+    if "[%" not in text:
+        return text
+    rest = text
+    for found in _COMMAND.finditer(text):
+        seconds = seconds_of(found.group(2))
+        if seconds is None or not ply:
+            continue
+        clocks[found.group(1)][ply] = seconds
+        rest = rest.replace(found.group(), "", 1)
+    return rest or None
 
 
 def _play(state: State, token: str, ply: int, source: str, line: int, budget: list[int | None]) -> State:
@@ -368,6 +434,15 @@ def _tags(record: Record, game: Game, start: State) -> str:
         "WhiteElo": "?",
         "BlackElo": "?",
     }
+    headers = headers_of(record)
+    for tag, ours in HEADERS.items():
+        if ours in headers and tag not in extra:
+            values[tag] = _pgn_header(ours, headers[ours])
+    reason, _ = ending_of(record)
+    if record.result is None and reason and "Termination" not in extra:
+        word = {value: key for key, value in TERMINATIONS.items()}.get(reason)
+        if word:
+            values["Termination"] = word
     values.update({name: value for name, value in extra.items() if name not in MAPPED})
     values["Variant"] = game.PGN_VARIANT.capitalize()
     values["FEN"] = game.START if record.start is None else start.to_text()
@@ -375,6 +450,18 @@ def _tags(record: Record, game: Game, start: State) -> str:
     order = [*PYCHESS_TAGS, "Variant", "FEN", "SetUp"]
     order += [name for name in values if name not in order]
     return "".join(f'[{name} "{_escaped(values[name])}"]\n' for name in order)
+
+
+def _pgn_header(key: str, value: str) -> str:
+    """A header as PGN writes it: a date '2026.11.20', a CSA time limit '00:05+10' as
+    TimeControl's seconds '300+10' (CSA's byoyomi written as PGN's increment)."""
+    if key == "date":
+        return pgn_date(value)[:10]
+    if key == "time_control":
+        found = re.fullmatch(r"(\d{1,3}):(\d{2})\+(\d{1,4})", value)
+        if found:
+            return f"{int(found.group(1)) * 3600 + int(found.group(2)) * 60}+{int(found.group(3))}"
+    return value
 
 
 def _extra_tags(record: Record) -> dict[str, str]:
@@ -394,7 +481,8 @@ def _result_text(record: Record) -> str:
     rules did not end (a resignation: kept in meta["pgn"]["Result"])."""
     claim = claim_of(record)
     if record.result is None:
-        claim = RESULTS.get(_extra_tags(record).get("Result", "*"))
+        kept = _extra_tags(record).get("Result")
+        claim = RESULTS.get(kept, None) if kept else ending_of(record)[1]
     return next(text for text, value in RESULTS.items() if value == claim)
 
 
@@ -405,6 +493,8 @@ def _escaped(value: str) -> str:
 
 def _movetext(record: Record, states: list[State]) -> str:
     comments = comments_of(record)
+    clocks = seconds_of_meta(record, "clocks")
+    times = seconds_of_meta(record, "times") if not clocks else {}
     tokens = [_comment(comments[0])] if 0 in comments else []
     for ply, action in enumerate(record.actions):
         state = states[ply]
@@ -412,6 +502,9 @@ def _movetext(record: Record, states: list[State]) -> str:
         if state.side == 0 or ply == 0:
             tokens.append(f"{state.ply // 2 + 1}{'.' if state.side == 0 else '...'}")
         tokens.append(san(state, move))
+        if ply + 1 in clocks or ply + 1 in times:
+            which, seconds = ("clk", clocks[ply + 1]) if ply + 1 in clocks else ("emt", times[ply + 1])
+            tokens.append(f"{{[%{which} {clock_text(seconds)}]}}")
         if ply + 1 in comments:
             tokens.append(_comment(comments[ply + 1]))
     tokens.append(_result_text(record))
