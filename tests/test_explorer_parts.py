@@ -9,6 +9,7 @@ import ipywidgets as w
 import pytest
 
 import rules_kernel as rk
+import widgets
 from rules_kernel import records
 from rules_kernel.session import Session
 from rules_kernel.tablebase import MoveValue, Value
@@ -20,6 +21,7 @@ from widgets.explorer.clicks import Clicks
 from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGENT, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
 from widgets.explorer.editor_part import EditorPart
+from widgets.explorer.explorer import ANSWERED
 from widgets.explorer.export import ExportPart
 from widgets.explorer.game_options import GameOptions
 from widgets.explorer.history import History
@@ -395,3 +397,18 @@ def test_the_options_form_is_made_when_first_opened_and_a_new_game_reads_it(page
     options.set("yokai-3x4", {})  # another game: a form of its own, the last one closed
     assert options.form.widget is not made and made.comm is None
     assert options.options_form_box.children == (options.form.widget,) and "players" not in options.values()
+
+
+# --- the explorer over its parts (explorer.py) --------------------------------------------------
+def test_every_name_the_explorer_answers_for_is_read_and_set_on_its_part():
+    ex = widgets.Explorer("war-chest", players=2)
+    for part, names in ANSWERED.items():
+        for name, _, attribute in (answered.partition("=") for answered in names.split()):
+            assert getattr(ex, name) == getattr(getattr(ex, part), attribute or name), name
+    table = WinningTable()
+    ex.tablebase = table
+    assert ex.perfect_play.tablebase is table
+    parts = [getattr(ex, part) for part in ANSWERED]
+    assert all(part.session is ex.session and part.game is ex.game for part in parts)
+    ex.new_game()
+    assert all(part.session is ex.session and part.game is ex.game for part in parts)
