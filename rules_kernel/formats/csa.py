@@ -55,7 +55,10 @@ from rules_kernel.core import Game, State
 from rules_kernel.formats import (
     DRAW,
     Claim,
+    Record,
+    RecordError,
     build,
+    check_start,
     comments_meta,
     comments_of,
     echo,
@@ -82,7 +85,6 @@ from rules_kernel.games.yokai.notation import (
     owner_of,
     square_of_kif,
 )
-from rules_kernel.records import Record, RecordError, check_start
 
 #: CSA's names of shogi's pieces, by the kanji the Yōkai notation maps to our piece kinds
 _CSA_OF_KANJI = {
@@ -337,17 +339,38 @@ def _game_of(found: _Csa, source: str) -> Game:
     fitting = [
         game
         for game in (registry.load_game(cls.id) for cls in classes)
-        if all(_fits(game, text) for text, _ in found.moves)
+        if found.moves and _fits(game, found.moves[0][0])
     ]
-    if len(fitting) == 1 and found.moves:
+    if len(fitting) > 1:
+        # told by how far the moves replay in each: the game they go furthest in (a move that
+        # is none of its moves is then the error of its own line)
+        reach = [_reach(game, found.moves) for game in fitting]
+        fitting = [game for game, far in zip(fitting, reach, strict=True) if far == max(reach)]
+    if len(fitting) == 1:
         return fitting[0]
     raise RecordError(
         "CSA: PI starts a game but CSA names no game, and "
-        + ("the moves fit none" if not fitting else "there are no moves to tell which")
+        + ("the moves fit none" if found.moves and not fitting else "the moves do not tell which")
         + f" of {known('KIF')}; give the board as P1.. lines",
         source=source,
         line=found.initial,
     )
+
+
+def _reach(game: Game, moves: list[tuple[str, int]]) -> int:
+    """How many of the moves replay legally from `game`'s start."""
+    state = game.initial_state()
+    for count, (text, _) in enumerate(moves):
+        try:
+            move = _move(state, text, lambda reason: RecordError(reason)) if _fits(game, text) else None
+        except RecordError:
+            move = None
+        if move is None:
+            return count
+        state = state.apply(move)
+        if state.is_terminal():
+            return count + 1
+    return len(moves)
 
 
 def _fits(game: Game, text: str) -> bool:

@@ -35,6 +35,8 @@ from typing import IO, Any
 from rules_kernel.core import Game, State
 from rules_kernel.formats import (
     DRAW,
+    Record,
+    RecordError,
     build,
     comments_meta,
     comments_of,
@@ -51,7 +53,6 @@ from rules_kernel.formats import (
 )
 from rules_kernel.formats import kif as kif_format
 from rules_kernel.games.yokai.notation import YokaiMove, kif_square, kind_of
-from rules_kernel.records import Record, RecordError
 
 #: a move: the mover's mark, the square or 同, the piece's name, the words that tell it apart
 _MOVE = re.compile(
@@ -189,13 +190,13 @@ def parse_move(
         raise error(f"KI2: {echo(found.group('piece'))} is no piece of {game.title}")
     candidates = _candidates(state, to, kind, found.group("how"))
     candidates = tell(state, candidates, found.group("where") + found.group("way"))
-    if len(candidates) != 1:
-        why = (
-            "not a legal move"
-            if not candidates
-            else "more than one move: say which with 右, 左, 直, 上, 引 or 寄"
+    if not candidates:
+        raise error(f"KI2: {echo(text)} is not a legal move of the {mover} here")
+    if len(candidates) > 1:
+        raise error(
+            f"KI2: {echo(text)} could be {len(candidates)} moves of the {mover}: "
+            "KI2 says which with 右, 左, 直, 上, 引 or 寄"
         )
-        raise error(f"KI2: {echo(text)} is {why} of the {mover} here")
     return candidates[0]
 
 

@@ -516,11 +516,11 @@ def made_claim(words: str, mover: int) -> tuple[str | None, Claim]:
     """(the ending, the result) the words of a まで line say ('後手の勝ち', '千日手',
     '時間切れにより先手の勝ち'); `mover` is the side that was to move."""
     reason = next((name for word, name in MADE_WORDS if word in words), None)
-    if "勝ち" in words or "負け" in words:
+    if "勝" in words or "負" in words:
         first = "先手" in words or "下手" in words
         second = "後手" in words or "上手" in words
         if first or second:
-            claim: Claim = (0 if first else 1) if "勝ち" in words else (1 if first else 0)
+            claim: Claim = (0 if first else 1) if "勝" in words else (1 if first else 0)
             if reason == "forfeit-win" and claim != mover:
                 reason = "forfeit-loss"
             if reason == "illegal-move" and claim == mover:
@@ -533,7 +533,9 @@ def made_claim(words: str, mover: int) -> tuple[str | None, Claim]:
 
 def made_line(reason: str | None, claim: Claim, plies: int) -> str:
     """The まで line of an ending: 'まで18手で後手の勝ち', 'まで40手で千日手', ..."""
-    if claim is None:
+    if reason == "mate" and claim in (0, 1):
+        words = "詰み"  # the side to move is mated: the words say who won
+    elif claim is None:
         words = "不詰" if reason == "no-mate" else "中断"
     elif claim == DRAW:
         words = {"repetition": "千日手", "impasse": "持将棋"}.get(reason or "", "引き分け")
@@ -687,6 +689,8 @@ def _ending(record: Record, final: State, plies: int, timed: bool, totals: list[
             reason = "mate"
     elif reason is None and claim in (0, 1):
         reason = "resign" if claim != final.side else None
+    elif reason is None and claim is None:
+        reason = "abort"  # a game that has not ended: Kakinoki's 中断, as its まで line says
     lines = []
     word = ENDING_WORDS.get(reason or "")
     if reason == "forfeit-win" and claim != final.side:

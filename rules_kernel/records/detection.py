@@ -37,6 +37,7 @@ _PGN_START = re.compile(r'\[[A-Za-z0-9_]+\s+"|1\.')
 _CSA_START = re.compile(r"V[1-3](\.[0-9])?$|N[+-]|\$[A-Z_]+:|PI|P[1-9+-]|[+-]$|[+-][0-9]{4}[A-Z]{2}")
 #: a KI2 move: ▲ or △ (☗ ☖), a square or 同, a piece; KI2 has no move numbers
 _KI2_MOVE = re.compile(r"[▲△☗☖](?:[１-９1-9][一二三四五六七八九]|同)")
+_HALF_WIDTH_KANA = re.compile("[\uff61-\uff9f]")
 _TEXT_HEADER = re.compile(r"(game|options|start)\s*:", re.IGNORECASE)
 
 Format = Literal["jsonl", "text", "pgn", "kif", "ki2", "csa"]
@@ -71,13 +72,18 @@ def detect(head: bytes | str, filename: str = "") -> Format:
 
 def _head_text(head: bytes) -> str:
     """The first bytes as text: UTF-8 (a character cut at the end is dropped), else the
-    Shift_JIS that KIF files are often saved in."""
+    Shift_JIS or EUC-JP that KIF, KI2 and CSA files are often saved in (the one that reads
+    with the fewest half-width katakana, which EUC-JP bytes become in Shift_JIS)."""
     try:
         return head.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.start >= len(head) - 3:
             return head[: exc.start].decode("utf-8", errors="replace")
-        return head.decode("cp932", errors="replace")
+    readings = []
+    for encoding in ("cp932", "euc-jp"):
+        text = head.decode(encoding, errors="replace")
+        readings.append((text.count("\ufffd") * 4 + len(_HALF_WIDTH_KANA.findall(text)), text))
+    return min(readings, key=lambda reading: reading[0])[1]
 
 
 def _detect_file(path: Path, label: str) -> Format:
