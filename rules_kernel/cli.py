@@ -927,6 +927,12 @@ def _add_collection(sub) -> None:
     imports.add_argument("inputs", nargs="+", metavar="DIR_OR_ARCHIVE_OR_FILE")
     imports.add_argument("-o", "--output", required=True, help="the new collection's folder (must not exist)")
     imports.add_argument("--quiet", action="store_true", help="no progress bar")
+    imports.add_argument(
+        "--workers",
+        type=_whole(0, " (0: all cores)"),
+        default=1,
+        help="processes replaying the games (0: all cores; default 1); the collection is the same",
+    )
     imports.set_defaults(run=_collection_import)
 
 
@@ -939,7 +945,11 @@ def _collection_import(args: argparse.Namespace) -> int:
         tqdm.write(f"{PROG}: error: {records.one_line(str(problem), limit=2000)}", file=sys.stderr)
 
     report = import_collection(
-        args.inputs, args.output, progress=False if args.quiet else None, on_problem=said
+        args.inputs,
+        args.output,
+        progress=False if args.quiet else None,
+        on_problem=said,
+        workers=args.workers,
     )
     print(report.summary())
     return 2 if report.problems else 0

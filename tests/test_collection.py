@@ -17,7 +17,7 @@ import pytest
 import rules_kernel as rk
 from rules_kernel import collection, records
 from rules_kernel.cli import main
-from rules_kernel.collection import CollectionError, import_collection, sources, tables
+from rules_kernel.collection import CollectionError, import_collection, sources, tables, work
 
 
 @pytest.fixture(scope="module")
@@ -295,7 +295,7 @@ def test_an_interrupted_import_leaves_nothing(tmp_path, played, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(collection, "game_row", failing)
+    monkeypatch.setattr(work, "game_row", failing)
     with pytest.raises(KeyboardInterrupt):
         import_collection([root], tmp_path / "out", progress=False)
     assert len(seen) == 4
@@ -375,3 +375,44 @@ def test_files_named_on_the_command_line_and_not_found_ones(tmp_path, played):
     with pytest.raises(CollectionError, match="no such file"):
         import_collection([tmp_path / "missing.pgn"], tmp_path / "out2", progress=False)
     assert sorted(os.listdir(tmp_path)) == ["odd-name.records", "out"]  # no out2, no partial one
+
+
+def _tables(folder: Path) -> dict:
+    found = rk.Collection(folder)
+    return {name: getattr(found, name).astype(str).values.tolist() for name in collection.TABLES}
+
+
+def test_workers_and_pieces_make_the_same_collection(tmp_path, played, monkeypatch):
+    """Two worker processes, and JSON Lines cut into pieces of a few lines, give the tables of
+    one process reading whole files; a bad line in a later piece is named by its file line."""
+    files = _files(played)
+    lines = [record.to_json() for record in played] * 3
+    bad = json.loads(lines[17])
+    bad["actions"][0] = "b1b4"
+    lines[17] = json.dumps(bad)
+    files["many.jsonl"] = ("\n".join(lines) + "\n").encode()
+    root = _folder(tmp_path / "in", files)
+    one = import_collection([root], tmp_path / "one", progress=False)
+    monkeypatch.setattr(work, "PIECE_BYTES", 3000)  # a few lines a piece
+    two = import_collection([root], tmp_path / "two", progress=False, workers=2)
+    assert _tables(tmp_path / "one") == _tables(tmp_path / "two")
+    assert [str(p) for p in one.problems] == [str(p) for p in two.problems]
+    assert len(two.problems) == 1
+    assert str(two.problems[0]).startswith(f"{root / 'many.jsonl'}, line 18, ply 0: 'b1b4'")
+    assert len(list(work.units_of(sources.Source("many", path=root / "many.jsonl")))) >= 3
+    many = rk.Collection(tmp_path / "two").games.query("source.str.endswith('many.jsonl')")
+    assert list(many["source_line"]) == [n for n in range(1, 22) if n != 18]
+    assert list(many["source_index"]) == list(range(20))
+    assert (two.files, two.games) == (4, 7 + 20)
+
+
+def test_a_failing_worker_leaves_nothing(tmp_path, played, monkeypatch):
+    root = _folder(tmp_path / "in", _files(played))
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("a bug in a worker")
+
+    monkeypatch.setattr(work, "game_row", failing)  # the forked workers inherit it
+    with pytest.raises(RuntimeError, match="a bug in a worker"):
+        import_collection([root], tmp_path / "out", progress=False, workers=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]

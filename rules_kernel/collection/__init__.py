@@ -22,11 +22,12 @@ hold (members are read in memory, never extracted).
 
 from __future__ import annotations
 
-import io
+import contextlib
 import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,14 +36,8 @@ from typing import TYPE_CHECKING, Any
 from rules_kernel import core, records
 from rules_kernel.collection import sources as _sources
 from rules_kernel.collection.sources import Problem, Skipped, Source
-from rules_kernel.collection.tables import (
-    SCHEMAS,
-    Positions,
-    TableWriter,
-    game_row,
-    move_rows,
-    options_text,
-)
+from rules_kernel.collection.tables import SCHEMAS, TableWriter
+from rules_kernel.collection.work import Done, Unit, run_units, units_of
 
 if TYPE_CHECKING:
     import duckdb
@@ -88,11 +83,13 @@ def import_collection(
     *,
     progress: bool | None = None,
     on_problem: Callable[[Problem], None] | None = None,
+    workers: int = 1,
 ) -> ImportReport:
     """Import the games of `inputs` (folders, .zip/.tar.gz archives, record files) into a new
     collection at `output` (a folder that must not exist, or be empty). Every game is replayed
     and checked; a bad one is reported (`on_problem`, and the report's `problems`) and left
     out. `progress`: a progress bar over the files (None: when stderr is a terminal).
+    `workers`: processes replaying the games (0: all cores); the collection is the same.
     Whole or nothing: on any failure or interrupt no `output` is left (nor a partial one)."""
     inputs = list(inputs)
     out = Path(output)
@@ -106,12 +103,15 @@ def import_collection(
             f"{records.one_line(str(out))} exists: give a new folder (an import never adds to "
             "or overwrites a collection)"
         )
+    if not isinstance(workers, int) or workers < 0:
+        raise ValueError(f"workers must be a whole number of at least 0 (0: all cores), not {workers!r}")
+    workers = workers or os.cpu_count() or 1
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     writers = {name: TableWriter(partial / f"{name}.parquet", SCHEMAS[name]) for name in TABLES}
     report = ImportReport(out)
     try:
-        _import(inputs, writers, report, progress, on_problem)
+        _import(inputs, writers, report, progress, on_problem, workers)
         for writer in writers.values():
             writer.close()
         _write_manifest(partial, inputs, report)
@@ -132,108 +132,61 @@ def _import(
     report: ImportReport,
     progress: bool | None,
     on_problem: Callable[[Problem], None] | None,
+    workers: int,
 ) -> None:
     from tqdm.auto import tqdm
 
-    positions = Positions()
-
-    def problem(found: Problem) -> None:
-        report.problems.append(found)
-        if on_problem is not None:
-            on_problem(found)
-
-    with tqdm(desc="files imported", unit="file", disable=None if progress is None else not progress) as bar:
-        for item in _sources.sources(inputs):
+    imported: Counter[str] = Counter()  # games imported so far from each file (pieces add up)
+    bar = tqdm(desc="files imported", unit="file", disable=None if progress is None else not progress)
+    with bar, contextlib.closing(run_units(_units(inputs), workers)) as results:
+        for item in results:
             if isinstance(item, Skipped):
                 report.skipped += 1
-                continue
-            if isinstance(item, Problem):
-                problem(item)
-                continue
-            report.files += 1
-            for index, found in enumerate(_games_of(item)):
-                if isinstance(found, records.RecordError):
-                    problem(Problem("", str(found)))
-                    continue
-                record, states = found
-                _add_game(record, states, item.label, index, writers, positions, report)
-            bar.update(1)
-            bar.set_postfix(games=report.games, refresh=False)
+            elif isinstance(item, Problem):
+                _said(item, report, on_problem)
+            else:
+                for text in item.problems:
+                    _said(Problem("", text), report, on_problem)
+                _add(item, imported, writers, report)
+                if item.first:
+                    report.files += 1
+                    bar.update(1)
+                bar.set_postfix(games=report.games, refresh=False)
 
 
-def _games_of(source: Source) -> Iterator[tuple[records.Record, list[core.State]] | records.RecordError]:
-    """Every game of one file, replayed (its states) or its error (file, line, ply)."""
-    for item in _records_of(source):
-        if isinstance(item, records.RecordError):
-            yield item
-            continue
-        try:
-            yield item, item.replay()
-        except records.RecordError as exc:
-            yield exc.at(source=source.label, line=item.line)
-        except Exception as exc:  # a game's code failing on a record must not stop the import
-            yield records.RecordError(
-                f"the record could not be replayed ({type(exc).__name__}: {records.one_line(str(exc))})",
-                source=source.label,
-                line=item.line,
-            )
-
-
-def _records_of(source: Source) -> Iterator[records.Record | records.RecordError]:
-    """The records of a file, as `records.read` reads them (format told by content), except
-    that JSON Lines are streamed and replayed here once (not once by the reader and again)."""
-    if source.path is not None:
-        try:
-            with open(source.path, "rb") as stream:
-                head = stream.read(64 * 1024)
-        except OSError as exc:
-            yield records.RecordError(f"cannot open: {exc.strerror}", source=source.label)
-            return
-    else:
-        head = source.data[: 64 * 1024]
-    if records.detect(head, source.label) == "jsonl":
-        stream = source.path if source.path is not None else io.BytesIO(source.data)
-        yield from records.scan_records(stream, replay=False, name=source.label)
-        return
-    try:
-        if source.path is not None:
-            found = records.read(source.path, name=source.label, errors="collect")
+def _units(inputs: list) -> Iterator[Unit | Problem | Skipped]:
+    for item in _sources.sources(inputs):
+        if isinstance(item, Source):
+            yield from units_of(item)
         else:
-            found = records.read(data=source.data, name=source.label, errors="collect")
-    except Exception as exc:  # a reader failing on one file must not stop the import
-        yield records.RecordError(
-            f"the file could not be read ({type(exc).__name__}: {records.one_line(str(exc))})",
-            source=source.label,
-        )
-        return
-    yield from found.records
-    yield from found.errors
+            yield item
 
 
-def _add_game(
-    record: records.Record,
-    states: list[core.State],
-    label: str,
-    index: int,
-    writers: dict[str, TableWriter],
-    positions: Positions,
-    report: ImportReport,
-) -> None:
-    game_id = report.games
-    row = game_row(record, game_id, label, index, states)
-    moves = writers["moves"]
-    move_rows(record, game_id, states, moves.columns)
-    texts = positions.texts(states, options_text(record))
-    places = writers["positions"].columns
-    places["game_id"].extend([game_id] * len(texts))
-    places["ply"].extend(range(len(texts)))
-    places["position"].extend(texts)
-    writers["games"].add_row(row)
-    moves.added(len(record.actions))
-    writers["positions"].added(len(texts))
-    report.games += 1
-    report.moves += len(record.actions)
-    report.positions += len(texts)
+def _said(problem: Problem, report: ImportReport, on_problem: Callable[[Problem], None] | None) -> None:
+    report.problems.append(problem)
+    if on_problem is not None:
+        on_problem(problem)
+
+
+def _add(done: Done, imported: Counter[str], writers: dict[str, TableWriter], report: ImportReport) -> None:
+    """A unit's rows into the tables, its game ids (0... in the unit) made the collection's."""
+    offset, index = report.games, imported[done.label]
+    for row in done.games:
+        row["game_id"] += offset
+        row["source_index"] += index
+        writers["games"].add_row(row)
+    for name in ("moves", "positions"):
+        columns = writers[name].columns
+        for column, values in getattr(done, name).items():
+            if column == "game_id":
+                columns[column].extend(game_id + offset for game_id in values)
+            else:
+                columns[column].extend(values)
+        writers[name].added(len(getattr(done, name)["game_id"]))
+    imported[done.label] += len(done.games)
+    report.games += len(done.games)
+    report.moves += len(done.moves["game_id"])
+    report.positions += len(done.positions["game_id"])
 
 
 def _write_manifest(folder: Path, inputs: list, report: ImportReport) -> None:
