@@ -223,6 +223,15 @@ def test_every_kif_ending_kakinokis_and_81dojos_reads_with_whom_it_makes_win(wor
     assert carried(one(text=written, name="y.kif"))["ending"] == record.meta["ending"]
 
 
+@pytest.mark.parametrize(("word", "reason"), sorted(kif.ENDINGS.items()))
+def test_every_kif_ending_keeps_who_won_in_csa_ki2_and_pgn(word, reason):
+    record = one(text=KIF_HEAD + f"   3 {word}\n", name="x.kif")
+    winner = record.meta["ending"].get("winner")
+    for kind in ("csa", "ki2", "pgn"):
+        back = one(text=MODULES[kind].dumps(record), name=f"y.{kind}")
+        assert back.meta.get("ending", {}).get("winner") == winner, kind
+
+
 @pytest.mark.parametrize(
     ("words", "reason", "winner"),
     [

@@ -3,7 +3,12 @@
 
 - `formats.pgn`: PGN as pychess-variants writes Dōbutsu shōgi (`[Variant "Dobutsu"]`) and its
   5x6 game (`[Variant "Gorogoroplus"]`), moves in Fairy-Stockfish's SAN;
-- `formats.kif`: KIF as Japanese shogi programs write Dōbutsu shōgi (手合割：どうぶつしょうぎ).
+- `formats.kif`: KIF as Japanese shogi programs write Dōbutsu shōgi (手合割：どうぶつしょうぎ);
+- `formats.ki2`: KI2, KIF's moves without the squares they leave (▲２三ひよこ), the まで line;
+- `formats.csa`: CSA 2.2, the shogi world's machine format (+2433OU, %TORYO).
+
+What every format has a field for travels in `meta` under keys of our own (docs/records.md,
+"Between the formats"): `headers`, `ending`, `times`, `clocks`, beside `comments`.
 
 A game says which of these it is through class attributes in its own module (`PGN_VARIANT`,
 `PGN_ALIASES`, `PGN_LETTERS`, `KIF_HANDICAP`, `KIF_PIECES`): nothing here names a game.

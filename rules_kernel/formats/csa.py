@@ -648,7 +648,7 @@ def _ending(record: Record, states: list[State]) -> list[str]:
             reason = "repetition"
         elif claim != DRAW and final.game.ROYAL:
             reason = "mate"
-    elif reason is None and claim is not None:
+    elif claim is not None and (reason is None or reason in ("forfeit-win", "forfeit-loss")):
         # a claim without its reason: the side to move lost (it resigned), else the other side
         # did something the rules forbid (CSA's only ending that names the loser)
         reason = "resign" if claim == 1 - mover else "draw" if claim == DRAW else "illegal-action"
@@ -659,8 +659,6 @@ def _ending(record: Record, states: list[State]) -> list[str]:
         word = f"{'+' if loser == 0 else '-'}ILLEGAL_ACTION"
     elif reason == "illegal-win":
         word = f"{'+' if mover == 1 else '-'}ILLEGAL_ACTION"  # the side not to move acted illegally
-    elif reason == "forfeit-win" or reason == "forfeit-loss":
-        word = "CHUDAN" if not record.actions else "TORYO"
     else:
         word = _WORDS[reason]
     lines = [f"%{word}"]
