@@ -455,6 +455,15 @@ def test_a_kif_ending_and_made_line_that_disagree_are_refused():
         one(text=KIF_HEAD + "   3 投了\nまで2手で先手の勝ち\n", name="x.kif")
 
 
+@pytest.mark.parametrize("name", ["dobutsu.csa", "gorogoro.ki2"])
+def test_an_upload_of_csa_or_ki2_is_read_as_its_format(name):
+    found = records.read_upload((HERE / name).read_bytes(), "upload")
+    assert [carried(r) for r in found] == [carried(one(HERE / name))]
+    cut = (HERE / name).read_text(encoding="utf-8").replace("+1424HI", "+1424XX").replace("まで40手", "")
+    with pytest.raises(records.RecordError, match=r"upload, line \d+(, ply \d+)?: (CSA|KI2): "):
+        records.read_upload(cut.encode("utf-8"), "upload")
+
+
 # --- rules-explorer convert --------------------------------------------------------------------
 
 

@@ -52,7 +52,7 @@ def read_upload(
     check: Callable[[int, Record], object] | None = None,
 ) -> list[Record]:
     """Records from an uploaded file's bytes (a dashboard visitor's file): JSON Lines when
-    `filename` ends in .jsonl/.json/.ndjson; else PGN or KIF when the content is (`detect`),
+    `filename` ends in .jsonl/.json/.ndjson; else PGN, KIF, KI2 or CSA when the content is (`detect`),
     else the one-game text form. Every record is
     replayed and checked; a record that names a file (To War!'s `units`) is refused and no
     file is opened. `filename` is only a label in messages, never a path.
@@ -85,7 +85,7 @@ def read_upload(
                 check(i, record)
             return found
         kind = detect(bytes(data[:_HEAD_BYTES]), label)
-        if kind in ("pgn", "kif"):  # replayed while read: bounded by actions before that
+        if kind in ("pgn", "kif", "ki2", "csa"):  # replayed while read: bounded by actions before that
             found = list(
                 _raise_first(_format_records(kind, bytes(data), label, max_line_bytes, MAX_UPLOAD_ACTIONS))
             )
