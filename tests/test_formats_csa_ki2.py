@@ -12,6 +12,7 @@ from rules_kernel import records
 from rules_kernel.cli import main
 from rules_kernel.formats import ENDING_EFFECT, csa, ki2, kif, pgn, pgn_date
 from rules_kernel.records.detection import detect
+from rules_kernel.session import Session
 
 HERE = Path(__file__).parent / "formats"
 MODULES = {"csa": csa, "ki2": ki2, "kif": kif, "pgn": pgn}
@@ -24,6 +25,7 @@ SAMPLES = [
     "gorogoro.kif",
     "dobutsu.pgn",
     "gorogoro.pgn",
+    "variations.kif",
 ]
 #: the first moves of tests/formats/dobutsu.kif (the same game in every sample of Dōbutsu)
 DOBUTSU_CSA_HEAD = "V2.2\nN+Ann\nN-Bo\nPI\n+\n+2433OU\n-2223FU\n"
@@ -336,6 +338,35 @@ def test_a_promotion_written_with_the_promoted_pieces_name_reads_as_a_promotion(
     record = one(text="手合割：どうぶつしょうぎ\n手数----指手---------消費時間--\n" + body, name="x.kif")
     assert record.actions[-1].notation == "b3b4+"  # the Kodama reaches the last rank, promoted
     assert "２一ひよこ成(22)" in kif.dumps(record)  # written as Kakinoki's description has it
+
+
+def test_kif_variations_read_into_the_sessions_tree_and_are_written_back(tmp_path):
+    record = one(HERE / "variations.kif")
+    assert [a.notation for a in record.actions] == ["b1a2", "b3b2", "c1b1", "a4a3", "a2a3", "C@a2"]
+    assert record.meta["variations"] == [
+        {
+            "ply": 2,  # 変化：3手: another third move
+            "actions": ["a2b2", "c4b3", "b2b3", "b4b3"],
+            "comments": {"3": "the lion takes at once"},
+            "variations": [{"ply": 4, "actions": ["b2c2"]}],  # 変化：5手 leaves that line
+        },
+        {"ply": 1, "actions": ["b4a3", "b2b3"], "comments": {"3": "the chick takes the chick"}},
+    ]
+    written = kif.dumps(record)
+    assert "   2 ２三ひよこ(22)+" in written and "変化：3手\n   3 同　ライオン(33)" in written
+    assert written.index("変化：3手") < written.index("変化：5手") < written.index("変化：2手")
+    assert one(text=written, name="x.kif").meta["variations"] == record.meta["variations"]
+    session = Session.from_record(record)
+    first = session.root.children[0]
+    assert [n.notation for n in first.children] == ["b3b2", "b4a3"]  # the main line, then the variation
+
+
+def test_a_bad_kif_variation_is_named_by_its_line():
+    text = (HERE / "variations.kif").read_text(encoding="utf-8")
+    with pytest.raises(records.RecordError, match=r"line 28, ply 2: '２二ひよこ\(22\)' is not a legal move"):
+        one(text=text.replace("   3 ２二ひよこ(23)", "   3 ２二ひよこ(22)"), name="x.kif")
+    with pytest.raises(records.RecordError, match=r"line 26: 変化：9手 leaves no line that has a move 9"):
+        one(text=text.replace("変化：2手\n   2", "変化：9手\n   9"), name="x.kif")
 
 
 # --- encodings --------------------------------------------------------------------------------

@@ -136,7 +136,7 @@ MADE_WORDS = (
 #: a move line: its number (ASCII digits), the move, and the time used, which is passed over
 #: (never read as a number: a digit of another script there does no harm)
 _MOVE_LINE = re.compile(
-    r"\s*([0-9]{1,9})\s+(同[ 　]*\S+|\S+)"
+    r"\s*([0-9]{1,9})\s+(同[ 　]*\S+?|\S+?)"
     r"(?:\s+\(\s*([0-9]{1,4}:[0-9]{1,2}(?:\.[0-9]{1,6})?)?[\d:/. ]*\))?\s*\+?\s*"
 )
 _MOVE = re.compile(
@@ -191,6 +191,19 @@ class _Kif:
         self.ending_time: float | None = None
         self.result: tuple[str, str, int] | None = None
         self.first_line: int | None = None
+        self.branches: list[_Branch] = []  # the 変化 blocks after the main line, in order
+
+
+class _Branch:
+    """A `変化：N手` block: another move N and the moves after it."""
+
+    def __init__(self, number: int, line: int) -> None:
+        self.number, self.line = number, line
+        self.moves: list[tuple[int, int, str]] = []  # (line, number, text)
+        self.comments: list[list[Any]] = []  # [moves before it, [line, ...]]
+
+
+_BRANCH = re.compile(r"変化[：:]\s*([0-9]{1,9})手")
 
 
 def read_lines(
@@ -212,8 +225,9 @@ def _scan(lines: Iterable[tuple[int, str]], source: str, max_actions: int | None
         if not text or text[0] in "#&":
             continue
         kif.first_line = kif.first_line or number
-        if text.startswith("変化"):
-            break  # the main line is read whole before the first variation
+        if text.startswith("変化") or kif.branches:
+            _take_branch_line(kif, text, raw, number, source, max_actions)
+            continue
         if text.startswith("*"):
             _take_comment(kif, raw.rstrip("\r\n").lstrip(" \t")[1:])
             continue
@@ -221,6 +235,36 @@ def _scan(lines: Iterable[tuple[int, str]], source: str, max_actions: int | None
             continue
         _take_other(kif, text, number)
     return kif
+
+
+def _take_branch_line(
+    kif: _Kif, text: str, raw: str, number: int, source: str, max_actions: int | None
+) -> None:
+    """A line of the variations after the main line: `変化：N手`, a move, a `*` comment."""
+    if text.startswith("変化"):
+        found = _BRANCH.fullmatch(text)
+        if not found:
+            raise RecordError(f"{echo(text)}: a variation starts '変化：N手'", source=source, line=number)
+        kif.branches.append(_Branch(int(found.group(1)), number))
+        return
+    branch = kif.branches[-1]
+    if text.startswith("*"):
+        body = raw.rstrip("\r\n").lstrip(" \t")[1:]
+        if branch.comments and branch.comments[-1][0] == len(branch.moves):
+            branch.comments[-1][1].append(body)
+        else:
+            branch.comments.append([len(branch.moves), [body]])
+        return
+    found = _MOVE_LINE.fullmatch(text)
+    if not found:
+        return  # a まで line or a line of no known kind: not read, as in the main line
+    move = re.sub(r"同[\s　]+", "同", found.group(2))
+    if move in ENDINGS:
+        return  # how the variation ended: not kept
+    total = len(kif.moves) + sum(len(b.moves) for b in kif.branches)
+    if max_actions is not None and total >= max_actions:
+        raise RecordError(f"the game has more than {max_actions:,} actions", source=source, line=number)
+    branch.moves.append((number, int(found.group(1)), move))
 
 
 def _take_comment(kif: _Kif, text: str) -> None:
@@ -273,6 +317,7 @@ def _read(kif: _Kif, source: str) -> Record:
     game = _game_of(kif, source)
     start = _start(game, kif, source)
     state, actions, previous = start, [], None
+    states, targets = [start], []
     for ply, (line, number, text) in enumerate(kif.moves):
         expected = kif.moves[0][1] + ply
         if number != expected:
@@ -280,6 +325,9 @@ def _read(kif: _Kif, source: str) -> Record:
         move = _move(state, text, previous, fail(source, line, ply))
         state, previous = state.apply(move), move.to
         actions.append(str(move))
+        states.append(state)
+        targets.append(move.to)
+    variations = _variations(kif, states, targets, source)
     reason, claim = _claim(kif, start, len(actions), source)
     where = kif.result[2] if kif.result else kif.ending[1] if kif.ending else kif.first_line
     result = settle(state, claim, fail(source, where))
@@ -305,11 +353,66 @@ def _read(kif: _Kif, source: str) -> Record:
             "headers": headers_from(kif.headers),
             "ending": ending,
             "times": seconds_meta(kif.times),
+            "variations": variations,
             **({"comments": comments_meta(comments)} if comments else {}),
         },
         source=source,
         line=kif.first_line,
     )
+
+
+class _Line:
+    """A line read so far (the main line or a variation), to branch from: where it starts, its
+    states, the squares its moves went to, its entry in meta["variations"]."""
+
+    def __init__(
+        self, start: int, states: list[State], targets: list[int], node: dict | None, parent
+    ) -> None:
+        self.start, self.states, self.targets, self.node, self.parent = start, states, targets, node, parent
+
+
+def _variations(kif: _Kif, states: list[State], targets: list[int], source: str) -> list[dict[str, Any]]:
+    """The 変化 blocks as meta["variations"] (the session's tree: each line leaves its parent
+    after `ply` actions). A block for move N leaves the most recently read line that has a
+    move N (Kakinoki's programs write a line's variations after it, the latest branch first)."""
+    main = _Line(0, states, targets, None, None)
+    found: list[dict[str, Any]] = []
+    current = main
+    for branch in kif.branches:
+        ply = branch.number - 1
+        line = current
+        while line is not main and not (line.start < ply < line.start + len(line.targets)):
+            line = line.parent
+        if not 0 <= ply - line.start < len(line.targets):
+            raise RecordError(
+                f"変化：{branch.number}手 leaves no line that has a move {branch.number}",
+                source=source,
+                line=branch.line,
+            )
+        state = line.states[ply - line.start]
+        # 同 in the first move: the square the move before it went to (none at the start)
+        previous = line.targets[ply - line.start - 1] if ply > line.start else None
+        node: dict[str, Any] = {"ply": ply, "actions": []}
+        own_states, own_targets = [state], []
+        for index, (number, said, text) in enumerate(branch.moves):
+            if said != branch.number + index:
+                raise RecordError(
+                    f"move number {said} where {branch.number + index} was due", source=source, line=number
+                )
+            move = _move(state, text, previous, fail(source, number, ply + index))
+            state, previous = state.apply(move), move.to
+            node["actions"].append(str(move))
+            own_states.append(state)
+            own_targets.append(move.to)
+        if not node["actions"]:
+            raise RecordError(f"変化：{branch.number}手 has no moves", source=source, line=branch.line)
+        comments = [[ply + at, "\n".join(texts)] for at, texts in branch.comments]
+        comments = [c for c in comments if c[1] and c[0] > ply]
+        if comments:
+            node["comments"] = comments_meta(comments)
+        (found if line is main else line.node.setdefault("variations", [])).append(node)
+        current = _Line(ply, own_states, own_targets, node, line)
+    return found
 
 
 #: KIF's headers for ours (meta["headers"]); they stay in meta["kif"] too
@@ -624,8 +727,11 @@ def _moves(record: Record, states: list[State]) -> list[str]:
     comments = comments_of(record)
     times = spent_times(record)
     totals = [0.0, 0.0]
+    variations = variations_of(record)
+    branching = {v["ply"] for v in variations}
     lines = _comment_lines(comments.get(0))
     previous = None
+    targets = []
     for ply, action in enumerate(record.actions):
         state = states[ply]
         move = state.parse_move(action.notation)
@@ -633,10 +739,77 @@ def _moves(record: Record, states: list[State]) -> list[str]:
         if times:
             totals[state.side] += times.get(ply + 1, 0.0)
             text = _timed(text, times.get(ply + 1, 0.0), totals[state.side])
-        lines.append(text)
+        lines.append(text + ("+" if ply in branching else ""))
         lines += _comment_lines(comments.get(ply + 1))
         previous = move.to
+        targets.append(move.to)
     lines += _ending(record, states[-1], len(record.actions), bool(times), totals)
+    lines += _variation_lines(variations, 0, states, targets)
+    return lines
+
+
+def variations_of(record: Record) -> list[dict[str, Any]]:
+    """`meta["variations"]` (the session's tree), checked for its shape: RecordError naming
+    the field if it is not a list of {"ply": int, "actions": [str, ...], ...}."""
+    held = record.meta.get("variations") if isinstance(record.meta, dict) else None
+    if held is None:
+        return []
+    _check_lines(held, "meta.variations")
+    return held
+
+
+def _check_lines(lines: Any, field: str) -> None:
+    if not isinstance(lines, list):
+        raise RecordError(f"{field} is not a list of lines")
+    for at, line in enumerate(lines):
+        where = f"{field}[{at}]"
+        if (
+            not isinstance(line, dict)
+            or not isinstance(line.get("ply"), int)
+            or isinstance(line.get("ply"), bool)
+            or not isinstance(line.get("actions"), list)
+            or not line["actions"]
+            or not all(isinstance(a, str) for a in line["actions"])
+        ):
+            raise RecordError(f"{where} is not a line {{'ply': n, 'actions': [...]}} of this game's moves")
+        if "variations" in line:
+            _check_lines(line["variations"], f"{where}.variations")
+
+
+def _variation_lines(
+    variations: list[dict[str, Any]], start: int, states: list[State], targets: list[int]
+) -> list[str]:
+    """The 変化 blocks of a line's variations (the line starts at ply `start`; `states` and
+    `targets` along it), the latest branch first, each followed by its own variations: the
+    order in which the reader finds each block's line again."""
+    lines: list[str] = []
+    for variation in sorted(variations, key=lambda v: -v["ply"]):  # stable: siblings in order
+        ply = variation["ply"]
+        if not start <= ply < start + len(targets) or (ply == start and start > 0):
+            raise RecordError(f"a variation at ply {ply} does not leave its line (plies {start}..)")
+        state = states[ply - start]
+        previous = targets[ply - start - 1] if ply > start else None
+        comments = {int(k): v for k, v in (variation.get("comments") or {}).items() if str(k).isdigit()}
+        nested = variation.get("variations") or []
+        branching = {v["ply"] for v in nested}
+        lines += ["", f"変化：{ply + 1}手"]
+        own_states, own_targets = [state], []
+        for index, notation in enumerate(variation["actions"]):
+            try:
+                move = state.parse_move(notation)
+            except Exception as exc:
+                raise RecordError(
+                    f"meta.variations: {echo(notation)} is not a legal move at ply {ply + index}"
+                ) from exc
+            text = f"{ply + index + 1:>4} {_move_text(state, move, previous)}"
+            lines.append(text + ("+" if ply + index in branching else ""))
+            state, previous = state.apply(move), move.to
+            lines += _comment_lines(
+                comments.get(ply + index + 1) if isinstance(comments.get(ply + index + 1), str) else None
+            )
+            own_states.append(state)
+            own_targets.append(move.to)
+        lines += _variation_lines(nested, ply, own_states, own_targets)
     return lines
 
 

@@ -228,8 +228,9 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
         name: value for name, (value, _) in found.tags.items() if name not in MAPPED and value not in UNKNOWN
     }
     ending: dict[str, Any] = {}
-    if result is None and claim is not None:
-        tags["Result"] = found.tags["Result"][0] if "Result" in found.tags else token_result
+    if result is None:
+        if claim is not None:
+            tags["Result"] = found.tags["Result"][0] if "Result" in found.tags else token_result
         termination = found.tags.get("Termination", ("", 0))[0].strip().lower()
         ending = ending_meta(TERMINATIONS.get(termination), claim)
     headers = {
