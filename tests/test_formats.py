@@ -11,7 +11,7 @@ from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
-from rules_kernel.formats import kif, pgn
+from rules_kernel.formats import csa, ki2, kif, pgn
 
 HERE = Path(__file__).parent / "formats"
 GAMES = ("yokai-3x4", "yokai-5x6")
@@ -94,11 +94,11 @@ def games(game_id: str, count: int, cap: int):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("module", [pgn, kif], ids=["pgn", "kif"])
+@pytest.mark.parametrize("module", [pgn, kif, ki2, csa], ids=["pgn", "kif", "ki2", "csa"])
 def test_a_hundred_random_games_come_back_the_same(game_id, module):
     for record in games(game_id, 100, cap=CAP[game_id]):
         text = module.dumps(record)
-        back = one(data=text.encode("utf-8"), name=f"game.{module.__name__[-3:]}")
+        back = one(data=text.encode("utf-8"), name=f"game.{module.__name__.rsplit('.', 1)[1]}")
         assert back.game == record.game
         assert back.actions == record.actions
         assert back.start_state() == record.start_state()
