@@ -46,7 +46,9 @@ def test_a_gorogoroplus_pgn_without_lance_or_knight_is_the_5x6_game():
     record = one(HERE / "gorogoro.pgn")
     assert record.game == "yokai-5x6" and len(record.actions) == 14
     assert record.actions[10].notation == "d4d5+"  # 6. Pxd5=G+: a promotion with check
-    assert record.result is None  # "*": the game goes on (the variation (6. Sb3 ...) is skipped)
+    assert record.result is None  # "*": the game goes on
+    # the variation (6. Sa3 Pc2) instead of the tenth move: the session's tree
+    assert record.meta["variations"] == [{"ply": 10, "actions": ["a2a3", "c3c2"]}]
 
 
 def test_a_dobutsu_kif_reads_with_comments_drops_same_square_and_result():

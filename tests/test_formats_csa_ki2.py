@@ -343,19 +343,23 @@ def test_a_promotion_written_with_the_promoted_pieces_name_reads_as_a_promotion(
 def test_kif_variations_read_into_the_sessions_tree_and_are_written_back(tmp_path):
     record = one(HERE / "variations.kif")
     assert [a.notation for a in record.actions] == ["b1a2", "b3b2", "c1b1", "a4a3", "a2a3", "C@a2"]
-    assert record.meta["variations"] == [
+    assert record.meta["variations"] == [  # by the ply they leave at, as a session exports them
+        {"ply": 1, "actions": ["b4a3", "b2b3"], "comments": {"3": "the chick takes the chick"}},
         {
             "ply": 2,  # 変化：3手: another third move
             "actions": ["a2b2", "c4b3", "b2b3", "b4b3"],
             "comments": {"3": "the lion takes at once"},
             "variations": [{"ply": 4, "actions": ["b2c2"]}],  # 変化：5手 leaves that line
         },
-        {"ply": 1, "actions": ["b4a3", "b2b3"], "comments": {"3": "the chick takes the chick"}},
     ]
     written = kif.dumps(record)
     assert "   2 ２三ひよこ(22)+" in written and "変化：3手\n   3 同　ライオン(33)" in written
     assert written.index("変化：3手") < written.index("変化：5手") < written.index("変化：2手")
     assert one(text=written, name="x.kif").meta["variations"] == record.meta["variations"]
+    # PGN holds them too: ( ... ) after the move each replaces
+    as_pgn = pgn.dumps(record)
+    assert "Cxb2 ( 1... La3 2. Cxb3 {the chick takes the chick} ) 2. Gb1" in as_pgn
+    assert one(text=as_pgn, name="x.pgn").meta["variations"] == record.meta["variations"]
     session = Session.from_record(record)
     first = session.root.children[0]
     assert [n.notation for n in first.children] == ["b3b2", "b4a3"]  # the main line, then the variation
@@ -367,6 +371,25 @@ def test_a_bad_kif_variation_is_named_by_its_line():
         one(text=text.replace("   3 ２二ひよこ(23)", "   3 ２二ひよこ(22)"), name="x.kif")
     with pytest.raises(records.RecordError, match=r"line 26: 変化：9手 leaves no line that has a move 9"):
         one(text=text.replace("変化：2手\n   2", "変化：9手\n   9"), name="x.kif")
+
+
+def test_a_pgn_variation_reads_nested_and_a_bad_move_in_it_is_named():
+    head = '[Variant "Dobutsu"]\n\n'
+    record = one(text=head + "1. La2 (1. Cxb3 (1. Lc2) Lxb3 {no} (1... Exb3)) Cxb2 *\n", name="x.pgn")
+    assert [a.notation for a in record.actions] == ["b1a2", "b3b2"]
+    assert record.meta["variations"] == [
+        {
+            "ply": 0,
+            "actions": ["b2b3", "b4b3"],
+            "comments": {"2": "no"},
+            "variations": [{"ply": 1, "actions": ["c4b3"]}],
+        },
+        {"ply": 0, "actions": ["b1c2"]},  # an alternative to the variation's first move: its sibling
+    ]
+    with pytest.raises(records.RecordError, match=r"x\.pgn, line 5, ply 2: 'Lxa4' is not a legal move"):
+        one(text=head + "1. La2 Cxb2\n(1... Ga3\n2. Lxa4) *\n", name="x.pgn")
+    with pytest.raises(records.RecordError, match=r"a variation '\(' before any move of its line"):
+        one(text=head + "(1. La2) 1. Gb1 *\n", name="x.pgn")
 
 
 # --- encodings --------------------------------------------------------------------------------

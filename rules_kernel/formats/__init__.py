@@ -424,3 +424,31 @@ def encoded(kind: str, text: str, suffix: str = "") -> bytes:
     if kind == "ki2" and suffix.lower() != ".ki2u":
         return ("\ufeff" + text).encode("utf-8")  # KI2 has no encoding line: a BOM says it
     return (line.format("UTF-8") + text).encode("utf-8")
+
+
+def variations_of(record: Record) -> list[dict[str, Any]]:
+    """`meta["variations"]` (the session's tree), checked for its shape: RecordError naming
+    the field if it is not a list of {"ply": int, "actions": [str, ...], ...}."""
+    held = record.meta.get("variations") if isinstance(record.meta, dict) else None
+    if held is None:
+        return []
+    _check_lines(held, "meta.variations")
+    return held
+
+
+def _check_lines(lines: Any, field: str) -> None:
+    if not isinstance(lines, list):
+        raise RecordError(f"{field} is not a list of lines")
+    for at, line in enumerate(lines):
+        where = f"{field}[{at}]"
+        if (
+            not isinstance(line, dict)
+            or not isinstance(line.get("ply"), int)
+            or isinstance(line.get("ply"), bool)
+            or not isinstance(line.get("actions"), list)
+            or not line["actions"]
+            or not all(isinstance(a, str) for a in line["actions"])
+        ):
+            raise RecordError(f"{where} is not a line {{'ply': n, 'actions': [...]}} of this game's moves")
+        if "variations" in line:
+            _check_lines(line["variations"], f"{where}.variations")

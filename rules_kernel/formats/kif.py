@@ -64,6 +64,7 @@ from rules_kernel.formats import (
     settle,
     slash_date,
     spent_times,
+    variations_of,
     winner_of_ending,
     writable_comment,
 )
@@ -412,7 +413,16 @@ def _variations(kif: _Kif, states: list[State], targets: list[int], source: str)
             node["comments"] = comments_meta(comments)
         (found if line is main else line.node.setdefault("variations", [])).append(node)
         current = _Line(ply, own_states, own_targets, node, line)
-    return found
+    return _by_ply(found)
+
+
+def _by_ply(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lines in the order of the plies they leave at (as a session exports them), nested ones
+    too; lines leaving at one ply keep the file's order."""
+    for line in lines:
+        if "variations" in line:
+            line["variations"] = _by_ply(line["variations"])
+    return sorted(lines, key=lambda line: line["ply"])
 
 
 #: KIF's headers for ours (meta["headers"]); they stay in meta["kif"] too
@@ -748,34 +758,6 @@ def _moves(record: Record, states: list[State]) -> list[str]:
     return lines
 
 
-def variations_of(record: Record) -> list[dict[str, Any]]:
-    """`meta["variations"]` (the session's tree), checked for its shape: RecordError naming
-    the field if it is not a list of {"ply": int, "actions": [str, ...], ...}."""
-    held = record.meta.get("variations") if isinstance(record.meta, dict) else None
-    if held is None:
-        return []
-    _check_lines(held, "meta.variations")
-    return held
-
-
-def _check_lines(lines: Any, field: str) -> None:
-    if not isinstance(lines, list):
-        raise RecordError(f"{field} is not a list of lines")
-    for at, line in enumerate(lines):
-        where = f"{field}[{at}]"
-        if (
-            not isinstance(line, dict)
-            or not isinstance(line.get("ply"), int)
-            or isinstance(line.get("ply"), bool)
-            or not isinstance(line.get("actions"), list)
-            or not line["actions"]
-            or not all(isinstance(a, str) for a in line["actions"])
-        ):
-            raise RecordError(f"{where} is not a line {{'ply': n, 'actions': [...]}} of this game's moves")
-        if "variations" in line:
-            _check_lines(line["variations"], f"{where}.variations")
-
-
 def _variation_lines(
     variations: list[dict[str, Any]], start: int, states: list[State], targets: list[int]
 ) -> list[str]:
@@ -785,7 +767,7 @@ def _variation_lines(
     lines: list[str] = []
     for variation in sorted(variations, key=lambda v: -v["ply"]):  # stable: siblings in order
         ply = variation["ply"]
-        if not start <= ply < start + len(targets) or (ply == start and start > 0):
+        if not start <= ply < start + len(targets):
             raise RecordError(f"a variation at ply {ply} does not leave its line (plies {start}..)")
         state = states[ply - start]
         previous = targets[ply - start - 1] if ply > start else None

@@ -71,6 +71,7 @@ from rules_kernel.formats import (
     seconds_of,
     seconds_of_meta,
     settle,
+    variations_of,
     writable_comment,
 )
 
@@ -145,6 +146,7 @@ class _Game:
         self.error: RecordError | None = None
         self.line: int | None = None
         self.clocks: dict[str, dict[int, float]] = {}
+        self.variations: list[dict[str, Any]] = []
 
 
 def _split(lines: Iterable[tuple[int, str]], source: str) -> Iterator[_Game]:
@@ -252,6 +254,7 @@ def _read_game(found: _Game, source: str, budget: list[int | None]) -> Record:
             "ending": ending,
             "clocks": seconds_meta(found.clocks.get("clk", {})),
             "times": seconds_meta(found.clocks.get("emt", {})),
+            "variations": found.variations,
             **({"comments": comments_meta(comments)} if comments else {}),
         },
         source=source,
@@ -315,9 +318,15 @@ def _moves(
 
     state, actions, comments, result, depth = start, [], [], None, 0
     clocks: dict[str, dict[int, float]] = {"clk": {}, "emt": {}}
+    states = [start]
+    lines: list[_Line] = []  # the variations open at this point, innermost last
     rest_of_line_end = None  # where the last ;comment ended, while nothing else came after it
+    variations: list[dict[str, Any]] = []
     for token in _TOKEN.finditer(text):
         kind, value = token.lastgroup, token.group()
+        if depth and kind in ("comment", "line_comment"):
+            _comment_in(lines[-1], value[1:-1] if kind == "comment" else value[1:])
+            continue
         if kind == "line_comment" and not depth:
             if rest_of_line_end is not None and text[rest_of_line_end : token.start()] == "\n":
                 comments[-1][1].append(value[1:])  # the next line of a comment in ;lines
@@ -333,8 +342,25 @@ def _moves(
             depth += 1 if value == "(" else -1
             if depth < 0:
                 raise RecordError("a ')' closes no variation", source=source, line=line_of(token))
+            if value == "(":
+                lines.append(
+                    _open_line(lines[-1] if lines else None, states, variations, source, line_of(token))
+                )
+            else:
+                _close_line(lines.pop())
             continue
-        if depth or kind in ("space", "nag", "number"):
+        if kind in ("space", "nag", "number"):
+            continue
+        if depth:
+            if kind == "result":
+                raise RecordError(
+                    f"the result {value} inside a variation", source=source, line=line_of(token)
+                )
+            inner = lines[-1]
+            ply = inner.start + len(inner.actions)
+            moved = _play(inner.states[-1], value, ply, source, line_of(token), budget)
+            inner.actions.append(str(moved.last_move))
+            inner.states.append(moved)
             continue
         if kind == "comment":
             body = _take_commands(value[1:-1], len(actions), clocks)
@@ -349,11 +375,61 @@ def _moves(
             continue
         state = _play(state, value, len(actions), source, line, budget)
         actions.append(str(state.last_move))
+        states.append(state)
     if depth:
         raise RecordError("a variation '(' is not closed", source=source, line=found.text[-1][0])
-    joined = [[ply, "\n".join(lines)] for ply, lines in comments]  # joined once: no quadratic +=
+    joined = [[ply, "\n".join(texts)] for ply, texts in comments]  # joined once: no quadratic +=
     found.clocks = clocks
+    found.variations = variations
     return actions, [c for c in joined if c[1]], result, state
+
+
+class _Line:
+    """A variation being read: where it leaves (after `start` plies), its states and actions,
+    its entry in meta["variations"] and the list that holds the entry, the line it stands in."""
+
+    def __init__(self, start: int, state: State, outer: _Line | None, siblings: list[dict[str, Any]]) -> None:
+        self.start, self.states, self.outer, self.siblings = start, [state], outer, siblings
+        self.actions: list[str] = []
+        self.comments: dict[str, list[str]] = {}
+        self.variations: list[dict[str, Any]] = []
+        self.entry: dict[str, Any] = {"ply": start, "actions": self.actions}
+        siblings.append(self.entry)  # in the order the '(' come
+
+
+def _open_line(
+    outer: _Line | None, main_states: list[State], variations: list[dict[str, Any]], source: str, line: int
+) -> _Line:
+    """A '(': another move instead of the last one played in the line it stands in. One that
+    leaves where its outer line does is that line's sibling, as the session has it."""
+    states = outer.states if outer is not None else main_states
+    base = outer.start if outer is not None else 0
+    if len(states) < 2:
+        raise RecordError("a variation '(' before any move of its line", source=source, line=line)
+    start = base + len(states) - 2
+    holder = outer
+    while holder is not None and holder.start == start:
+        holder = holder.outer
+    return _Line(start, states[-2], outer, holder.variations if holder is not None else variations)
+
+
+def _comment_in(line: _Line, text: str) -> None:
+    """A comment inside a variation: on the position after its last move (a comment before its
+    first move is the outer line's position, which has its own: not kept); clocks dropped."""
+    body = _take_commands(text, 1, {"clk": {}, "emt": {}})
+    if body and line.actions:
+        line.comments.setdefault(str(line.start + len(line.actions)), []).append(body)
+
+
+def _close_line(line: _Line) -> None:
+    """A ')': the variation's comments and own variations into its entry; an empty one out."""
+    if not line.actions:
+        line.siblings[:] = [entry for entry in line.siblings if entry is not line.entry]
+        return
+    if line.comments:
+        line.entry["comments"] = {ply: "\n\n".join(texts) for ply, texts in line.comments.items()}
+    if line.variations:
+        line.entry["variations"] = line.variations
 
 
 #: a command in a comment, as chess programs embed clocks: [%clk 0:04:58], [%emt 0:00:02]
@@ -496,20 +572,62 @@ def _movetext(record: Record, states: list[State]) -> str:
     comments = comments_of(record)
     clocks = seconds_of_meta(record, "clocks")
     times = seconds_of_meta(record, "times") if not clocks else {}
+    variations = variations_of(record)
     tokens = [_comment(comments[0])] if 0 in comments else []
+    numbered = False  # whether the next move of the second player needs its number again
     for ply, action in enumerate(record.actions):
         state = states[ply]
         move = state.parse_move(action.notation)
-        if state.side == 0 or ply == 0:
-            tokens.append(f"{state.ply // 2 + 1}{'.' if state.side == 0 else '...'}")
+        if state.side == 0 or ply == 0 or numbered:
+            tokens.append(_number(state))
         tokens.append(san(state, move))
+        numbered = False
         if ply + 1 in clocks or ply + 1 in times:
             which, seconds = ("clk", clocks[ply + 1]) if ply + 1 in clocks else ("emt", times[ply + 1])
             tokens.append(f"{{[%{which} {clock_text(seconds)}]}}")
+            numbered = True
         if ply + 1 in comments:
             tokens.append(_comment(comments[ply + 1]))
+            numbered = True
+        for variation in variations:
+            if variation["ply"] == ply:
+                tokens += _variation_tokens(state, variation)
+                numbered = True
     tokens.append(_result_text(record))
     return _wrapped(tokens)
+
+
+def _number(state: State) -> str:
+    return f"{state.ply // 2 + 1}{'.' if state.side == 0 else '...'}"
+
+
+def _variation_tokens(state: State, variation: dict[str, Any]) -> list[str]:
+    """A variation as PGN writes it after the move it replaces: ( 3. Lb3 {comment} ... ),
+    with its own variations inside it after the moves they replace."""
+    tokens = ["("]
+    comments = variation.get("comments") if isinstance(variation.get("comments"), dict) else {}
+    nested = variation.get("variations") or []
+    numbered = True
+    for index, notation in enumerate(variation["actions"]):
+        ply = variation["ply"] + index
+        try:
+            move = state.parse_move(notation)
+        except Exception as exc:
+            raise RecordError(f"meta.variations: {echo(notation)} is not a legal move at ply {ply}") from exc
+        if state.side == 0 or numbered:
+            tokens.append(_number(state))
+        tokens.append(san(state, move))
+        numbered = False
+        text = comments.get(str(ply + 1))
+        if isinstance(text, str) and text:
+            tokens.append(_comment(writable_comment(text)))
+            numbered = True
+        for inner in nested:
+            if inner["ply"] == ply:
+                tokens += _variation_tokens(state, inner)
+                numbered = True
+        state = state.apply(move)
+    return [*tokens, ")"]
 
 
 def _comment(text: str) -> str:
