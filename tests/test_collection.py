@@ -416,3 +416,22 @@ def test_a_failing_worker_leaves_nothing(tmp_path, played, monkeypatch):
     with pytest.raises(RuntimeError, match="a bug in a worker"):
         import_collection([root], tmp_path / "out", progress=False, workers=2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]
+
+
+def test_the_format_samples_import_with_headers_and_times(tmp_path):
+    """The hand-made samples of every format (tests/formats: CSA, KI2, KIF, PGN) come in whole:
+    players, headers and the time each move took, from the readers' meta."""
+    samples = Path(__file__).parent / "formats"
+    report = import_collection([samples], tmp_path / "out", progress=False)
+    assert report.problems == []
+    assert report.files == len(list(samples.iterdir()))
+    found = rk.Collection(tmp_path / "out")
+    games = found.games
+    assert set(games["player_1"]) == {"Ann"} and set(games["player_2"]) == {"Bo"}
+    csa = games[games["source"].str.endswith("dobutsu.csa")].iloc[0]
+    assert (csa["event"], csa["site"]) == ("Dobutsu practice", "Sapporo")
+    assert csa["date"].startswith("2026/11/20")
+    spent = found.moves.query(f"game_id == {csa['game_id']}")["spent"]
+    assert spent.notna().all() and (spent >= 0).all()
+    suffixes = {Path(source).suffix for source in games["source"]}
+    assert suffixes == {".csa", ".ki2", ".kif", ".pgn"}
