@@ -541,3 +541,25 @@ def test_convert_refuses_an_unknown_suffix_and_a_bad_game_without_writing(tmp_pa
     assert main(["convert", str(bad), str(tmp_path / "out.kif")]) == 2
     assert "CSA: '+9999XX' is not a move of yokai-3x4" in capsys.readouterr().err
     assert not (tmp_path / "out.kif").exists()
+
+
+# --- the Replay widget -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "plies"), [("dobutsu.csa", 16), ("gorogoro.ki2", 40)])
+def test_the_replay_widget_offers_and_replays_a_csa_or_ki2_upload(name, plies):
+    import widgets
+
+    replay = widgets.Replay(upload=True)
+    assert f".{name.split('.')[1]}" in replay.upload.accept.split(",")
+    content = (HERE / name).read_bytes()
+    replay.upload.value = (
+        {
+            "name": name,
+            "type": "",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": None,
+        },
+    )
+    assert replay.slider.max == plies

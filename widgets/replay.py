@@ -80,7 +80,9 @@ class Replay(w.VBox):
         self.window_note = w.HTML()
         self.info = w.HTML()
         self.upload = Upload(
-            "Load record", accept=".jsonl,.json,.txt,.pgn,.kif,.kifu", limit=records.MAX_UPLOAD_BYTES
+            "Load record",
+            accept=".jsonl,.json,.txt,.pgn,.kif,.kifu,.ki2,.ki2u,.csa",
+            limit=records.MAX_UPLOAD_BYTES,
         )
         self.record_index = w.BoundedIntText(
             value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
