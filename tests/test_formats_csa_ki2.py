@@ -356,7 +356,12 @@ def test_kif_variations_read_into_the_sessions_tree_and_are_written_back(tmp_pat
     assert "   2 ２三ひよこ(22)+" in written and "変化：3手\n   3 同　ライオン(33)" in written
     assert written.index("変化：3手") < written.index("変化：5手") < written.index("変化：2手")
     assert one(text=written, name="x.kif").meta["variations"] == record.meta["variations"]
-    # PGN holds them too: ( ... ) after the move each replaces
+    # KI2 holds them as KIF does, PGN as ( ... ) after the move each replaces
+    as_ki2 = ki2.dumps(record)
+    assert (
+        "変化：3手\n▲同　ライオン\n*the lion takes at once\n△２二ぞう　▲同　ライオン　△同　ライオン" in as_ki2
+    )
+    assert one(text=as_ki2, name="x.ki2").meta["variations"] == record.meta["variations"]
     as_pgn = pgn.dumps(record)
     assert "Cxb2 ( 1... La3 2. Cxb3 {the chick takes the chick} ) 2. Gb1" in as_pgn
     assert one(text=as_pgn, name="x.pgn").meta["variations"] == record.meta["variations"]

@@ -19,6 +19,9 @@ go there: 右 / 左 (the one on the mover's right / left), 直 (straight forward
 成 / 不成 (a promotion, or one declined). Moves stand several to a line; `*` lines are a
 comment on the position after the last move before them.
 
+`変化：N手` blocks after the main line are its variations, as in KIF (`formats.kif`), read into
+and written from `meta["variations"]`.
+
 KI2 has no move numbers and no terminal move: the まで line ('まで18手で後手の勝ち') is the only
 place the game's length is said, so a KI2 without one is refused (a file cut short would read
 as a shorter game), as is one whose count differs from the moves read.
@@ -47,8 +50,8 @@ from rules_kernel.formats import (
     fail,
     games_with,
     known,
-    seconds_meta,
     settle,
+    variations_of,
     writable_comment,
 )
 from rules_kernel.formats import kif as kif_format
@@ -82,12 +85,14 @@ def _read(lines: list[tuple[int, str]], source: str, max_actions: int | None) ->
     moves: list[tuple[str, int]] = []
     comments: list[list[Any]] = []
     made: tuple[str, str, int] | None = None
+    branches: list[kif_format.Branch] = []
     for number, raw in lines:
         text = raw.rstrip("\r\n").strip(" \t")
         if not text or text[0] in "#&":
             continue
-        if text.startswith("変化"):
-            break  # the main line is read whole before the first variation
+        if text.startswith("変化") or branches:
+            _take_branch_line(branches, text, raw, number, source, len(moves), max_actions)
+            continue
         if text.startswith("*"):
             body = raw.rstrip("\r\n").lstrip(" \t")[1:]
             if comments and comments[-1][0] == len(moves):
@@ -133,10 +138,14 @@ def _read(lines: list[tuple[int, str]], source: str, max_actions: int | None) ->
     game = kif_format._game_of(kif, source)
     start = kif_format._start(game, kif, source)
     state, actions, previous = start, [], None
+    states, targets = [start], []
     for ply, (text, number) in enumerate(moves):
         move = parse_move(state, text, previous, fail(source, number, ply))
         state, previous = state.apply(move), move.to
         actions.append(str(move))
+        states.append(state)
+        targets.append(move.to)
+    variations = kif_format.variations_from(branches, states, targets, source, parse_move)
     count, words, number = made
     if int(count) != len(actions):
         raise RecordError(
@@ -156,13 +165,47 @@ def _read(lines: list[tuple[int, str]], source: str, max_actions: int | None) ->
         "kif": extra,
         "headers": kif_format.headers_from(kif.headers),
         "ending": ending_meta(reason, claim),
-        "times": seconds_meta({}),
+        "variations": variations,
     }
     if joined:
         meta["comments"] = comments_meta(joined)
     return build(
         game, start, actions, players=players, result=result, meta=meta, source=source, line=first_line
     )
+
+
+def _take_branch_line(
+    branches: list[kif_format.Branch],
+    text: str,
+    raw: str,
+    number: int,
+    source: str,
+    main: int,
+    max_actions: int | None,
+) -> None:
+    """A line of the variations after the main line: `変化：N手`, moves, a `*` comment."""
+    if text.startswith("変化"):
+        found = kif_format._BRANCH.fullmatch(text)
+        if not found:
+            raise RecordError(
+                f"KI2: {echo(text)}: a variation starts '変化：N手'", source=source, line=number
+            )
+        branches.append(kif_format.Branch(int(found.group(1)), number))
+        return
+    branch = branches[-1]
+    if text.startswith("*"):
+        body = raw.rstrip("\r\n").lstrip(" \t")[1:]
+        if branch.comments and branch.comments[-1][0] == len(branch.moves):
+            branch.comments[-1][1].append(body)
+        else:
+            branch.comments.append([len(branch.moves), [body]])
+        return
+    if text[0] not in _MARKS:
+        return  # a まで line or a line of no known kind, as in KIF's variations
+    for token in re.split(r"[ 　\t]+(?=[▲△☗☖])", text):
+        branch.moves.append((number, None, token.strip(" 　\t")))
+    if max_actions is not None and main + sum(len(b.moves) for b in branches) > max_actions:
+        raise RecordError(f"the game has more than {max_actions:,} actions", source=source, line=number)
 
 
 def parse_move(
@@ -314,7 +357,49 @@ def dumps(record: Record) -> str:
         if claim == DRAW and final.repetition_count() >= final.game.options["repetitions"]:
             reason = "repetition"
     lines.append(kif_format.made_line(reason, claim, len(record.actions)))
+    targets = [states[ply].parse_move(a.notation).to for ply, a in enumerate(record.actions)]
+    lines += _variation_lines(variations_of(record), 0, states, targets)
     return "\n".join(lines) + "\n"
+
+
+def _variation_lines(
+    variations: list[dict[str, Any]], start: int, states: list[State], targets: list[int]
+) -> list[str]:
+    """The 変化 blocks of a line's variations, as KIF's (the latest branch first, each followed
+    by its own), the moves in rows."""
+    lines: list[str] = []
+    for variation in sorted(variations, key=lambda v: -v["ply"]):
+        ply = variation["ply"]
+        if not start <= ply < start + len(targets):
+            raise RecordError(f"a variation at ply {ply} does not leave its line (plies {start}..)")
+        state = states[ply - start]
+        previous = targets[ply - start - 1] if ply > start else None
+        comments = variation.get("comments") if isinstance(variation.get("comments"), dict) else {}
+        lines += ["", f"変化：{ply + 1}手"]
+        own_states, own_targets, row = [state], [], []
+        for index, notation in enumerate(variation["actions"]):
+            try:
+                move = state.parse_move(notation)
+            except Exception as exc:
+                raise RecordError(
+                    f"meta.variations: {echo(notation)} is not a legal move at ply {ply + index}"
+                ) from exc
+            row.append(move_text(state, move, previous))
+            state, previous = state.apply(move), move.to
+            own_states.append(state)
+            own_targets.append(move.to)
+            text = comments.get(str(ply + index + 1))
+            if isinstance(text, str) and text:
+                lines.append("　".join(row))
+                row = []
+                lines += _comment_lines(text)
+            elif len(row) == 6:
+                lines.append("　".join(row))
+                row = []
+        if row:
+            lines.append("　".join(row))
+        lines += _variation_lines(variation.get("variations") or [], ply, own_states, own_targets)
+    return lines
 
 
 def _comment_lines(text: str | None) -> list[str]:

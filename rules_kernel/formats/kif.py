@@ -192,15 +192,15 @@ class _Kif:
         self.ending_time: float | None = None
         self.result: tuple[str, str, int] | None = None
         self.first_line: int | None = None
-        self.branches: list[_Branch] = []  # the 変化 blocks after the main line, in order
+        self.branches: list[Branch] = []  # the 変化 blocks after the main line, in order
 
 
-class _Branch:
+class Branch:
     """A `変化：N手` block: another move N and the moves after it."""
 
     def __init__(self, number: int, line: int) -> None:
         self.number, self.line = number, line
-        self.moves: list[tuple[int, int, str]] = []  # (line, number, text)
+        self.moves: list[tuple[int, int | None, str]] = []  # (line, number: None in KI2, text)
         self.comments: list[list[Any]] = []  # [moves before it, [line, ...]]
 
 
@@ -246,7 +246,7 @@ def _take_branch_line(
         found = _BRANCH.fullmatch(text)
         if not found:
             raise RecordError(f"{echo(text)}: a variation starts '変化：N手'", source=source, line=number)
-        kif.branches.append(_Branch(int(found.group(1)), number))
+        kif.branches.append(Branch(int(found.group(1)), number))
         return
     branch = kif.branches[-1]
     if text.startswith("*"):
@@ -373,13 +373,24 @@ class _Line:
 
 
 def _variations(kif: _Kif, states: list[State], targets: list[int], source: str) -> list[dict[str, Any]]:
-    """The 変化 blocks as meta["variations"] (the session's tree: each line leaves its parent
-    after `ply` actions). A block for move N leaves the most recently read line that has a
-    move N (Kakinoki's programs write a line's variations after it, the latest branch first)."""
+    return variations_from(kif.branches, states, targets, source, _move)
+
+
+def variations_from(
+    branches: list[Branch],
+    states: list[State],
+    targets: list[int],
+    source: str,
+    parse: Callable[[State, str, int | None, Callable[[str], RecordError]], YokaiMove],
+) -> list[dict[str, Any]]:
+    """The 変化 blocks (KIF's or KI2's: `parse` reads a move) as meta["variations"] (the
+    session's tree: each line leaves its parent after `ply` actions). A block for move N
+    leaves the most recently read line that has a move N (Kakinoki's programs write a line's
+    variations after it, the latest branch first)."""
     main = _Line(0, states, targets, None, None)
     found: list[dict[str, Any]] = []
     current = main
-    for branch in kif.branches:
+    for branch in branches:
         ply = branch.number - 1
         line = current
         while line is not main and not (line.start < ply < line.start + len(line.targets)):
@@ -396,11 +407,11 @@ def _variations(kif: _Kif, states: list[State], targets: list[int], source: str)
         node: dict[str, Any] = {"ply": ply, "actions": []}
         own_states, own_targets = [state], []
         for index, (number, said, text) in enumerate(branch.moves):
-            if said != branch.number + index:
+            if said is not None and said != branch.number + index:
                 raise RecordError(
                     f"move number {said} where {branch.number + index} was due", source=source, line=number
                 )
-            move = _move(state, text, previous, fail(source, number, ply + index))
+            move = parse(state, text, previous, fail(source, number, ply + index))
             state, previous = state.apply(move), move.to
             node["actions"].append(str(move))
             own_states.append(state)
