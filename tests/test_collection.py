@@ -435,3 +435,38 @@ def test_the_format_samples_import_with_headers_and_times(tmp_path):
     assert spent.notna().all() and (spent >= 0).all()
     suffixes = {Path(source).suffix for source in games["source"]}
     assert suffixes == {".csa", ".ki2", ".kif", ".pgn"}
+
+
+def test_a_worker_that_dies_is_said_and_leaves_nothing(tmp_path, played, monkeypatch):
+    root = _folder(tmp_path / "in", _files(played))
+
+    def dying(*args, **kwargs):
+        os._exit(9)  # as a worker killed by the system would end
+
+    monkeypatch.setattr(work, "game_row", dying)  # the forked workers inherit it
+    with pytest.raises(CollectionError, match="a worker process died"):
+        import_collection([root], tmp_path / "out", progress=False, workers=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]
+
+
+def test_an_interrupt_with_workers_ends_them_and_leaves_nothing(tmp_path, played, monkeypatch):
+    import multiprocessing
+
+    files = _files(played)
+    files["many.jsonl"] = ("\n".join(r.to_json() for r in played * 6) + "\n").encode()
+    root = _folder(tmp_path / "in", files)
+    monkeypatch.setattr(work, "PIECE_BYTES", 2000)
+    real, calls = collection._add, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(collection, "_add", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        import_collection([root], tmp_path / "out", progress=False, workers=2)
+    assert len(calls) == 3
+    assert multiprocessing.active_children() == []  # the workers were ended, not left running
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kernel import core, records
+from rules_kernel import records
 from rules_kernel.collection import sources as _sources
-from rules_kernel.collection.sources import Problem, Skipped, Source
+from rules_kernel.collection.sources import CollectionError, Problem, Skipped, Source
 from rules_kernel.collection.tables import SCHEMAS, TableWriter
 from rules_kernel.collection.work import Done, Unit, run_units, units_of
 
@@ -50,10 +50,6 @@ FORMAT = "rules-explorer-collection/1"
 TABLES = ("games", "moves", "positions")
 #: collection.json keeps at most this many problems (all are reported while importing)
 MAX_KEPT_PROBLEMS = 1000
-
-
-class CollectionError(core.RulesError):
-    """A collection that cannot be made or opened (the output exists, not a collection...)."""
 
 
 @dataclass

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from rules_kernel.core import RulesError
 from rules_kernel.records import one_line
 
 #: a member of an archive is read whole into memory: at most this many bytes decompressed
@@ -38,6 +39,11 @@ RECORD_SUFFIXES = (".jsonl", ".json", ".ndjson", ".pgn", ".kif", ".kifu", ".ki2"
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz")
 _CHUNK = 1024 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+class CollectionError(RulesError):
+    """A collection that cannot be made or opened (the output exists, not a collection, a
+    worker died...): said in one line."""
 
 
 @dataclass(frozen=True)

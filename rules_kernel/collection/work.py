@@ -13,11 +13,13 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules_kernel import core, records
-from rules_kernel.collection.sources import Problem, Skipped, Source
+from rules_kernel.collection.sources import CollectionError, Problem, Skipped, Source
 from rules_kernel.collection.tables import SCHEMAS, Positions, game_row, move_rows, options_text
 
 #: a JSON Lines file is cut into pieces of about this many bytes (whole lines) for the workers
@@ -165,7 +167,8 @@ def _records(unit: Unit) -> Iterator[records.Record | records.RecordError]:
 def run_units(items: Iterable[Unit | Problem | Skipped], workers: int) -> Iterator[Done | Problem | Skipped]:
     """`work` of every unit, in order, here (workers <= 1) or on `workers` processes, at most
     two units a worker under way (memory stays bounded); problems and skipped files pass
-    through in their place. Closing the iterator (an interrupt, a failure) ends the workers."""
+    through in their place. Closing the iterator (an interrupt, a failure) ends the workers;
+    a worker that dies (killed, out of memory) is a CollectionError, not a wait for ever."""
     if workers <= 1:
         for item in items:
             yield work(item) if isinstance(item, Unit) else item
@@ -175,24 +178,39 @@ def run_units(items: Iterable[Unit | Problem | Skipped], workers: int) -> Iterat
     with contextlib.suppress(Exception):
         sys.stdout.flush()
         sys.stderr.flush()
-    pool = context.Pool(workers, initializer=_worker_signals)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_signals)
+    finished = False
     try:
         pending: deque = deque()
         for item in items:
-            pending.append(pool.apply_async(work, (item,)) if isinstance(item, Unit) else item)
+            pending.append(pool.submit(work, item) if isinstance(item, Unit) else item)
             while len(pending) > 2 * workers:
                 yield _result(pending.popleft())
         while pending:
             yield _result(pending.popleft())
-        pool.close()
-        pool.join()
+        finished = True
     finally:
-        pool.terminate()  # ends the workers at once if the import stopped (nothing after a join)
-        pool.join()
+        processes = list(getattr(pool, "_processes", {}).values())
+        if not finished:  # the import stopped: the workers are killed, not waited for
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.kill()
+        pool.shutdown(wait=finished, cancel_futures=True)
+        for process in processes:  # reaped (a killed process ends at once): none left behind
+            with contextlib.suppress(Exception):
+                process.join(timeout=5)
 
 
 def _result(item):
-    return item.get() if hasattr(item, "get") else item
+    if not isinstance(item, Future):
+        return item
+    try:
+        return item.result()
+    except BrokenProcessPool:
+        raise CollectionError(
+            "a worker process died (killed, or out of memory?): nothing was imported; "
+            "try again with fewer --workers"
+        ) from None
 
 
 def _worker_signals() -> None:
