@@ -160,7 +160,7 @@ def test_a_kif_of_standard_shogi_is_refused():
 
 def test_an_illegal_move_names_its_line_and_ply():
     text = PGN_HEAD.format("Dobutsu") + "1. Cxb3 Exb3\n2. Lc4 *\n"
-    with pytest.raises(records.RecordError, match=r"bad.pgn, line 5, ply 2: 'Lc4' is not a legal move"):
+    with pytest.raises(records.RecordError, match=r"bad.pgn, line 5, ply 2: PGN: 'Lc4' is not a legal move"):
         records.read(text=text, name="bad.pgn")
     kif_text = "手合割：どうぶつしょうぎ\n   1 ２二ひよこ(23)\n   2 ２一ライオン(21)\n"
     with pytest.raises(records.RecordError, match=r"bad.kif, line 3, ply 1: "):

@@ -372,7 +372,7 @@ def test_kif_variations_read_into_the_sessions_tree_and_are_written_back(tmp_pat
 
 def test_a_bad_kif_variation_is_named_by_its_line():
     text = (HERE / "variations.kif").read_text(encoding="utf-8")
-    with pytest.raises(records.RecordError, match=r"line 28, ply 2: '２二ひよこ\(22\)' is not a legal move"):
+    with pytest.raises(records.RecordError, match=r"line 28, ply 2: KIF: '２二ひよこ\(22\)' is not a legal"):
         one(text=text.replace("   3 ２二ひよこ(23)", "   3 ２二ひよこ(22)"), name="x.kif")
     with pytest.raises(records.RecordError, match=r"line 26: 変化：9手 leaves no line that has a move 9"):
         one(text=text.replace("変化：2手\n   2", "変化：9手\n   9"), name="x.kif")
@@ -391,7 +391,7 @@ def test_a_pgn_variation_reads_nested_and_a_bad_move_in_it_is_named():
         },
         {"ply": 0, "actions": ["b1c2"]},  # an alternative to the variation's first move: its sibling
     ]
-    with pytest.raises(records.RecordError, match=r"x\.pgn, line 5, ply 2: 'Lxa4' is not a legal move"):
+    with pytest.raises(records.RecordError, match=r"x\.pgn, line 5, ply 2: PGN: 'Lxa4' is not a legal move"):
         one(text=head + "1. La2 Cxb2\n(1... Ga3\n2. Lxa4) *\n", name="x.pgn")
     with pytest.raises(records.RecordError, match=r"a variation '\(' before any move of its line"):
         one(text=head + "(1. La2) 1. Gb1 *\n", name="x.pgn")

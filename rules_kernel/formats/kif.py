@@ -322,7 +322,7 @@ def _read(kif: _Kif, source: str) -> Record:
     for ply, (line, number, text) in enumerate(kif.moves):
         expected = kif.moves[0][1] + ply
         if number != expected:
-            raise RecordError(f"move number {number} where {expected} was due", source=source, line=line)
+            raise RecordError(f"KIF: move number {number} where {expected} was due", source=source, line=line)
         move = _move(state, text, previous, fail(source, line, ply))
         state, previous = state.apply(move), move.to
         actions.append(str(move))
@@ -555,7 +555,7 @@ def _move(state: State, text: str, previous: int | None, error: Callable[[str], 
     """The legal move a KIF move text names (its piece checked against the board)."""
     found = _MOVE.fullmatch(text)
     if not found:
-        raise error(f"{echo(text)} is not a KIF move (like ２二ひよこ(23), ２三ぞう打, 同　きりん(12))")
+        raise error(f"KIF: {echo(text)} is not a KIF move (like ２二ひよこ(23), ２三ぞう打, 同　きりん(12))")
     game = state.game
     to = _destination(game, found, previous)
     if to is None:
@@ -565,10 +565,10 @@ def _move(state: State, text: str, previous: int | None, error: Callable[[str], 
             if found.group("file")
             else "同 with no move before"
         )
-        raise error(f"{echo(text)}: {where}")
+        raise error(f"KIF: {echo(text)}: {where}")
     kind = names_of(game).get(found.group("piece"))
     if kind is None:
-        raise error(f"{echo(found.group('piece'))} is no piece of {game.title}")
+        raise error(f"KIF: {echo(found.group('piece'))} is no piece of {game.title}")
     candidates = _candidates(state, found, to, kind, error)
     how = found.group("how")
     if how == "成":
@@ -577,7 +577,7 @@ def _move(state: State, text: str, previous: int | None, error: Callable[[str], 
         candidates = [m for m in candidates if not m.promote]
     if len(candidates) != 1:
         mover = game.player_names[state.side].lower()
-        raise error(f"{echo(text)} is not a legal move of the {mover} here")
+        raise error(f"KIF: {echo(text)} is not a legal move of the {mover} here")
     return candidates[0]
 
 
@@ -599,7 +599,7 @@ def _candidates(
         return [m for m in legal if m.drop == kind]
     frm = square_of_kif(state.game, int(found.group("from")[0]), int(found.group("from")[1]))
     if frm is None:
-        raise error(f"({found.group('from')}) is no square of the board")
+        raise error(f"KIF: ({found.group('from')}) is no square of the board")
     code = state.board[frm]
     letters = state.game.LETTERS
     if code and owner_of(code) == state.side and letters[kind] == "+" + letters[kind_of(code)]:
@@ -607,7 +607,7 @@ def _candidates(
         return [m for m in legal if m.frm == frm and m.promote]
     if code and owner_of(code) == state.side and kind_of(code) != kind:
         on_it = state.game.KIF_PIECES[kind_of(code)]
-        raise error(f"the piece on ({found.group('from')}) is a {on_it}, not {found.group('piece')}")
+        raise error(f"KIF: the piece on ({found.group('from')}) is a {on_it}, not {found.group('piece')}")
     return [m for m in legal if m.frm == frm]
 
 
@@ -622,7 +622,7 @@ def _claim(kif: _Kif, start: State, plies: int, source: str) -> tuple[str | None
         count, words, number = kif.result
         if int(count) != plies:
             raise RecordError(
-                f"the result line counts {count} moves, the game has {plies}", source=source, line=number
+                f"KIF: the result line counts {count} moves, the game has {plies}", source=source, line=number
             )
         said_reason, said = made_claim(words, (start.side + plies) % 2)
         if kif.ending and said is not None and claim is not None and said != claim:

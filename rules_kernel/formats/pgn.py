@@ -461,11 +461,11 @@ def _play(state: State, token: str, ply: int, source: str, line: int, budget: li
             )
     where = fail(source, line, ply)
     if state.is_terminal():
-        raise where(f"the game ended ({state.outcome().reason}) but the PGN goes on with {echo(token)}")
+        raise where(f"PGN: the game ended ({state.outcome().reason}) but the PGN goes on with {echo(token)}")
     move = parse_san(state, token)
     if move is None:
         mover = state.game.player_names[state.side]
-        raise where(f"{echo(token)} is not a legal move of the {mover.lower()} here")
+        raise where(f"PGN: {echo(token)} is not a legal move of the {mover.lower()} here")
     return state.apply(move)
 
 

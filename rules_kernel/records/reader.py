@@ -1,6 +1,6 @@
 """The one reader of record files, told what it gets (`read`): a path, the file's bytes
-(`data=`) or its text (`text=`); the format (JSON Lines, the one-game text form, PGN, KIF) is
-told by content (`detect`). And `load`, a path's records as the command line reads them."""
+(`data=`) or its text (`text=`); the format (JSON Lines, the one-game text form, PGN, KIF, KI2,
+CSA) is told by content (`detect`). And `load`, a path's records as the command line reads them."""
 
 from __future__ import annotations
 
@@ -37,11 +37,12 @@ def read(
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> list[Record] | Collected:
     """Records from any record file: JSON Lines, the one-game text form, PGN (pychess-variants'
-    Dōbutsu and Gorogoro+) or KIF (どうぶつしょうぎ), the format told by content (`detect`).
+    Dōbutsu and Gorogoro+), KIF or KI2 (どうぶつしょうぎ, ゴロゴロ将棋) or CSA, the format told by
+    content (`detect`).
 
     Give exactly one of: `path` (a `str` or `os.PathLike`: always a path, opened only if it is
     a regular file), `data=` (the file's bytes) or `text=` (its text). `name` labels bytes and
-    text in errors (default "<text>"), and its suffix (.pgn, .kif, .kifu) decides the format
+    text in errors (default "<text>"), and its suffix (.pgn, .kif, .kifu, .ki2, .csa) decides the format
     where the content does not. Every record is replayed and checked. errors="raise": a list,
     the first bad record raises RecordError (source, line, ply, reason); errors="collect":
     `Collected(records, errors)`.
@@ -123,8 +124,8 @@ def load(
     replay: bool = False,
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> list[Record] | Collected:
-    """Records from a file: JSON Lines (.jsonl/.json/.ndjson), a PGN or KIF file (told by its
-    content, or by .pgn/.kif/.kifu), or the one-game text form (else).
+    """Records from a file: JSON Lines (.jsonl/.json/.ndjson), a PGN, KIF, KI2 or CSA file (told
+    by its content, or by .pgn/.kif/.kifu/.ki2/.csa), or the one-game text form (else).
     errors="raise": a list of records; errors="collect": `Collected(records, errors)`."""
     if Path(source).suffix in _JSON_SUFFIXES:
         found = read_records(source, replay=replay, errors=errors, max_line_bytes=max_line_bytes)
