@@ -14,6 +14,7 @@ import pytest
 
 import rules_kernel as rk
 import widgets
+import widgets.board as board_module
 from rules_kernel.analysis import Analysis, Estimate, MoveLine, Search
 from widgets import analysis_panel
 from widgets.explorer import ALL_SEEING
@@ -101,6 +102,42 @@ def test_the_bar_line_and_targets_show_the_engines_values(monkeypatch):
     assert explorer.board.highlight["marks"]["b3"][1] == "62%"
     explorer.click("b1")
     assert explorer.board.highlight["marks"]["c2"][1] == "D"
+
+
+def test_the_search_s_news_during_a_redraw_of_the_page_neither_deadlocks_nor_is_lost(monkeypatch):
+    """The search thread posts its result while the page redraws the board (which reads the
+    arrows from the panel): both finish, and the board ends with the arrows. Before, the
+    panel called the page under its own lock while the page's drawing waited on that lock:
+    a fresh-machine run lost the arrows, and the first fix deadlocked."""
+    spy = Spy(moves=[("b2b3", Estimate(0.62))], line=("b2b3", "c4b3"))
+    monkeypatch.setattr(analysis_panel, "analyse", spy)
+    explorer = widgets.Explorer("yokai-3x4")
+    panel = analysing(explorer)
+    result, generation = panel.result, panel._generation
+    with panel._lock:
+        panel.result = None  # as if the news had not come yet
+    posted: list[threading.Thread] = []
+    hit_layer = board_module.hit_layer
+
+    def hit_layer_meanwhile(scene, layout):  # inside the board's drawing
+        if not posted:
+            news = threading.Thread(
+                target=panel._post, args=(generation, result), kwargs={"final": True}, daemon=True
+            )
+            posted.append(news)
+            posted[0].start()
+            posted[0].join(0.5)  # it comes now, or waits for the drawing to end
+        return hit_layer(scene, layout)
+
+    monkeypatch.setattr(board_module, "hit_layer", hit_layer_meanwhile)
+    redraw = threading.Thread(target=explorer.refresh, daemon=True)
+    redraw.start()
+    redraw.join(20)
+    assert not redraw.is_alive(), "the page's redraw and the search's news wait on each other"
+    posted[0].join(20)
+    assert not posted[0].is_alive()
+    assert [a.cells for a in explorer.board.highlight["arrows"]] == [("b2", "b3"), ("c4", "b3")]
+    assert "Analysis: move 1 of the best line" in explorer.board.widget.highlight_svg
 
 
 def test_a_secret_games_line_is_the_players_own_next_move_in_its_own_words(monkeypatch):

@@ -66,8 +66,10 @@ class Subject:
 class AnalysisPanel:
     """The switch, the Stop button, the bar, the line and the search's figures.
 
-    `on_result()` is called (from the search's thread, under the panel's lock) after every
-    shown update, so the page can redraw the arrows and the targets' values."""
+    `on_result()` is called (from the search's thread) after every shown update, so the page
+    can redraw the arrows and the targets' values; outside the panel's lock, which the page's
+    redraw takes when it reads `arrows()` and `marks()` (called under the lock, the search
+    thread waited on the board's drawing while the drawing waited on the panel: a deadlock)."""
 
     def __init__(
         self,
@@ -257,8 +259,13 @@ class AnalysisPanel:
             self.result = result
             try:
                 self._show(result, final)
-                self.on_result()
             except Exception as exc:
+                self._show_error(exc)
+                return
+        try:
+            self.on_result()
+        except Exception as exc:
+            with self._lock:
                 self._show_error(exc)
 
     def _post_error(self, generation: int, exc: Exception) -> None:

@@ -139,10 +139,8 @@ class Clicks(Part):
             "last": view.scene.last_cells,
             "selected": prefix,
             "targets": targets,
-            "marks": self.values.marks(),
             "names": self._cell_names(view.scene),
-            "arrows": self.values.analysis.arrows(),
-        }
+        }  # the arrows and values: the board reads them when it draws (PerfectPlay.live_highlight)
 
     def _cell_names(self, scene) -> dict[str, str]:
         """A hex map's names written over the coins, while 'Hex names' is on."""
@@ -161,9 +159,7 @@ class Clicks(Part):
             last=self.board.highlight.get("last", ()),
             selected=prefix,
             targets=self.controller.next_cells() if prefix else (),
-            marks=self.values.marks(),
             names=self.board.highlight.get("names", {}),
-            arrows=self.values.analysis.arrows(),
         )
 
 

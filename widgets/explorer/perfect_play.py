@@ -63,6 +63,7 @@ class PerfectPlay(Part):
         self.tablebase = None  # opened on first use (rules_kernel.tablebase)
         #: the Analysis switch: bar, best line, targets' values, searched in a thread
         self.analysis = AnalysisPanel(self.analysis_updated, seconds=seconds, looks=page.looks)
+        board.live_highlight = self.live_highlight  # its arrows and values: drawn as they come
         #: perfect play "being prepared": a thread asks again until the table is ready
         self._lock = threading.Lock()
         self._poll: tuple[threading.Event, rk.Game] | None = None
@@ -202,10 +203,17 @@ class PerfectPlay(Part):
             seen = state if view.viewer is None else state.view(view.viewer)
             self.analysis.analyse(Subject(seen, view.viewer, has_secrets(self.game)))
 
+    def live_highlight(self) -> dict:
+        """What a search thread changes on the board, read each time the board is drawn (the
+        board's `live_highlight`): the best line's arrows and the targets' values."""
+        if self.eyes.curtain_for is not None or self.controller() is None:
+            return {}
+        return {"arrows": self.analysis.arrows(), "marks": self.marks()}
+
     def analysis_updated(self) -> None:
-        """The search found more (called from its thread): redraw the arrows and the values."""
+        """The search found more (called from its thread): the board draws its highlight again,
+        reading the arrows and values then (one drawing at a time: a redraw of the page under
+        way finishes first, or draws them itself)."""
         if self.board.layout is None or self.eyes.curtain_for is not None or self.controller() is None:
             return
-        self.board.set_highlight(
-            **{**self.board.highlight, "arrows": self.analysis.arrows(), "marks": self.marks()}
-        )
+        self.board.redraw_highlight()
