@@ -115,18 +115,45 @@ _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 RETRY_SECONDS = 0.05
 
 
-def _catch_stop_signals() -> dict[int, Any]:
-    """Install the handler for SIGINT and SIGTERM; returns the handlers it replaced (none
-    outside the main thread, where Python cannot set handlers)."""
+def _catch_stop_signals() -> dict[Any, Any]:
+    """Install the handler for SIGINT and SIGTERM, and the hook that sees an interrupt Python
+    swallowed (below); returns what they replaced (nothing outside the main thread, where
+    Python cannot set handlers)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, _on_stop_signal) for signum in _STOP_SIGNALS}
+    previous: dict[Any, Any] = {signum: signal.signal(signum, _on_stop_signal) for signum in _STOP_SIGNALS}
+    global _unraisable_before
+    previous["unraisablehook"] = _unraisable_before = sys.unraisablehook
+    sys.unraisablehook = _on_unraisable
+    return previous
 
 
-def _restore_signals(previous: dict[int, Any]) -> None:
-    for signum, handler in previous.items():
-        if handler is not None:
-            signal.signal(signum, handler)
+def _restore_signals(previous: dict[Any, Any]) -> None:
+    for key, handler in previous.items():
+        if key == "unraisablehook":
+            sys.unraisablehook = handler
+        elif handler is not None:
+            signal.signal(key, handler)
+
+
+def _on_unraisable(unraisable: Any) -> None:
+    """Python's hook for an exception it cannot raise ("Exception ignored in ..."): the
+    interrupt, raised where `_cannot_raise_here` did not foresee (a generator closed by the
+    garbage collector, whose frames name nothing special), would be printed and lost, and the
+    command would run on to its end (a fresh-machine run: status 0 and a traceback). It is
+    sent again a moment later instead, and says nothing; anything else is printed as Python
+    prints it."""
+    global _stop_signal
+    if issubclass(unraisable.exc_type, KeyboardInterrupt) and _running and _stop_signal is not None:
+        signum, _stop_signal = _stop_signal, None
+        timer = threading.Timer(RETRY_SECONDS, _send_again, (signum,))
+        timer.daemon = True
+        timer.start()
+        return
+    _unraisable_before(unraisable)
+
+
+_unraisable_before: Any = sys.__unraisablehook__  # the hook `_on_unraisable` hands the rest to
 
 
 def _on_stop_signal(signum: int, frame: Any) -> None:
