@@ -358,6 +358,8 @@ def test_times_and_headers_from_meta(tmp_path, played):
     assert list(moves["clock"][:2]) == [302.0, 300.5] and moves["clock"][2:].isna().all()
 
 
+# dask's own Parquet reader calls a pandas method pandas 3.1 deprecates: its warning, not ours
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index:DeprecationWarning")
 def test_dask_reads_the_same_files(tmp_path, played):
     dd = pytest.importorskip("dask.dataframe")
     path = tmp_path / "games.jsonl"
