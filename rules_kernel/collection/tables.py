@@ -5,7 +5,6 @@ of any size holds one row group of each table in memory, not the collection)."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rules_kernel import core
+from rules_kernel.formats import seconds_of_meta  # the readers' times and clocks, by ply
 from rules_kernel.records import Record
 
 #: the rows a table holds in memory before they are written as one Parquet row group
@@ -154,7 +154,7 @@ def move_rows(record: Record, game_id: int, states: list[core.State], columns: d
     """The moves table's rows of a replayed record, appended column by column."""
     names = [_player_name(p) for p in record.players]
     seats = states[0].game.player_names
-    clocks, spent = _seconds(record, "clocks"), _seconds(record, "times")
+    clocks, spent = seconds_of_meta(record, "clocks"), seconds_of_meta(record, "times")
     for ply, (action, before) in enumerate(zip(record.actions, states, strict=False), start=1):
         mover = before.current_player
         chance = mover == core.CHANCE
@@ -215,27 +215,6 @@ def _header(record: Record, column: str) -> str | None:
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
-
-
-def _seconds(record: Record, key: str) -> dict[int, float]:
-    """`meta[key]` by ply: "times" (the seconds the move of that ply took), "clocks" (the
-    seconds left on the mover's clock after it), as the format readers keep them
-    ({"<ply>": seconds}); anything else there is passed over."""
-    held = record.meta.get(key) if isinstance(record.meta, dict) else None
-    found: dict[int, float] = {}
-    for ply, value in held.items() if isinstance(held, dict) else ():
-        if (
-            isinstance(ply, str)
-            and ply.isascii()
-            and ply.isdigit()
-            and len(ply) <= 9
-            and isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value >= 0
-        ):
-            found[int(ply)] = float(value)
-    return found
 
 
 class TableWriter:
