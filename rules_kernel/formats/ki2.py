@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from rules_kernel.core import Game, State
+from rules_kernel.core import State
 from rules_kernel.formats import (
     DRAW,
     Record,
@@ -219,18 +219,7 @@ def parse_move(
     mover = game.player_names[state.side].lower()
     if (found.group("mark") in "▲☗") != (state.side == 0):
         raise error(f"KI2: {echo(text)} is marked for the other player; the {mover} is to move")
-    to = _destination(game, found, previous)
-    if to is None:
-        t = game.tables
-        where = (
-            f"no such square on the {t.files}x{t.ranks} board"
-            if found.group("file")
-            else "同 with no move before"
-        )
-        raise error(f"KI2: {echo(text)}: {where}")
-    kind = kif_format.names_of(game).get(found.group("piece"))
-    if kind is None:
-        raise error(f"KI2: {echo(found.group('piece'))} is no piece of {game.title}")
+    to, kind = kif_format.destination_and_piece(game, found, previous, text, error, "KI2")
     candidates = _candidates(state, to, kind, found.group("how"))
     candidates = tell(state, candidates, found.group("where") + found.group("way"))
     if not candidates:
@@ -241,10 +230,6 @@ def parse_move(
             "KI2 says which with 右, 左, 直, 上, 引 or 寄"
         )
     return candidates[0]
-
-
-def _destination(game: Game, found: re.Match, previous: int | None) -> int | None:
-    return kif_format._destination(game, found, previous)
 
 
 def _candidates(state: State, to: int, kind: int, how: str | None) -> list[YokaiMove]:

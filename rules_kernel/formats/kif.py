@@ -557,18 +557,7 @@ def _move(state: State, text: str, previous: int | None, error: Callable[[str], 
     if not found:
         raise error(f"KIF: {echo(text)} is not a KIF move (like ２二ひよこ(23), ２三ぞう打, 同　きりん(12))")
     game = state.game
-    to = _destination(game, found, previous)
-    if to is None:
-        t = game.tables
-        where = (
-            f"no such square on the {t.files}x{t.ranks} board"
-            if found.group("file")
-            else "同 with no move before"
-        )
-        raise error(f"KIF: {echo(text)}: {where}")
-    kind = names_of(game).get(found.group("piece"))
-    if kind is None:
-        raise error(f"KIF: {echo(found.group('piece'))} is no piece of {game.title}")
+    to, kind = destination_and_piece(game, found, previous, text, error, "KIF")
     candidates = _candidates(state, found, to, kind, error)
     how = found.group("how")
     if how == "成":
@@ -579,6 +568,28 @@ def _move(state: State, text: str, previous: int | None, error: Callable[[str], 
         mover = game.player_names[state.side].lower()
         raise error(f"KIF: {echo(text)} is not a legal move of the {mover} here")
     return candidates[0]
+
+
+def destination_and_piece(
+    game: Game,
+    found: re.Match,
+    previous: int | None,
+    text: str,
+    error: Callable[[str], RecordError],
+    fmt: str,
+) -> tuple[int, int]:
+    """The square a KIF or KI2 move goes to and the kind of piece it names (`found`: the
+    move's match, with the groups file, rank and piece), or the format's refusal."""
+    to = _destination(game, found, previous)
+    if to is None:
+        t = game.tables
+        board = f"no such square on the {t.files}x{t.ranks} board"
+        where = board if found.group("file") else "同 with no move before"
+        raise error(f"{fmt}: {echo(text)}: {where}")
+    kind = names_of(game).get(found.group("piece"))
+    if kind is None:
+        raise error(f"{fmt}: {echo(found.group('piece'))} is no piece of {game.title}")
+    return to, kind
 
 
 def _destination(game: Game, found: re.Match, previous: int | None) -> int | None:
