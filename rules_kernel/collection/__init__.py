@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kernel import records
+from rules_kernel import core, records
+from rules_kernel.collection import query as _query
 from rules_kernel.collection import sources as _sources
 from rules_kernel.collection.sources import CollectionError, Problem, Skipped, Source
 from rules_kernel.collection.tables import SCHEMAS, TableWriter
@@ -48,6 +49,8 @@ __all__ = ["FORMAT", "Collection", "CollectionError", "ImportReport", "Problem",
 #: what collection.json says the folder is
 FORMAT = "rules-explorer-collection/1"
 TABLES = ("games", "moves", "positions")
+#: written by every import since "games from here"; a collection without them still reads
+OPTIONAL_TABLES = ("views", "from_here")
 #: collection.json keeps at most this many problems (all are reported while importing)
 MAX_KEPT_PROBLEMS = 1000
 
@@ -63,6 +66,8 @@ class ImportReport:
     files: int = 0
     skipped: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: the fields dropped from position texts as move counters, by (game, options, width)
+    counters: dict[tuple[str, str, int], list[int]] = field(default_factory=dict)
 
     def summary(self) -> str:
         bad = f"; {len(self.problems)} problem(s) reported" if self.problems else ""
@@ -104,12 +109,13 @@ def import_collection(
     workers = workers or os.cpu_count() or 1
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    writers = {name: TableWriter(partial / f"{name}.parquet", SCHEMAS[name]) for name in TABLES}
+    writers = {name: TableWriter(partial / f"{name}.parquet", SCHEMAS[name]) for name in (*TABLES, "views")}
     report = ImportReport(out)
     try:
         _import(inputs, writers, report, progress, on_problem, workers)
         for writer in writers.values():
             writer.close()
+        _query.build_from_here(partial)
         _write_manifest(partial, inputs, report)
         if out.exists():
             out.rmdir()  # the empty folder asked for
@@ -171,7 +177,7 @@ def _add(done: Done, imported: Counter[str], writers: dict[str, TableWriter], re
         row["game_id"] += offset
         row["source_index"] += index
         writers["games"].add_row(row)
-    for name in ("moves", "positions"):
+    for name in ("moves", "positions", "views"):
         columns = writers[name].columns
         for column, values in getattr(done, name).items():
             if column == "game_id":
@@ -179,6 +185,7 @@ def _add(done: Done, imported: Counter[str], writers: dict[str, TableWriter], re
             else:
                 columns[column].extend(values)
         writers[name].added(len(getattr(done, name)["game_id"]))
+    report.counters.update(done.counters)
     imported[done.label] += len(done.games)
     report.games += len(done.games)
     report.moves += len(done.moves["game_id"])
@@ -196,6 +203,11 @@ def _write_manifest(folder: Path, inputs: list, report: ImportReport) -> None:
         "skipped": report.skipped,
         "problem_count": len(report.problems),
         "problems": [str(p) for p in report.problems[:MAX_KEPT_PROBLEMS]],
+        # what `from_position` drops from a position's text to look it up as the import did
+        "counters": [
+            {"game": game, "options": options, "width": width, "drop": drop}
+            for (game, options, width), drop in sorted(report.counters.items())
+        ],
     }
     (folder / "collection.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
 
@@ -219,9 +231,10 @@ class Collection:
         self._connection: duckdb.DuckDBPyConnection | None = None
 
     def table_path(self, name: str) -> Path:
-        """The Parquet file of a table ("games", "moves", "positions")."""
-        if name not in TABLES:
-            raise ValueError(f"a collection's tables are {', '.join(TABLES)}, not {name!r}")
+        """The Parquet file of a table ("games", "moves", "positions"; "views" and
+        "from_here", which collections imported before them lack)."""
+        if name not in TABLES + OPTIONAL_TABLES:
+            raise ValueError(f"a collection's tables are {', '.join(TABLES + OPTIONAL_TABLES)}, not {name!r}")
         return self.path / f"{name}.parquet"
 
     def _frame(self, name: str) -> pd.DataFrame:
@@ -258,7 +271,7 @@ class Collection:
             import duckdb
 
             connection = duckdb.connect(":memory:")
-            for name in TABLES:
+            for name in TABLES + tuple(n for n in OPTIONAL_TABLES if self.table_path(n).is_file()):
                 # a path of the user's own; quoted as an SQL string literal
                 quoted = str(self.table_path(name).resolve()).replace("'", "''")
                 connection.execute(f"create view {name} as select * from read_parquet('{quoted}')")
@@ -269,6 +282,40 @@ class Collection:
         """The result of a DuckDB query over the views games, moves and positions, as a
         DataFrame; `params` fill `?` or `$name` placeholders (never format values in)."""
         return self.connection.execute(query, params).df()
+
+    def from_position(
+        self,
+        state: core.State,
+        *,
+        viewer: int | str | None = "mover",
+        engine: str | None = "table",
+        seconds: float = _query.ENGINE_SECONDS,
+    ) -> pd.DataFrame:
+        """Games from here: one row per move played from `state`'s position in this
+        collection, the most played first: the move in words, its notation, n (times
+        played), games, the mover's points and score over the games with a result with its
+        95% interval, the last date played, and the engine's value of the move for the mover.
+
+        Positions match by the kernel's position text without the move counters (the same
+        position reached by other move orders is the same position); for a game with hidden
+        information, by what `viewer` sees ("mover": the player to move; a seat; None: the
+        all-seeing position). `engine`: "table" gives the solved table's exact values where
+        the game has one built here, else no values (the note in `.attrs["engine_note"]`
+        says why); "default", "ismcts" or "fairy-stockfish" search for `seconds`; None: no
+        values. Columns: `query.FROM_POSITION_COLUMNS`."""
+        return _query.from_position(self, state, viewer=viewer, engine=engine, seconds=seconds)
+
+    def players(self, *, anchor: str | None = None) -> pd.DataFrame:
+        """One row per game and player: games, wins/draws/losses, score with its 95%
+        interval, Elo fitted from the results with the agent ladder's method (and its
+        interval), and the time spent per move and per phase (opening, middle, end: thirds
+        of each game's plies). Columns: `query.PLAYER_COLUMNS`."""
+        return _query.players(self, anchor=anchor)
+
+    def move_phases(self) -> pd.DataFrame:
+        """The players' moves with their game's plies and phase ("opening", "middle", "end"
+        by thirds of the game's plies), for time per phase by any grouping."""
+        return _query.move_phases(self)
 
     def close(self) -> None:
         if self._connection is not None:

@@ -4,6 +4,7 @@ of any size holds one row group of each table in memory, not the collection)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pyarrow.parquet as pq
 
 from rules_kernel import core
 from rules_kernel.formats import seconds_of_meta  # the readers' times and clocks, by ply
+from rules_kernel.info import info
 from rules_kernel.records import Record
 
 #: the rows a table holds in memory before they are written as one Parquet row group
@@ -57,8 +59,20 @@ MOVES_SCHEMA = pa.schema(
         ("spent", pa.float64()),
     ]
 )
-POSITIONS_SCHEMA = pa.schema([("game_id", pa.int64()), ("ply", pa.int32()), ("position", pa.string())])
-SCHEMAS = {"games": GAMES_SCHEMA, "moves": MOVES_SCHEMA, "positions": POSITIONS_SCHEMA}
+POSITIONS_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("ply", pa.int32()), ("position", pa.string()), ("key", pa.int64())]
+)
+#: games with hidden information: what each seat sees where a seat is to move (`State.view`)
+VIEWS_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("ply", pa.int32()),
+        ("viewer", pa.int32()),
+        ("view", pa.string()),
+        ("key", pa.int64()),
+    ]
+)
+SCHEMAS = {"games": GAMES_SCHEMA, "moves": MOVES_SCHEMA, "positions": POSITIONS_SCHEMA, "views": VIEWS_SCHEMA}
 
 #: where a header is found in a record's meta: `meta["headers"]` (every format's shared
 #: fields), else the tags a PGN or KIF reader kept under its own name
@@ -96,6 +110,38 @@ class Positions:
                 " ".join(f for i, f in enumerate(fields) if i not in drop) if drop else " ".join(fields)
             )
         return out
+
+
+def position_key(text: str, viewer: int | None = None) -> int:
+    """The 64-bit key of a position text (what `from_here.parquet` is sorted and looked up by):
+    blake2b, the same in every process and version (Python's `hash` and DuckDB's are not).
+    A view's key names its viewer, so two seats' views never share one."""
+    data = text.encode() if viewer is None else f"{viewer}|{text}".encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
+
+
+def has_secrets(state: core.State) -> bool:
+    """Whether the game hides something from a player (what it declares, `rk.info`: War
+    Chest's bags and hands, War Stories' face-down cards)."""
+    return info(state.game).hidden_information
+
+
+def view_rows(
+    states: list[core.State], game_id: int, options: str, positions: Positions, columns: dict[str, list]
+) -> None:
+    """The views table's rows of a replayed game with hidden information: at every position
+    where a seat is to move, what each seat sees (without the move counters)."""
+    seats = range(states[0].game.num_players)
+    for ply, state in enumerate(states):
+        if state.is_terminal() or state.current_player == core.CHANCE:
+            continue
+        views = [state.view(seat) for seat in seats]
+        for seat, text in zip(seats, positions.texts(views, options + "#view"), strict=True):
+            columns["game_id"].append(game_id)
+            columns["ply"].append(ply)
+            columns["viewer"].append(seat)
+            columns["view"].append(text)
+            columns["key"].append(position_key(text, seat))
 
 
 def _counter_fields(states: list[core.State], width: int) -> frozenset[int]:

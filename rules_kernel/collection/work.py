@@ -20,7 +20,16 @@ from pathlib import Path
 
 from rules_kernel import core, records
 from rules_kernel.collection.sources import CollectionError, Problem, Skipped, Source
-from rules_kernel.collection.tables import SCHEMAS, Positions, game_row, move_rows, options_text
+from rules_kernel.collection.tables import (
+    SCHEMAS,
+    Positions,
+    game_row,
+    has_secrets,
+    move_rows,
+    options_text,
+    position_key,
+    view_rows,
+)
 
 #: a JSON Lines file is cut into pieces of about this many bytes (whole lines) for the workers
 PIECE_BYTES = 2 * 1024 * 1024
@@ -50,7 +59,10 @@ class Done:
     games: list[dict] = field(default_factory=list)
     moves: dict[str, list] = field(default_factory=lambda: {n: [] for n in SCHEMAS["moves"].names})
     positions: dict[str, list] = field(default_factory=lambda: {n: [] for n in SCHEMAS["positions"].names})
+    views: dict[str, list] = field(default_factory=lambda: {n: [] for n in SCHEMAS["views"].names})
     problems: list[str] = field(default_factory=list)
+    #: the counter fields this process has told: (game, options, width) -> field numbers
+    counters: dict[tuple[str, str, int], list[int]] = field(default_factory=dict)
 
 
 #: each process's positions (the counter fields it has told, by game, options and width)
@@ -113,10 +125,15 @@ def work(unit: Unit) -> Done:
         game_id = len(done.games)
         done.games.append(game_row(record, game_id, unit.label, game_id, states))
         move_rows(record, game_id, states, done.moves)
-        texts = _POSITIONS.texts(states, options_text(record))
+        options = options_text(record)
+        texts = _POSITIONS.texts(states, options)
         done.positions["game_id"].extend([game_id] * len(texts))
         done.positions["ply"].extend(range(len(texts)))
         done.positions["position"].extend(texts)
+        done.positions["key"].extend(map(position_key, texts))
+        if has_secrets(states[0]):
+            view_rows(states, game_id, options, _POSITIONS, done.views)
+    done.counters = {key: sorted(drop) for key, drop in _POSITIONS.counters.items()}
     return done
 
 
