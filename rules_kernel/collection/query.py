@@ -38,9 +38,8 @@ ENGINE_SECONDS = 0.5
 FROM_POSITION_COLUMNS = (
     "move",  # the move in words, as the viewer learns of it
     "notation",  # the move as the kernel writes it (`state.apply(notation)` plays it)
-    "n",  # times it was played from this position
-    "games",  # different games that played it here
-    "scored",  # of the n, those in a game with a result
+    "n",  # games that played it from this position (a game that played it twice here: once)
+    "scored",  # of the n, those with a result
     "points",  # the mover's points in those: a win 1, a draw 1/2, a loss 0
     "score",  # points / scored
     "ci_low",  # its 95% interval (Wilson, rules_kernel.stats)
@@ -177,13 +176,16 @@ def from_position(
     params: dict[str, Any] = {"key": key, "seen": text, "game": state.game.id}
     if seen_by is not None:
         params["viewer"] = seen_by
+    # one row per game and move: a game that came back to the position and played the same
+    # move again counts once (its result is one result)
     rows = collection.sql(
         f"""
-        select notation, any_value(text) as stored_text, count(*) as n,
-               count(distinct game_id) as games, count(points) as scored,
+        select notation, count(*) as n, count(points) as scored,
                coalesce(sum(points), 0) as points, max(played_on) as last_played
-        from from_here
-        where key = $key and seen = $seen and game = $game and {viewer_test}
+        from (select game_id, notation, any_value(points) as points, any_value(played_on) as played_on
+              from from_here
+              where key = $key and seen = $seen and game = $game and {viewer_test}
+              group by game_id, notation)
         group by notation order by n desc, notation""",
         params,
     )
@@ -192,7 +194,6 @@ def from_position(
             "move": [_words(state, notation, seen_by) for notation in rows["notation"]],
             "notation": rows["notation"].astype(str),
             "n": rows["n"].astype(int),
-            "games": rows["games"].astype(int),
             "scored": rows["scored"].astype(int),
             "points": rows["points"].astype(float),
         }
