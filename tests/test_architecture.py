@@ -294,14 +294,10 @@ def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
     return found
 
 
-#: Circles still in the tree. Each is a debt of issue 45, not a permission: the test fails on a
-#: new circle and when one of these is gone (then strike it here and in pyproject.toml's
-#: ignore_imports / docs/architecture.md), so the list can only shrink.
-KNOWN_CIRCLES = {
-    # issue 45 item 6 left it: the formats build Records, which records/model.py defines beside
-    # the reader that dispatches to the formats (records -> formats inside a function)
-    frozenset({"rules_kernel.records", "rules_kernel.formats"}),
-}
+#: Circles still in the tree: none since the record model moved below the formats (issue 45
+#: item 5). Were one ever listed here, it would be a debt, not a permission: the test fails on a
+#: new circle and when a listed one is gone, so the list can only shrink.
+KNOWN_CIRCLES: set[frozenset[str]] = set()  # none left (issue 45 item 5); a new one fails
 
 
 def test_no_import_circle_between_the_rooms():

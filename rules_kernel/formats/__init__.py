@@ -29,8 +29,8 @@ from rules_kernel.info import info
 
 # the record model, which the formats build (one edge of the known records <-> formats circle,
 # pyproject.toml's import contract: csa.py and ki2.py take these names from here)
-from rules_kernel.records import Record, RecordedAction, RecordError, one_line
-from rules_kernel.records import check_start as check_start  # re-exported for csa.py
+from rules_kernel.record_model import Record, RecordedAction, RecordError, one_line
+from rules_kernel.record_model import check_start as check_start  # re-exported for csa.py
 
 #: what a claimed result is: the winner's seat, DRAW, or None (not known: `*`, 中断)
 DRAW = "draw"

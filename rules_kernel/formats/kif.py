@@ -80,7 +80,7 @@ from rules_kernel.games.yokai.notation import (
     square_of_kif,
 )
 from rules_kernel.info import info
-from rules_kernel.records import Record, RecordError, check_start
+from rules_kernel.record_model import Record, RecordError, check_start
 
 DIGITS = "０１２３４５６７８９"
 KANJI = "〇一二三四五六七八九十"

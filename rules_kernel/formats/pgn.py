@@ -78,7 +78,7 @@ from rules_kernel.formats import (
 # SAN is the Yōkai notation's (its public seams); `san` and `parse_san` stay importable from here
 from rules_kernel.games.yokai.notation import parse_san, san
 from rules_kernel.info import info
-from rules_kernel.records import Record, RecordError, check_start
+from rules_kernel.record_model import Record, RecordError, check_start
 
 #: pychess-variants writes these tags first, in this order (then Variant, FEN, SetUp)
 PYCHESS_TAGS = (

@@ -41,12 +41,13 @@ Players' formats (PGN as pychess-variants writes it, KIF) live in `rules_kernel.
 `read(path)`, `read(data=b"...", name="x.kif")`, `read(text="...")`; the format is told by
 content (`detect`). `write(target, records, format="jsonl")` is the one writer.
 
-The package, one concern a module (each imports only those above it in this list; the
-formats are imported by `pgn_kif` and `writer` when used, since they build `Record`s):
+The record itself lives a layer lower, in `rules_kernel.record_model` (`errors`,
+`bounded_json`, `model`: `Record`, `RecordedAction`, `RecordError`, `check_options`,
+`check_start`, `FORMAT`), so that the formats, which build `Record`s, import it without
+importing this package, whose reader imports the formats: one direction, records → formats
+→ record_model. This package, one concern a module (each imports only those above it in this
+list; the formats are imported by `pgn_kif` and `writer` when used):
 
-- `errors`: `RecordError`, `one_line` (messages on one line);
-- `bounded_json`: `parse_json` (JSON with bounds), the one-line JSON the writers write;
-- `model`: `Record`, `RecordedAction`, `check_options`, `check_start`, `FORMAT`;
 - `lines`: the bounded line reader and the opening of regular files only;
 - `jsonl`: JSON Lines: `scan_records`, `read_records`, `loads`, `RecordWriter`,
   `write_records`, `Collected`, `shipped_records`;
@@ -68,10 +69,19 @@ import sys
 import types
 from typing import Any
 
-from rules_kernel.records import bounded_json, errors, lines, model, pgn_kif, uploads
-from rules_kernel.records.bounded_json import MAX_NESTING, MAX_NUMBER_CHARS, parse_json
+from rules_kernel.record_model import bounded_json, errors, model
+from rules_kernel.record_model.bounded_json import MAX_NESTING, MAX_NUMBER_CHARS, parse_json
+from rules_kernel.record_model.errors import MAX_ECHO_CHARS, RecordError, one_line
+from rules_kernel.record_model.model import (
+    FORMAT,
+    MAX_START_CHARS,
+    Record,
+    RecordedAction,
+    check_options,
+    check_start,
+)
+from rules_kernel.records import lines, pgn_kif, uploads
 from rules_kernel.records.detection import Format, detect
-from rules_kernel.records.errors import MAX_ECHO_CHARS, RecordError, one_line
 from rules_kernel.records.jsonl import (
     RECORDS_PACKAGE,
     Collected,
@@ -83,14 +93,6 @@ from rules_kernel.records.jsonl import (
     write_records,
 )
 from rules_kernel.records.lines import MAX_LINE_BYTES, PathOrFile
-from rules_kernel.records.model import (
-    FORMAT,
-    MAX_START_CHARS,
-    Record,
-    RecordedAction,
-    check_options,
-    check_start,
-)
 from rules_kernel.records.pgn_kif import MAX_FORMAT_BYTES
 from rules_kernel.records.reader import load, read
 from rules_kernel.records.text_form import read_text_game, to_text_game

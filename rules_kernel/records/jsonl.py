@@ -8,9 +8,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal, NamedTuple, overload
 
-from rules_kernel.records.errors import RecordError, one_line
+from rules_kernel.record_model.errors import RecordError, one_line
+from rules_kernel.record_model.model import Record
 from rules_kernel.records.lines import MAX_LINE_BYTES, PathOrFile, _lines, _open
-from rules_kernel.records.model import Record
 
 _JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
 

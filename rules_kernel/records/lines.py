@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from rules_kernel.records.errors import RecordError
+from rules_kernel.record_model.errors import RecordError
 
 #: a longer line is refused before it is parsed (a record of ~100k actions fits easily)
 MAX_LINE_BYTES = 16 * 1024 * 1024

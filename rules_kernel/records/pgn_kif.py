@@ -9,10 +9,10 @@ import io
 from collections.abc import Iterator
 from typing import IO
 
+from rules_kernel.record_model.errors import RecordError
+from rules_kernel.record_model.model import Record
 from rules_kernel.records.detection import Format
-from rules_kernel.records.errors import RecordError
 from rules_kernel.records.lines import MAX_LINE_BYTES, _lines
-from rules_kernel.records.model import Record
 
 #: a PGN or KIF file is read whole (its games are parsed as text): at most this many bytes
 MAX_FORMAT_BYTES = MAX_LINE_BYTES

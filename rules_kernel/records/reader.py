@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Literal
 
+from rules_kernel.record_model.errors import RecordError
+from rules_kernel.record_model.model import Record
 from rules_kernel.records.detection import _HEAD_BYTES, Format, _detect_file, detect
-from rules_kernel.records.errors import RecordError
 from rules_kernel.records.jsonl import _JSON_SUFFIXES, Collected, _collect, read_records, scan_records
 from rules_kernel.records.lines import MAX_LINE_BYTES, _open_regular_file
-from rules_kernel.records.model import Record
 from rules_kernel.records.pgn_kif import _read_whole
 from rules_kernel.records.text_form import read_text_game
 

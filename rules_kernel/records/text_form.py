@@ -9,10 +9,10 @@ from typing import Any
 
 from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Game
-from rules_kernel.records.bounded_json import _json_line, parse_json
-from rules_kernel.records.errors import RecordError, _echo
+from rules_kernel.record_model.bounded_json import json_line, parse_json
+from rules_kernel.record_model.errors import RecordError, echo
+from rules_kernel.record_model.model import START_CONTROL, Record, RecordedAction, check_options, check_start
 from rules_kernel.records.lines import MAX_LINE_BYTES, PathOrFile, _lines, _open
-from rules_kernel.records.model import _START_CONTROL, Record, RecordedAction, check_options, check_start
 
 
 def read_text_game(
@@ -99,7 +99,7 @@ class _TextHeader:
         if key == "game":
             if value not in registry.list_games():
                 raise RecordError(
-                    f"unknown game {_echo(value)}; known games: {', '.join(registry.list_games())}",
+                    f"unknown game {echo(value)}; known games: {', '.join(registry.list_games())}",
                     source=self.name,
                     line=number,
                 )
@@ -150,12 +150,12 @@ def to_text_game(record: Record) -> str:
     """The one-action-per-line text form of a record."""
 
     def dumps(data: Any, where: str) -> str:
-        return _json_line(data, record._error, where, separators=(", ", ": "))
+        return json_line(data, record._error, where, separators=(", ", ": "))
 
     lines = [f"game: {record.game}", f"options: {dumps(record.options, 'options')}"]
     if record.start is not None:
         text = record.start
-        if "#" in text or text != text.strip(" \t\r\n") or _START_CONTROL.search(text):
+        if "#" in text or text != text.strip(" \t\r\n") or START_CONTROL.search(text):
             raise record._error(
                 "field 'start' cannot be written in the text form (it holds '#', a control "
                 "character or blanks at an end); write the record as JSON Lines"

@@ -8,10 +8,10 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
+from rules_kernel.record_model.errors import RecordError, one_line
+from rules_kernel.record_model.model import Record
 from rules_kernel.records.detection import _HEAD_BYTES, detect
-from rules_kernel.records.errors import RecordError, one_line
 from rules_kernel.records.jsonl import _JSON_SUFFIXES, _raise_first, read_records
-from rules_kernel.records.model import Record
 from rules_kernel.records.pgn_kif import _format_records
 from rules_kernel.records.text_form import read_text_game
 

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-from rules_kernel.records.errors import RecordError
+from rules_kernel.record_model.errors import RecordError
+from rules_kernel.record_model.model import Record
 from rules_kernel.records.jsonl import write_records
 from rules_kernel.records.lines import PathOrFile, _open
-from rules_kernel.records.model import Record
 from rules_kernel.records.text_form import to_text_game
 
 WriteFormat = Literal["jsonl", "text", "pgn", "kif", "ki2", "csa"]

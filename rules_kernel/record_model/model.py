@@ -12,8 +12,8 @@ from typing import Any
 
 from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.core import Action, Game, Outcome, RulesError, State
-from rules_kernel.records.bounded_json import _json_line, parse_json
-from rules_kernel.records.errors import RecordError, _echo, _json_echo, one_line
+from rules_kernel.record_model.bounded_json import json_line, parse_json
+from rules_kernel.record_model.errors import RecordError, echo, json_echo, one_line
 
 FORMAT = "rules-explorer/1"
 #: a record's `start` (a position text) may hold at most this many characters (the games'
@@ -161,13 +161,13 @@ class Record:
         if state.is_terminal():
             raise self._error(
                 f"the game ended ({state.outcome().reason}) but the record "
-                f"goes on with {_echo(action.notation)}",
+                f"goes on with {echo(action.notation)}",
                 ply,
             )
         if action.chance != at_chance:
             expected = "a chance outcome" if at_chance else f"a move by player {state.current_player}"
             raise self._error(
-                f"{_echo(action.notation)} is recorded as "
+                f"{echo(action.notation)} is recorded as "
                 f"{'a chance outcome' if action.chance else 'a move'}, "
                 f"but {expected} is due here",
                 ply,
@@ -178,7 +178,7 @@ class Record:
             raise self._error(str(exc), ply) from exc
         except Exception as exc:  # the kernel must not crash on data; name the action if it does
             raise self._error(
-                f"{_echo(action.notation)} could not be applied ({type(exc).__name__}: {one_line(str(exc))})",
+                f"{echo(action.notation)} could not be applied ({type(exc).__name__}: {one_line(str(exc))})",
                 ply,
             ) from exc
 
@@ -200,21 +200,21 @@ class Record:
             raise self._error(
                 f"the record ends after {len(self.actions)} actions while the "
                 f"game goes on, but its result says it finished "
-                f"({_echo(self.result.get('reason'))})"
+                f"({echo(self.result.get('reason'))})"
             )
         if replayed.winner != self.result.get("winner"):
             raise self._error(
-                f"the recorded winner {_echo(self.result.get('winner'))} differs "
+                f"the recorded winner {echo(self.result.get('winner'))} differs "
                 f"from the replayed one {replayed.winner!r} ({replayed.reason})"
             )
         if "winners" in self.result and list(self.result["winners"]) != list(replayed.winners):
             raise self._error(
-                f"the recorded winners {_echo(self.result['winners'])} differ "
+                f"the recorded winners {echo(self.result['winners'])} differ "
                 f"from the replayed ones {list(replayed.winners)!r}"
             )
         if "reason" in self.result and self.result["reason"] != replayed.reason:
             raise self._error(
-                f"the recorded reason {_echo(self.result['reason'])} differs "
+                f"the recorded reason {echo(self.result['reason'])} differs "
                 f"from the replayed one {replayed.reason!r}"
             )
 
@@ -259,7 +259,7 @@ class Record:
         """One line of JSON (no newline inside), which `read_records` reads back: never NaN or
         Infinity (RecordError naming the field instead), and the characters the reader
         refuses raw (DEL, C1 controls, U+2028/U+2029) written as \\u escapes."""
-        return _json_line(self.to_dict(), self._error)
+        return json_line(self.to_dict(), self._error)
 
     @classmethod
     def from_json(cls, text: str, *, source: str | None = None, line: int | None = None) -> Record:
@@ -309,9 +309,9 @@ def _check_fields(data: Any, fail: Callable[[str], RecordError]) -> None:
         raise fail(f"missing field {missing[0]!r}")
     unknown = [k for k in data if k not in _KEYS]
     if unknown:
-        raise fail(f"unknown field {_echo(unknown[0])} (fields: {', '.join(_KEYS)})")
+        raise fail(f"unknown field {echo(unknown[0])} (fields: {', '.join(_KEYS)})")
     if data["format"] != FORMAT:
-        raise fail(f"format {_echo(data['format'])} is not {FORMAT!r}")
+        raise fail(f"format {echo(data['format'])} is not {FORMAT!r}")
     _expect(data, "game", str, fail)
     _expect(data, "options", dict, fail)
     _expect(data, "actions", list, fail)
@@ -337,7 +337,7 @@ def _expect(data: dict, key: str, kind: type, fail) -> None:
     if not isinstance(data[key], kind):
         raise fail(
             f"field {key!r} must be a JSON {_JSON_NAMES[kind]}, "
-            f"not {_JSON_TYPE.get(type(data[key]), 'that')}: {_echo(data[key])}"
+            f"not {_JSON_TYPE.get(type(data[key]), 'that')}: {echo(data[key])}"
         )
 
 
@@ -354,17 +354,17 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
     table inline; `paths=True` lets a local command-line user give one). Returns the options
     as a dict; raises RecordError (without a location)."""
     if not isinstance(game_id, str) or game_id not in registry.list_games():
-        raise RecordError(f"unknown game {_echo(game_id)}; known games: {', '.join(registry.list_games())}")
+        raise RecordError(f"unknown game {echo(game_id)}; known games: {', '.join(registry.list_games())}")
     if not isinstance(options, dict):
-        raise RecordError(f"the options of {game_id} must be a JSON object, not {_echo(options)}")
+        raise RecordError(f"the options of {game_id} must be a JSON object, not {echo(options)}")
     known = registry.game_class(game_id).OPTIONS
     for name, value in options.items():
         if not isinstance(name, str) or name not in known:
             raise RecordError(
-                f"{game_id} has no option {_echo(name)} (its options: {', '.join(sorted(known)) or 'none'})"
+                f"{game_id} has no option {echo(name)} (its options: {', '.join(sorted(known)) or 'none'})"
             )
         if isinstance(value, (float, bool)) and _takes_whole_number(known[name]):
-            raise RecordError(f"option {name!r} of {game_id} must be a whole number, not {_json_echo(value)}")
+            raise RecordError(f"option {name!r} of {game_id} must be a whole number, not {json_echo(value)}")
         # A data table (an option that reads a file's content: `Option.from_bytes`) travels
         # inline as its rows; one message whatever the value names: nothing is opened.
         table = known[name].from_bytes is not None
@@ -378,7 +378,7 @@ def check_options(game_id: Any, options: Any, *, paths: bool = False) -> dict[st
 
 #: refused in a start: C0 (tab too), DEL, C1, the line and paragraph separators (a position
 #: text is one line; the text form writes it on one)
-_START_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+START_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def check_start(game: Game, text: Any) -> State:
@@ -389,14 +389,14 @@ def check_start(game: Game, text: Any) -> State:
     if not isinstance(text, str):
         raise RecordError(
             f"field 'start' must be a JSON string (a position text), "
-            f"not {_JSON_TYPE.get(type(text), 'that')}: {_echo(text)}"
+            f"not {_JSON_TYPE.get(type(text), 'that')}: {echo(text)}"
         )
     if len(text) > MAX_START_CHARS:
         raise RecordError(
             f"field 'start' holds {len(text):,} characters; a position text may hold at most "
             f"{MAX_START_CHARS:,}"
         )
-    found = _START_CONTROL.search(text)
+    found = START_CONTROL.search(text)
     if found:
         raise RecordError(
             f"field 'start' holds a control character (U+{ord(found.group()):04X}) at column "
@@ -449,7 +449,7 @@ def _parse_action(value: Any, ply: int, source: str | None, line: int | None) ->
     if isinstance(value, dict) and set(value) == {"chance"} and isinstance(value["chance"], str):
         return RecordedAction(value["chance"], chance=True)
     raise RecordError(
-        f'action {_echo(value)} must be a notation string or {{"chance": notation}}',
+        f'action {echo(value)} must be a notation string or {{"chance": notation}}',
         source=source,
         line=line,
         ply=ply,
@@ -459,17 +459,17 @@ def _parse_action(value: Any, ply: int, source: str | None, line: int | None) ->
 def _check_result_shape(result: dict, fail) -> None:
     unknown = [k for k in result if k not in _RESULT_KEYS]
     if unknown:
-        raise fail(f"unknown result field {_echo(unknown[0])} (fields: {', '.join(_RESULT_KEYS)})")
+        raise fail(f"unknown result field {echo(unknown[0])} (fields: {', '.join(_RESULT_KEYS)})")
     winner = result.get("winner")
     if winner is not None and not _is_int(winner):
-        raise fail(f"result winner must be an integer or null, not {_echo(winner)}")
+        raise fail(f"result winner must be an integer or null, not {echo(winner)}")
     winners = result.get("winners", [])
     if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
-        raise fail(f"result winners must be an array of integers, not {_echo(winners)}")
+        raise fail(f"result winners must be an array of integers, not {echo(winners)}")
     if not isinstance(result.get("reason", ""), str):
-        raise fail(f"result reason must be a string, not {_echo(result['reason'])}")
+        raise fail(f"result reason must be a string, not {echo(result['reason'])}")
     if not isinstance(result.get("finished", True), bool):
-        raise fail(f"result finished must be true or false, not {_echo(result['finished'])}")
+        raise fail(f"result finished must be true or false, not {echo(result['finished'])}")
 
 
 def _is_int(value: Any) -> bool:
@@ -484,14 +484,14 @@ def _players(players: Iterable[Any], fail=None) -> tuple[dict[str, Any], ...]:
         elif isinstance(p, dict):
             out.append(dict(p))
         else:
-            reason = f"a player must be a name or an object, not {_echo(p)}"
+            reason = f"a player must be a name or an object, not {echo(p)}"
             raise fail(reason) if fail else RecordError(reason)
     return tuple(out)
 
 
 def _options_json(game: Game) -> dict[str, Any]:
     options = dict(game.options)
-    _json_line(options, lambda reason: RecordError(f"the options of {game.id}: {reason}"))
+    json_line(options, lambda reason: RecordError(f"the options of {game.id}: {reason}"))
     return options
 
 

@@ -1,6 +1,6 @@
 """JSON from untrusted text with bounds (`parse_json`: nesting, number length, no NaN, no
 duplicate keys, no lone surrogates), and JSON written as one line that reader accepts
-(`_json_line`, which `Record.to_json` and the text form use). Only `json`: never pickle or eval."""
+(`json_line`, which `Record.to_json` and the text form use). Only `json`: never pickle or eval."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from rules_kernel.records.errors import RecordError, _echo, one_line
+from rules_kernel.record_model.errors import RecordError, echo, one_line
 
 #: arrays and objects nested deeper are refused (a record needs 4; free `meta` gets room)
 MAX_NESTING = 32
@@ -24,7 +24,7 @@ MAX_NUMBER_CHARS = 40
 _WRITE_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
-def _json_line(
+def json_line(
     data: Any,
     fail: Callable[[str], RecordError],
     where: str = "",
@@ -117,7 +117,7 @@ def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(data) != len(pairs):
         seen: set[str] = set()
         duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise _Refused(f"duplicate key {_echo(duplicate)} in an object")
+        raise _Refused(f"duplicate key {echo(duplicate)} in an object")
     return data
 
 

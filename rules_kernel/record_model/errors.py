@@ -50,13 +50,13 @@ def one_line(text: str, *, limit: int = MAX_ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _echo(value: Any) -> str:
+def echo(value: Any) -> str:
     """A short, one-line repr of untrusted data for a message."""
     return one_line(repr(value), limit=MAX_ECHO_CHARS)
 
 
-def _json_echo(value: Any) -> str:
+def json_echo(value: Any) -> str:
     """A value as JSON writes it (true, 4.0, 1e+300), for messages about JSON input."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _echo(value)
+    return echo(value)
