@@ -44,13 +44,24 @@ if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
-__all__ = ["FORMAT", "Collection", "CollectionError", "ImportReport", "Problem", "import_collection"]
+__all__ = [
+    "FORMAT",
+    "SHIPPED",
+    "Collection",
+    "CollectionError",
+    "ImportReport",
+    "Problem",
+    "import_collection",
+    "shipped",
+]
 
 #: what collection.json says the folder is
 FORMAT = "rules-explorer-collection/1"
 TABLES = ("games", "moves", "positions")
 #: written by every import since "games from here"; a collection without them still reads
 OPTIONAL_TABLES = ("views", "from_here")
+#: the small collection shipped with the package (docs/collections.md, "The shipped collection")
+SHIPPED = Path(__file__).resolve().parent.parent / "data" / "collection"
 #: collection.json keeps at most this many problems (all are reported while importing)
 MAX_KEPT_PROBLEMS = 1000
 
@@ -330,3 +341,9 @@ class Collection:
 
     def __repr__(self) -> str:
         return f"Collection({str(self.path)!r})"
+
+
+def shipped() -> Collection:
+    """The small collection shipped with the package: the simulated games of data/ (Yōkai
+    3x4 and 5x6, War Chest) and the hand-made format samples (KIF, KI2, CSA, PGN)."""
+    return Collection(SHIPPED)

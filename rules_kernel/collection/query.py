@@ -83,14 +83,14 @@ def build_from_here(folder: Path) -> None:
     played = _PLAYED.replace("MOVES", table["moves"]).replace("GAMES", table["games"])
     query = f"""
         with played as ({played})
-        select p.key, null::integer as viewer, p.position as seen, pl.game, pl.game_id, pl.ply,
+        select p.key, null::integer as viewer, pl.game, pl.game_id, pl.ply,
                pl.mover, pl.notation, pl.text, pl.points, pl.played_on
         from read_parquet({table["positions"]}) p join played pl using (game_id, ply)
         union all
-        select v.key, v.viewer, v.view as seen, pl.game, pl.game_id, pl.ply,
+        select v.key, v.viewer, pl.game, pl.game_id, pl.ply,
                pl.mover, pl.notation, pl.text, pl.points, pl.played_on
         from read_parquet({table["views"]}) v join played pl using (game_id, ply)
-        order by key, seen
+        order by key, game_id, ply
     """
     spill = folder / ".sorting"
     connection = duckdb.connect(":memory:")
@@ -173,7 +173,7 @@ def from_position(
     text, seen_by = match_text(state, counters if isinstance(counters, list) else [], viewer)
     key = position_key(text, seen_by)
     viewer_test = "viewer is null" if seen_by is None else "viewer = $viewer"
-    params: dict[str, Any] = {"key": key, "seen": text, "game": state.game.id}
+    params: dict[str, Any] = {"key": key, "game": state.game.id}
     if seen_by is not None:
         params["viewer"] = seen_by
     # one row per game and move: a game that came back to the position and played the same
@@ -184,7 +184,7 @@ def from_position(
                coalesce(sum(points), 0) as points, max(played_on) as last_played
         from (select game_id, notation, any_value(points) as points, any_value(played_on) as played_on
               from from_here
-              where key = $key and seen = $seen and game = $game and {viewer_test}
+              where key = $key and game = $game and {viewer_test}
               group by game_id, notation)
         group by notation order by n desc, notation""",
         params,

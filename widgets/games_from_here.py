@@ -1,0 +1,183 @@
+"""The "Games from here" panel: the moves played from the position on the board in a game
+collection, how often, how they scored for their mover (with the 95% interval), when last,
+and the engine's value beside them; a click on a move plays it.
+
+    from widgets.games_from_here import GamesFromHere
+    panel = GamesFromHere({"My club": "my-games/"}, on_move=print)   # shipped one first
+    panel.show(state)                       # the table for this position
+
+The collections offered are the shipped one (`rules_kernel.collection.SHIPPED`) and the ones
+the page's author names in code; nothing a visitor sends (an upload, a link, a widget value)
+becomes a path: the picker's values are the author's list, checked again on every change.
+Every text reaching HTML goes through `widgets.safe.html`; every callback through `guarded`
+(an error is one line on the panel, never a traceback).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import ipywidgets as w
+import pandas as pd
+
+from rules_kernel.collection import SHIPPED, Collection
+from rules_kernel.core import State
+from widgets.safe import error_line, guarded, html, message_html
+
+SHIPPED_LABEL = "Shipped games (simulated, and sample records)"
+#: the most moves listed (the most played first); the rest are counted in the caption
+MAX_ROWS = 12
+COLUMNS = "minmax(10em, 2.2fr) 4.5em minmax(10em, 1.6fr) 6.5em minmax(6em, 1fr)"
+HEADINGS = ("Move", "Games", "Mover's score (95% interval)", "Last played", "Engine")
+
+
+def _percent(value: float) -> str:
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.0f}%"
+
+
+def score_text(row: pd.Series) -> str:
+    """ "50% (9–91%) of 2", or a dash when no game with a result played the move."""
+    if not row["scored"]:
+        return "– (no result)"
+    return (
+        f"{_percent(row['score'])} ({_percent(row['ci_low'])}–{_percent(row['ci_high'])}) of {row['scored']}"
+    )
+
+
+class GamesFromHere(w.VBox):
+    """The panel. `collections`: {label: folder} the author offers besides the shipped one
+    (`shipped=False`: only those). `on_move(notation)`: what a click on a move does (the
+    explorer plays it). `engine`: passed to `Collection.from_position` ("table": the solved
+    table's values where there is one)."""
+
+    def __init__(
+        self,
+        collections: Mapping[str, str | os.PathLike[str]] | None = None,
+        *,
+        on_move: Callable[[str], object] | None = None,
+        engine: str | None = "table",
+        shipped: bool = True,
+        opened: bool = True,
+        max_rows: int = MAX_ROWS,
+    ) -> None:
+        offered = [(SHIPPED_LABEL, str(SHIPPED))] if shipped else []
+        offered += [(str(label), str(Path(path))) for label, path in (collections or {}).items()]
+        if not offered:
+            raise ValueError("GamesFromHere: no collection offered (shipped=False and none given)")
+        self._offered = dict((path, label) for label, path in offered)
+        self.on_move, self.engine, self.max_rows = on_move, engine, max_rows
+        self._open: dict[str, Collection] = {}
+        self._state: State | None = None
+        self._viewer: int | str | None = "mover"
+        self.table: pd.DataFrame | None = None  # the last table shown
+        self.toggle = w.ToggleButton(
+            value=opened,
+            description="Games from here",
+            icon="table",
+            tooltip="moves played from this position",
+        )
+        self.picker = w.Dropdown(
+            options=offered, description="Collection:", style={"description_width": "initial"}
+        )
+        self.picker.layout.max_width = "100%"
+        self.caption = w.HTML()
+        self.grid = w.GridBox(
+            layout=w.Layout(grid_template_columns=COLUMNS, grid_gap="2px 8px", width="100%")
+        )
+        self.note = w.HTML()
+        self.message = w.HTML()
+        self.body = w.VBox([self.picker, self.caption, self.grid, self.note, self.message])
+        self.body.layout.overflow_x = "auto"
+        self.body.layout.display = None if opened else "none"
+        say = error_line(self.message)
+        self.toggle.observe(guarded(say)(lambda _: self._opened()), names="value")
+        self.picker.observe(guarded(say)(lambda _: self._draw()), names="value")
+        super().__init__([self.toggle, self.body])
+        self.add_class("re-games-from-here")
+
+    # --- what the page calls -------------------------------------------------------------
+    def show(self, state: State | None, viewer: int | str | None = "mover") -> None:
+        """The table for `state` (None: nothing, e.g. behind a hand-over curtain), as
+        `viewer` sees it in a game with hidden information ("mover": the player to move)."""
+        self._state, self._viewer = state, viewer
+        if self.toggle.value:
+            guarded(error_line(self.message))(self._draw)()
+
+    @property
+    def collection(self) -> Collection:
+        """The collection picked, opened once (only a folder the author offered)."""
+        path = self.picker.value
+        if path not in self._offered:  # a value the page did not offer: refused, never opened
+            raise ValueError("that collection is not one this page offers")
+        if path not in self._open:
+            self._open[path] = Collection(path)
+        return self._open[path]
+
+    def play(self, notation: str) -> None:
+        """What a click on a move's row does: `on_move(notation)`."""
+        if self.on_move is None:
+            self.message.value = message_html("this panel is not connected to a board")
+            return
+        self.on_move(notation)
+
+    # --- drawing ---------------------------------------------------------------------------
+    def _opened(self) -> None:
+        self.body.layout.display = None if self.toggle.value else "none"
+        if self.toggle.value:
+            self._draw()
+
+    def _draw(self) -> None:
+        self.message.value = ""
+        state = self._state
+        if state is None:
+            self.table = None
+            self.caption.value, self.note.value, self.grid.children = "", "", ()
+            return
+        table = self.table = self.collection.from_position(state, viewer=self._viewer, engine=self.engine)
+        label = self._offered[self.picker.value]
+        if table.empty:
+            self.caption.value = html("<p>No game of <i>{label}</i> reached this position.</p>", label=label)
+            self.grid.children, self.note.value = (), ""
+            return
+        shown = table.head(self.max_rows)
+        more = len(table) - len(shown)
+        self.caption.value = html(
+            "<p>{games} game(s) of <i>{label}</i> went on from here with {moves} different move(s){more}. "
+            "Click a move to play it.</p>",
+            games=f"{int(table['n'].sum()):,}",
+            label=label,
+            moves=len(table),
+            more=f"; the {len(shown)} most played are shown" if more else "",
+        )
+        cells: list[w.Widget] = [w.HTML(html("<b>{h}</b>", h=h)) for h in HEADINGS]
+        for _, row in shown.iterrows():
+            button = w.Button(
+                description=str(row["move"]),
+                tooltip=f"play {row['move']}",
+                layout=w.Layout(width="auto", justify_content="flex-start"),
+            )
+            button.on_click(guarded(error_line(self.message))(lambda _, n=str(row["notation"]): self.play(n)))
+            button.notation = str(row["notation"])  # what the click plays (tests read it)
+            cells += [
+                button,
+                w.HTML(html("{n}", n=f"{int(row['n']):,}")),
+                w.HTML(html("{s}", s=score_text(row))),
+                w.HTML(html("{d}", d=row["last_played"] if isinstance(row["last_played"], str) else "–")),
+                w.HTML(html("{e}", e=row["engine"] if isinstance(row["engine"], str) else "–")),
+            ]
+        self.grid.children = tuple(cells)
+        note = table.attrs.get("engine_note") or ""
+        self.note.value = html(
+            '<p style="font-size:smaller">Games: how many games played the move here (a position '
+            "reached by other move orders counts as the same). Score: the mover's points "
+            "(a win 1, a draw ½) over the games with a result. {note}</p>",
+            note=note[:1].upper() + note[1:] + "." if note else "",
+        )
+
+    @property
+    def buttons(self) -> list[w.Button]:
+        """The moves' buttons, in the table's order."""
+        return [c for c in self.grid.children if isinstance(c, w.Button)]
