@@ -63,7 +63,7 @@ def test_several_moves_on_the_same_cells_are_offered_as_choices():
     ex.set_position("4k/5/1P3/5/5/K4[] w - - 0 1")
     click(ex, "b4")
     click(ex, "b5")
-    labels = sorted((b.description, b.tooltip) for b in ex.choices.children)
+    labels = sorted((b.description, str(b.move)) for b in ex.choices.children)
     assert labels == [("Don't promote", "b4b5"), ("Promote", "b4b5+")] and ex.actions == []
     next(b for b in ex.choices.children if b.description == "Promote").click()
     assert ex.board.scene.token_at("b5").promoted
@@ -138,7 +138,7 @@ def test_every_game_can_be_played_by_clicks(game_id):
             if i + 1 < len(move.cells):
                 assert move.cells[i + 1] in ex.board.highlight["targets"]
         if ex.state is state:  # several moves share these cells: pick ours
-            button = next(b for b in ex.choices.children if b.tooltip == str(move))
+            button = next(b for b in ex.choices.children if b.move == move)
             button.click()
         played = [a for a in ex.actions[len(before) :] if not a.is_chance]  # chance may follow
         assert str(played[0]) == str(move)

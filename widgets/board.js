@@ -91,9 +91,14 @@ function render({ model, el }) {
     live.textContent = "";
     sizeSvg();
     scene.innerHTML = model.get("scene_svg");
-    hits.innerHTML = model.get("hit_svg");
     root.setAttribute("aria-label", model.get("label"));
     drawHighlight();
+    drawHits();
+  }
+
+  // the hit layer alone (a selection names what its lit targets do): the scene stays drawn
+  function drawHits() {
+    hits.innerHTML = model.get("hit_svg");
     if (cursor !== null && !cellEl(cursor)) cursor = null;
     showCursor(false);
   }
@@ -164,7 +169,7 @@ function render({ model, el }) {
   new ResizeObserver(reportWidth).observe(root);
 
   model.on("change:scene_svg", drawScene);
-  model.on("change:hit_svg", drawScene);
+  model.on("change:hit_svg", drawHits);
   model.on("change:highlight_svg", drawHighlight);
   model.on("change:view_width", sizeSvg);
   model.on("change:view_height", sizeSvg);

@@ -5,7 +5,8 @@ notebook picture and the live board are one drawing. SVG scales to its container
 and stays crisp at any device pixel ratio; the browser side (`board.js`) only reports which
 cell was clicked or chosen with the keyboard. A transparent hit layer on top names each cell
 and zone item (`data-cell`, `aria-label` and a tooltip; `svg.hit_layer`), built from the
-scene the viewer may see, so the page holds nothing the scene hides.
+scene the viewer may see, so the page holds nothing the scene hides; a lit target's name says
+what a click on it does (`words`: "e1: deploy a Cavalry").
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class Board:
         self.layout: Layout | None = None
         self.scene: Scene | None = None
         self.highlight: dict = {}
+        #: what a click on each lit target does, by cell (the hit layer's labels)
+        self.words: dict[str, str] = {}
         self._click_handlers: list[Callable[[str], None]] = []
         self._escape_handlers: list[Callable[[], None]] = []
         self._history_handlers: list[Callable[[str], None]] = []
@@ -95,9 +98,21 @@ class Board:
         "Home" or "End" (the arrows move the board's cursor)."""
         self._history_handlers.append(handler)
 
-    def show(self, scene: Scene, *, flip: bool | None = None, cursor: str = "", **highlight) -> None:
+    def show(
+        self,
+        scene: Scene,
+        *,
+        flip: bool | None = None,
+        cursor: str = "",
+        words: dict[str, str] | None = None,
+        **highlight,
+    ) -> None:
+        """Draw `scene`; `words` names what a click on each lit target does (its tooltip and
+        screen-reader label: "e1: deploy a Cavalry"); `highlight`: the highlight layer's."""
         with self._drawing:
             self.scene, self.flip, self.cursor = scene, flip, cursor
+            if words is not None:
+                self.words = dict(words)
             natural = layout_scene(scene, flip=flip, beside=self.zones_beside)
             self.natural_width, self.natural_height = natural.width, natural.height
             room = self.widget.client_width
@@ -107,7 +122,12 @@ class Board:
             with view.hold_sync():
                 view.view_width, view.view_height = self.layout.width, self.layout.height
                 view.scene_svg = scene_body(scene, self.layout)
-                view.hit_svg = hit_layer(scene, self.layout)
+                # the targets' words only while a selection has some (the plain layer otherwise)
+                view.hit_svg = (
+                    hit_layer(scene, self.layout, words=self.words)
+                    if self.words
+                    else hit_layer(scene, self.layout)
+                )
                 self._draw_highlight(highlight)
                 view.label = f"Game board: {scene.status}" if scene.status else "Game board"
                 view.cursor_start = cursor
@@ -116,6 +136,19 @@ class Board:
         """The page changed the board's width: lay the scene out again if it matters."""
         if self.scene is not None:
             self.show(self.scene, flip=self.flip, cursor=self.cursor, **self.highlight)
+
+    def set_target_words(self, words: dict[str, str]) -> None:
+        """Name what a click on each lit target does (the hit layer's labels and tooltips)."""
+        with self._drawing:
+            if words == self.words:
+                return
+            self.words = dict(words)
+            if self.scene is not None and self.layout is not None:
+                self.widget.hit_svg = (
+                    hit_layer(self.scene, self.layout, words=self.words)
+                    if self.words
+                    else hit_layer(self.scene, self.layout)
+                )
 
     def set_highlight(self, **highlight) -> None:
         with self._drawing:

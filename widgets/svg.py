@@ -7,7 +7,7 @@ Everything the project writes as board SVG is written here: the scene and highli
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 
 from rules_kernel.scene import Scene
@@ -111,22 +111,36 @@ def highlight_body(layout: Layout, **highlight: tuple[str, ...]) -> str:
     return svg_elements(draw_highlights(layout, **highlight))
 
 
-def hit_layer(scene: Scene, layout: Layout) -> str:
+def hit_layer(scene: Scene, layout: Layout, words: Mapping[str, str] | None = None) -> str:
     """The board's hit layer: one transparent shape per clickable place (cells, zone items)
     with `data-cell`, an `aria-label` and a tooltip, in the words of the scene the viewer may
-    see. (Not a drawing: a canvas has no such layer, so it is not in the drawing list.)"""
+    see. `words`: what a click on a lit target does ("e1: deploy a Cavalry"), said first in its
+    label and tooltip, then what stands there. (Not a drawing: a canvas has no such layer, so
+    it is not in the drawing list.)"""
     names = cell_names(scene)
+    words = words or {}
     parts = []
     for cid, box in layout.cells.items():
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in box.polygon)
-        parts.append(_hit("polygon", f'points="{points}"', cid, names.get(cid, cid)))
+        parts.append(
+            _hit("polygon", f'points="{points}"', cid, _with_words(names.get(cid, cid), words.get(cid)))
+        )
     for zone_box in layout.zones:
         for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
             shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
             count = f" ×{item.count}" if item.count > 1 else ""
             what = item_words(item)
-            parts.append(_hit("rect", shape, item.cell, f"{zone_box.zone.title}: {what}{count}"))
+            name = _with_words(f"{zone_box.zone.title}: {what}{count}", words.get(item.cell))
+            parts.append(_hit("rect", shape, item.cell, name))
     return "\n".join(parts)
+
+
+def _with_words(name: str, words: str | None) -> str:
+    """A place's name, led by what a click on it does when it is a lit target."""
+    if not words:
+        return name
+    place = words.partition(":")[0]
+    return words if name == place else f"{words} (here: {name})"
 
 
 def _hit(tag: str, shape: str, cell: str, name: str) -> str:

@@ -76,6 +76,7 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
             hand_over.done_box,
             hand_over.curtain,
             ex.board.widget,
+            ex.clicks.under_board,  # what a click does, and a choice's buttons: under the board
             hand_over.focus,
             ex.clicks.announcer,
         ],
@@ -86,7 +87,6 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
         ex.status,
         ex.positions.study_status,
         ex.message,
-        ex.clicks.choices,
         ex.perfect_play.perfect,
         *(() if ex.compact else (ex.perfect_play.analysis.box,)),
         history.moves_heading,

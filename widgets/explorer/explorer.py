@@ -360,7 +360,6 @@ class Explorer(w.VBox):
         self._show_position(view, curtain)
         if self._folded_built:
             self.export(view)  # the download link follows the game
-        self.page.replace(self.choices, ())
         if curtain:
             self.hand_over.cover(self, self._forget_behind_curtain)
 

@@ -225,3 +225,107 @@ def _guard_words(state: WarChestState, order: Order) -> str:
     after = _after(state, order)
     loss = "loses a coin" if after is None or h in after.board else "is removed"
     return f"chooses to take the coin from the unit: the Royal Guard on {where} {loss}"
+
+
+# --- what a click does (the explorer's board names each target: widgets/guidance.py) -----------------
+
+
+def _imperative(phrase: str) -> str:
+    """'the Cavalry moves c4–d5' / 'moves the Cavalry c4–d5' as an instruction: 'move the
+    Cavalry c4–d5'; 'the Cavalry on c4 attacks the Pikeman on d5: ...' as 'attack the
+    Pikeman on d5 with the Cavalry on c4: ...'."""
+    verbs = {
+        "moves": "move",
+        "takes": "take",
+        "attacks": "attack",
+        "chooses": "choose",
+        "bolsters": "bolster",
+    }
+    first, _, rest = phrase.partition(" ")
+    if first in verbs:
+        return f"{verbs[first]} {rest}"
+    for verb, instead in verbs.items():  # 'the Cavalry on c4 attacks X: result'
+        subject, found, after = phrase.partition(f" {verb} ")
+        if found and subject.startswith("the "):
+            head, colon, result = after.partition(":")
+            if verb == "moves":
+                return f"move {subject} {head}{colon}{result}"
+            if verb == "takes":
+                return f"take {head} with {subject}{colon}{result}"
+            return f"{instead} {head} with {subject}{colon}{result}"
+    return phrase
+
+
+def target_words(state: WarChestState, order: Order, viewer: int | None = None) -> str:
+    """What playing `order` does, as an instruction for the place that plays it (a hex, the
+    supply, the discard pile, the initiative marker, a prompt), in the rulebook's terms:
+    "deploy a Pikeman", "bolster the Pikeman (one more coin on its stack)", "recruit a
+    Crossbowman", "pass (the coin goes face down: nothing else
+    this turn)", "take the initiative (...)", "move the Cavalry c4–d5", "attack the Pikeman on d5
+    with the Cavalry on c4: the Pikeman loses a coin"; the end of the game when it comes."""
+    verb = order.verb
+    if verb == "pick":
+        text = f"pick the {NAMES[order.arg]} card"
+    elif verb == "done":
+        text = _DONE[state.pending[-1][0]]
+    elif verb == "guard":
+        text = "take the lost coin from the " + ("supply" if order.arg == "supply" else "Royal Guard itself")
+    elif state.pending and state.pending[-1][0] != "priest-use":  # what let it go on: the turn's line says
+        text = _imperative(_maneuver_words(state, order, paid=1 if state.pending[-1][0] == "berserk" else 0))
+    elif verb == "deploy":
+        text = f"deploy {_a(NAMES[order.coin])}"
+    elif verb == "bolster":
+        text = f"bolster the {NAMES[order.coin]} (one more coin on its stack)"
+    elif verb == "recruit":
+        text = f"recruit {_a(NAMES[order.arg])}"
+    elif verb == "pass":
+        text = "pass (the coin goes face down: nothing else this turn)"
+    elif verb == "initiative":
+        text = "take the initiative (the coin paid goes face down)"
+    elif verb == "tactic":
+        text = "use the tactic: " + _tactic_words(state, order)
+    else:
+        text = _imperative(_move_words(state, order, viewer))
+    after = _after(state, order)
+    if after is not None and after.is_terminal():
+        text += f" — the game ends: {after.outcome().reason}"
+    return text
+
+
+#: what a player does next inside a turn, by the follow-up waiting (the rulebook's unit cards)
+_NEXT = {
+    "sword": "The Swordsman attacked: it may now move one hex (a lit hex), or click Done.",
+    "berserk": (
+        "The Berserker may maneuver again, paying with a coin of its stack (a lit hex), or click Done."
+    ),
+    "mercenary": "The Mercenary may make a free maneuver (a lit hex), or click Done.",
+    "footman": "Footman tactic: each Footman may maneuver once (a lit hex), or click Done.",
+    "guard": "Your Royal Guard was attacked: choose where the lost coin comes from (the supply or the unit).",
+    "priest-use": "The Warrior Priest drew a coin: use it now (it is lit in your hand).",
+}
+
+
+def turn_words(state: WarChestState, viewer: int | None = None) -> str:
+    """One line saying what comes next when the action goes on (a follow-up: the Swordsman's
+    move after its attack, the Berserker's repeat, a Royal Guard's loss, the Warrior Priest's
+    coin) or when the game asks for a choice (the draft); '' at an ordinary coin's action."""
+    if state.phase == "draft":
+        return "Pick a unit card (a lit card): its coins join your army."
+    if state.pending and state.phase == "play":
+        return _NEXT.get(state.pending[-1][0], "")
+    return ""
+
+
+def confirm_words(state: WarChestState, order: Order, viewer: int | None = None) -> str:
+    """A question to ask before `order` when it gives up the action and cannot be taken back at
+    a table: a pass while other coins stay in the hand (the coin goes face down: "Gooi de munt
+    om en pas een beurt"); '' for every other order."""
+    if order.verb != "pass" or state.pending:
+        return ""
+    others = len(state.hands[state.current_player]) - 1
+    if others <= 0:
+        return ""
+    return (
+        f"Pass with {_coin(order.coin)}? It goes face down on your discard pile and you do nothing "
+        f"with it this turn; you keep {_count(others)} in your hand."
+    )

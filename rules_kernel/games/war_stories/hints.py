@@ -4,8 +4,9 @@ estimate of a position) and its weights. None of it is a rule: it weighs what wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rules_kernel.core import RulesError
 from rules_kernel.games.war_stories.rules import (
     _WALKS,
     ASHIGARU,
@@ -164,3 +165,61 @@ def _yonhon_no_ki_risk(state: WarStoriesState) -> float:
     left = [state.cards[sq] for sq in _flippable(state)]
     others = len(left) - left.count(HEIYA)
     return left.count(KI) / others if others else 0.0
+
+
+# --- what a click does (the explorer's board names each target: widgets/guidance.py) ---------
+
+
+def target_words(state: WarStoriesState, move: Any, viewer: int | None = None) -> str:
+    """What playing `move` does, as an instruction for the square that plays it, as the
+    viewer's view knows it (`state` is that view: a card it does not know stays unnamed):
+    "move the Shinobi", "move the Kihei and take the Ashigaru (Kyousei)", "turn over this
+    card", "turn over a second card: a pair brings Engun". Rulebook: "In een beurt mag een
+    speler 2 bordkaarten op het speelveld één voor één omdraaien"."""
+    from rules_kernel.games.war_stories.notation import _announcement
+    from rules_kernel.games.war_stories.rules import PIECE_NAMES, UNKNOWN, PieceMove
+
+    if isinstance(move, PieceMove):
+        text = f"move the {PIECE_NAMES[state.pieces[move.frm] & 7]}"
+        if state.pieces[move.to]:
+            text += f" and take the {PIECE_NAMES[state.pieces[move.to] & 7]}"
+        try:
+            return text + _announcement(state, state.apply(move))
+        except RulesError:  # a view that cannot play it through: the step itself is said
+            return text
+    card = state.cards[move.square]
+    known = f" ({_card(card)})" if card not in (None, UNKNOWN) else ""
+    if state.face_up is not None:
+        return f"turn over this card{known} as the second of the turn"
+    return f"turn over this card{known}"
+
+
+def _card(code: str) -> str:
+    from rules_kernel.games.war_stories.rules import card_name
+
+    return card_name(code)
+
+
+def turn_words(state: WarStoriesState, viewer: int | None = None) -> str:
+    """One line saying what comes next while a flipping turn goes on: the second card after
+    the first ("Turn over a second card: the same army card — kind and kamon — as the Kihei
+    red on c3 brings Engun (reinforcements); otherwise both go face down again."), another
+    after a Heiya ("Heiya ... wordt ... verwijderd, en wordt er daarvoor in de plaats een nieuwe
+    kaart omgedraaid"); '' at the start of a turn."""
+    from rules_kernel.games.war_stories.rules import square_name
+
+    if state.is_terminal() or state.flips == 0:
+        return ""
+    if state.face_up is not None:
+        first = f"the {_card(state.cards[state.face_up])} on {square_name(state.face_up)}"
+        # "Als een speler in zijn beurt 1 of 2 Ki omdraait, draait hij beide kaarten weer dicht"
+        if _card(state.cards[state.face_up]) == "Ki":
+            return (
+                f"Turn over a second card (a lit card): after {first} no pair can come, both go face down "
+                "again; two Ki in this turn and in your last one lose the game (Yonhon no ki)."
+            )
+        return (
+            f"Turn over a second card (a lit card): the same army card as {first} (kind and kamon) "
+            "brings Engun, a new piece; otherwise both go face down again."
+        )
+    return "The Heiya is removed: turn over another card (a lit card); a Heiya does not count."

@@ -80,3 +80,42 @@ KOROPOKKURU_HEATMAP = Heatmap(
     "that arrives safely wins by the try",
     _koropokkuru_heatmap,
 )
+
+
+# --- what a click does (the explorer's board names each target: widgets/guidance.py) ---------
+
+
+def target_words(state: YokaiState, move: Any, viewer: int | None = None) -> str:
+    """What playing `move` does, as an instruction for the square that plays it: "move the
+    Tanuki", "move the Kodama and take the Kitsune (it goes to your hand)", "drop a Kodama
+    from your hand", with a promotion ("becomes a Kodama Samurai", or the choice's two
+    sides: "promote it to Super-Oni" / "do not promote it") and the end it brings."""
+    from rules_kernel.games.yokai.rules import KIND_NAMES, PROMOTES_TO
+
+    if move.drop is not None:
+        text = f"drop a {KIND_NAMES[move.drop]} from your hand"
+    else:
+        kind, captured = kind_of(state.board[move.frm]), state.board[move.to]
+        text = f"move the {KIND_NAMES[kind]}"
+        if captured:
+            text += f" and take the {KIND_NAMES[kind_of(captured)]} (it goes to your hand)"
+        promoted = state.tables.step_moves.get((move.frm, move.to, True, state.side))
+        chosen = promoted is not None and promoted in state._legal_set() and not move.promote
+        if move.promote or chosen:
+            unpromoted = state.tables.step_moves.get((move.frm, move.to, False, state.side))
+            choice = unpromoted is not None and unpromoted in state._legal_set() and promoted is not None
+            if move.promote and choice:
+                text += f", and promote it to {KIND_NAMES[PROMOTES_TO[kind]]}"
+            elif move.promote:
+                text += f": it becomes the {KIND_NAMES[PROMOTES_TO[kind]]}"
+            else:
+                name = KIND_NAMES[kind]
+                text += f", and do not promote it (it stays {'an' if name[0] in 'AEIOU' else 'a'} {name})"
+    outcome = state.apply(move).outcome()
+    if outcome is not None and outcome.finished:
+        text += (
+            " — a draw"
+            if outcome.is_draw
+            else (" — you win" if outcome.winner == state.side else " — you lose")
+        )
+    return text
