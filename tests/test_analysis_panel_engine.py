@@ -92,7 +92,7 @@ def test_the_panel_falls_back_to_the_tree_search_in_words_and_uses_the_engine_ag
     assert panel.result is not None and panel.result.search.engine == "ismcts"
     assert panel.result.best is not None and "Best line" in panel.words.value
     assert 'role="meter"' in panel.bar.value
-    assert "tree search (ISMCTS)" in panel.info.value and "done" in panel.info.value
+    assert "tree search · " in panel.info.value and "done" in panel.info.value
     assert (
         f"Fairy-Stockfish {trouble}, so these values come from the tree search instead. "
         "It will be tried again." in panel.info.value

@@ -80,7 +80,7 @@ def test_an_upload_asks_for_a_game_beyond_the_file():
 def test_a_good_upload_replays():
     replay = widgets.Replay(upload=True)
     upload(replay, record_line(actions=["b2b3", "c4b3"]))
-    assert replay.slider.max == 2 and "yokai-3x4" in replay.info.value
+    assert replay.slider.max == 2 and "Yōkai no Mori 3x4" in replay.info.value
 
 
 def test_the_escaping_helper_escapes_every_value():

@@ -5,6 +5,8 @@ Tanuki, 2 Koropokkuru" per box (Spielmaterial); more is refused naming the field
 
 from __future__ import annotations
 
+import re
+
 import ipywidgets as widgets_module
 import pytest
 
@@ -122,3 +124,28 @@ def test_the_side_to_move_is_the_drawing_player_and_many_counters_fold_by_owner(
     assert editor.counted.titles == ("Südliche Armee: counted pieces", "Nordische Armee: counted pieces")
     few = PositionEditor(START_3X4, lambda _: None)
     assert not isinstance(few.counted, widgets_module.Accordion)  # six hand counters stay in a row
+
+
+def test_a_refusal_is_a_sentence_about_the_position_without_its_text():
+    """Issue 46: the refusal once read "yokai-3x4 position 'gle/1c1/1C1/ELL[] w - - 0 1': board:
+    First player has 2 Koropokkuru"; a player is told what is wrong, not the text format."""
+    editor = PositionEditor(START_3X4, lambda state: None)
+    editor.choose("L")
+    editor.click("a2")  # a second Koropokkuru of the first player
+    shown = re.sub("<[^>]+>", "", editor.status.value)  # the words on the page
+    assert "This position cannot be set up: " in shown and "Koropokkuru" in shown
+    assert "yokai-3x4" not in shown and "/" not in shown and "[" not in shown
+    editor.load_text("gle/1c1/1C1/ELL[] w - - 0 1")  # the same, typed
+    assert "cannot be set up" in editor.status.value and "gle/" not in editor.status.value
+
+
+def test_a_war_chest_refusal_names_the_side_and_the_unit():
+    """Not "player 0 has 6 archer coins": the side and the unit as the board names them."""
+    from rules_kernel.games.war_chest.text import compose
+    from widgets.editor import refusal_words
+
+    game = rk.load_game("war-chest")
+    with pytest.raises(rk.PositionTextError) as info:
+        compose(game, "3,3:0:swordsman:4", ("swordsman",), bags=("swordsman,royal", "royal"))
+    words = refusal_words(info.value, game)
+    assert words == "This position cannot be set up: Side A has 6 Swordsman coins; the box holds 5"

@@ -131,7 +131,7 @@ def test_place_remove_count_and_set_the_turn_round_trip_through_the_text():
     assert edited.status() == []  # every coin is somewhere: a position as real play reaches
     removed = edited.edit(place={"3,2": None}, hands={(0, "royal@hand"): 0})
     assert removed.units == () and removed.edit_hands()[(0, "swordsman@supply")] == 3
-    assert removed.status() == ["1 coin of player 0 out of the game (1 royal)"]
+    assert removed.status() == ["1 coin of Side A out of the game (1 Royal coin)"]
     assert GAME_2P.from_text(removed.to_text()) == removed
 
 
@@ -236,7 +236,7 @@ def test_the_counters_stay_exact_beside_a_placement():
     # the placement takes the Archer coin from the supply; the bag's counter then says 0
     state = PLAY_2P.edit(place={"3,3": "archer"}, hands={(1, "archer@bag"): 0})
     assert counts(state, 1, "archer")["bag"] == 0 and counts(state, 1, "archer")["supply"] == 1
-    assert state.status() == ["1 coin of player 1 out of the game (1 archer)"]
+    assert state.status() == ["1 coin of Side B out of the game (1 Archer)"]
 
 
 def test_a_second_footman_unit_is_placed_beside_the_first():
@@ -320,7 +320,7 @@ def test_the_editor_widget_builds_a_2_player_study_and_plays_from_it():
     editor.choose("marker-A")
     editor.click("3,2")
     editor.counters[(0, "pikeman@bag")].value = 0
-    assert "2 coins of player 0 out of the game (2 pikeman)" in editor.status.value  # a study
+    assert "2 coins of Side A out of the game (2 Pikeman)" in editor.status.value  # a study
     editor.fields["initiative"].value = "Side B"
     state = editor.state
     assert state.initiative == 1 and state.current_player == 0 and editor.text.value == state.to_text()

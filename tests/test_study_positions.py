@@ -278,7 +278,7 @@ def test_to_war_over_the_box_is_refused_naming_the_field():
     error = refused(
         TW, tw_text({"a1": "0:SAR", "b1": "0:SAR"}, "MAM=0,BED=0,SAQ=0,SAR=1/BER=1,KOE=0,REI=0,KRI=0,BOG=0")
     )
-    assert error.field == "reserves" and "3 SAR cards" in error.why
+    assert error.field == "reserves" and "3 Sarbaz cards" in error.why
 
 
 # --- War Chest ------------------------------------------------------------------------------
@@ -300,8 +300,8 @@ def test_war_chest_study_position_accepted_played_and_told():
     few coins, the rest back in the box, ends with one control action."""
     state = wc_study()
     assert state.status() == [
-        "16 coins of player 0 out of the game (5 crossbowman, 5 light-cavalry, 4 pikeman, 2 swordsman)",
-        "14 coins of player 1 out of the game (1 archer, 4 cavalry, 4 lancer, 5 scout)",
+        "16 coins of Side A out of the game (5 Crossbowman, 5 Light Cavalry, 4 Pikeman, 2 Swordsman)",
+        "14 coins of Side B out of the game (1 Archer, 4 Cavalry, 4 Lancer, 5 Scout)",
     ]
     assert WC.from_text(state.to_text()) == state
     won = state.apply("control swordsman 3,2")
@@ -332,7 +332,7 @@ def test_war_chest_over_the_box_is_refused_naming_the_field():
 
     with pytest.raises(rk.PositionTextError) as info:
         compose(WC, "3,3:0:swordsman:4", ("swordsman",), bags=("swordsman,royal", "royal"))
-    assert info.value.field == "bags" and "6 swordsman coins; the box holds 5" in info.value.why
+    assert info.value.field == "bags" and "6 Swordsman coins; the box holds 5" in info.value.why
     with pytest.raises(rk.PositionTextError) as info:
         compose(WC, "3,3:0:swordsman:1;3,4:0:swordsman:1", ("swordsman",))
     assert info.value.field == "units"
@@ -349,7 +349,7 @@ def test_war_chest_a_hand_of_four_is_told_not_refused():
         ("swordsman,swordsman,royal,swordsman", "archer"),
         bags=("-", "royal"),
     )
-    assert "player 0 holds 4 coins; a hand is at most 3" in state.status()
+    assert "Side A holds 4 coins; a hand is at most 3" in state.status()
     assert state.legal_moves() and WC.from_text(state.to_text()) == state
 
 

@@ -36,7 +36,7 @@ from widgets.safe import html, one_line
 ENGINE_TITLES = {
     "table": "solved table (exact)",
     "fairy-stockfish": "Fairy-Stockfish",
-    "ismcts": "tree search (ISMCTS)",
+    "ismcts": "tree search",
 }
 #: how many moves of the best line are drawn as arrows, and written in words
 ARROWS, WORDS = 3, 8
@@ -317,7 +317,8 @@ class AnalysisPanel:
             '<div class="re-analysis-line"><b>Best line</b><ol style="margin:2px 0 2px 1.4em;padding:0">'
             + items
             + "</ol>"
-            + html("<small>Best moves: {best}</small></div>", best=self._best_moves(subject, result))
+            + html("<small>Best moves: {best}</small>", best=self._best_moves(subject, result))
+            + html("<br><small>{legend}</small></div>", legend=marks_legend(result))
         )
 
     def _best_moves(self, subject: Subject, result: Analysis) -> str:
@@ -328,7 +329,7 @@ class AnalysisPanel:
             move = legal.get(line.move)
             if move is not None:
                 words = subject.state.action_text(move, subject.viewer)
-                shown.append(f"{words} ({mark_of(line.value)[1]})")
+                shown.append(f"{words} ({move_value_words(line.value)})")
         return "; ".join(shown)
 
     def _line_steps(self) -> list[tuple[Arrow, tuple[int, str]]]:
@@ -373,12 +374,48 @@ def mark_of(value: Estimate) -> tuple[str, str]:
     return colour, f"{p:.0%}"
 
 
+def value_words(value: Estimate) -> str:
+    """A position's value for the player to move in words: "win in 5", "draw", "loss in 12"
+    ("(engine)" where the engine claims what our rules do not prove), else the expected score
+    with its margin. Never an engine's own unit (Fairy-Stockfish's centipawns): a player reads
+    the expected score, the figure every engine here gives."""
+    if value.result is not None:
+        decided = value.plies is not None and value.result != "draw"
+        claim = f"{value.result} in {value.plies}" if decided else value.result
+        return claim if value.exact else f"{claim} (engine)"
+    margin = f" ± {value.margin:.1%}" if value.margin else ""
+    return f"{value.win_probability:.1%}{margin}"
+
+
+def move_value_words(value: Estimate) -> str:
+    """A move's value for its mover in words, as the best moves are listed: "wins in 5",
+    "draws", "loses in 12", or its expected score ("62% expected")."""
+    if value.result is not None:
+        verb = {"win": "wins", "loss": "loses", "draw": "draws"}.get(value.result, value.result)
+        return verb if value.plies is None or value.result == "draw" else f"{verb} in {value.plies}"
+    return f"{value.win_probability:.0%} expected"
+
+
+def marks_legend(result: Analysis) -> str:
+    """What the labels on a selected piece's targets mean, said where they are used: the
+    letters and plies of an exact engine, or the expected score of the others."""
+    if any(line.value.result is not None for line in result.moves):
+        return (
+            "On the board, each target of a selected piece shows its move's value: W 5 wins in "
+            "5 plies (a ply is one move of either side), D draws, L 12 loses in 12 plies."
+        )
+    return (
+        "On the board, each target of a selected piece shows its move's expected score: "
+        "a win counts 1, a draw ½."
+    )
+
+
 def seat_value(result: Analysis, seat: int, names: tuple[str, ...]) -> str:
     """The position's value for `seat` in words: its result where the engine claims one, else
     its expected score (with the margin the engine gives)."""
     value = result.value
     if seat == result.player:
-        return str(value)
+        return value_words(value)
     if value.result is not None and len(names) == 2:
         other = {"win": "loss", "loss": "win"}.get(value.result, value.result)
         claim = other if value.plies is None or other == "draw" else f"{other} in {value.plies}"
@@ -460,7 +497,7 @@ def search_words(result: Analysis, engine: str, final: bool) -> str:
     search = result.search
     parts = [ENGINE_TITLES.get(search.engine or engine, search.engine)]
     if search.playouts:
-        parts.append(f"{search.playouts:,} playouts")
+        parts.append(f"{search.playouts:,} random playouts")
     elif search.nodes:
         parts.append(f"{search.nodes:,} positions")
     if search.depth and not search.playouts:

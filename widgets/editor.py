@@ -14,6 +14,7 @@ game's knowledge is all in its `edit` hooks; nothing here names a game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import ipywidgets as w
@@ -201,7 +202,7 @@ class PositionEditor(w.VBox):
         try:
             state = self.state.game.from_text(text.strip())
         except rk.RulesError as exc:
-            self._say_error(str(exc))
+            self._say_error(refusal_words(exc, self.state.game))
             return
         self.state = state
         self._show()
@@ -212,7 +213,7 @@ class PositionEditor(w.VBox):
             self.state = self.state.edit(**change)
         except rk.RulesError as exc:
             self._show()  # the controls go back to the position as it is
-            self._say_error(str(exc))
+            self._say_error(refusal_words(exc, self.state.game))
             return
         self._show()
 
@@ -241,3 +242,27 @@ class PositionEditor(w.VBox):
 
     def _say_error(self, text: str) -> None:
         self.status.value = message_html(text, error=True)
+
+
+def refusal_words(exc: rk.RulesError, game: rk.Game) -> str:
+    """Why an edit or a typed text was refused, as a sentence about the position: what is
+    wrong with it ("3 Kodama (promoted ones included); ... has 2"), never the position text nor
+    the game's id that the kernel's message starts with (`yokai-3x4 position '...': ...`);
+    a seat by its name ("player 0" is the text format's way of naming it)."""
+    if isinstance(exc, rk.PositionTextError) and exc.why:
+        # the field's name is the text format's ("placed", "pending"): the reason says enough
+        text = f"This position cannot be set up: {exc.why}"
+    else:  # the kernel's message without its opening "<game id> position '<text>': "
+        text = "This position cannot be set up: " + _PREFIX.sub("", str(exc), count=1)
+    return _SEAT.sub(lambda m: _seat_name(game, int(m.group(1))), text)
+
+
+#: the kernel's opening of a position refusal: the game's id, and the text it quotes
+_PREFIX = re.compile(r"^[a-z0-9-]+ (?:position|edit)(?: '.*?'(?:\.\.\.)?)?: ")
+#: a seat as the text format names it
+_SEAT = re.compile(r"\bplayer (\d)\b")
+
+
+def _seat_name(game: rk.Game, seat: int) -> str:
+    names = game.player_names
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

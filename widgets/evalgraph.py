@@ -31,6 +31,7 @@ import traitlets
 
 from rules_kernel.core import Game, RulesError
 from widgets import runtime
+from widgets.analysis_panel import ENGINE_TITLES
 from widgets.charts import GRID, INK, ticks
 from widgets.safe import error_line, guarded, html, message_html
 
@@ -461,7 +462,9 @@ class ReportPanel(w.VBox):
 
         self.df = df
         curve = curve_of(df, self.game)
-        engines = ", ".join(sorted({str(e) for e in df["engine"].dropna()})) or "no engine"
+        # each engine by its name in words (the report's column holds its id: "ismcts")
+        engines = ", ".join(sorted({ENGINE_TITLES.get(str(e), str(e)) for e in df["engine"].dropna()}))
+        engines = engines or "no engine"
         self.caption.value = html(
             '<div style="font-size:13px;line-height:1.4">Expected score of <b>{side}</b> '
             '(0 to 1; 0.5: even), by {engines}; <span style="color:{m}">●</span> mistake, '

@@ -115,7 +115,7 @@ class Replay(w.VBox):
         self.main_line_button.on_click(on(lambda _: self.enter_line(None)))
         annotations = [self.comment, self.lines_here, self.main_line_button]
         side = w.VBox(
-            [self.info, *annotations, w.HTML("<b>Actions</b>"), self.moves, self.window_note, *sharing],
+            [self.info, *annotations, w.HTML("<b>Moves</b>"), self.moves, self.window_note, *sharing],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
         #: Analyse, then the evaluation graph and the table per player, under the board and the list
@@ -166,12 +166,12 @@ class Replay(w.VBox):
         self.record, self.session = record, session
         self._follow(nodes)
         self._stop = session.observe(self._session_changed)
-        result = outcome.reason if outcome else "unfinished"
+        result = outcome.reason if outcome else "the game was not finished"
+        game = nodes[0].state.game
+        seats = f", {game.num_players} players" if game.num_players != 2 else ""
+        # the game by its title (the record's id is for files and links), the result in words
         self.info.value = html(
-            "<b>{game}</b>: {n} actions<br>result: {result}",
-            game=record.game,
-            n=len(record.actions),
-            result=result,
+            "<b>{title}</b>{seats}<br>Result: {result}", title=game.title, seats=seats, result=result
         )
         self.report.set_game(
             record, nodes[0].state.game, self._report_viewer(), _has_secrets(nodes[-1].state)

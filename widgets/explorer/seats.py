@@ -171,7 +171,8 @@ class Seats(Part):
 
     def _chance_options(self) -> list[tuple[str, Action]]:
         try:
-            return [(f"{o} ({p:.0%})", o) for o, p in self.session.state.chance_outcomes()][:200]
+            state = self.session.state  # the outcomes in words ("draws Mamluk"), not "draw:MAM"
+            return [(f"{state.action_text(o)} ({p:.0%})", o) for o, p in state.chance_outcomes()][:200]
         except rk.ChanceNotEnumerableError:
             return []
 
@@ -201,10 +202,11 @@ class Seats(Part):
         self.players.value = '<div style="display:flex;flex-wrap:wrap">' + "".join(parts) + "</div>"
 
     def show_menus(self, view: Presentation, curtain: bool) -> None:
-        """Any move's menu, and chance by hand where it is on (the outcomes with their odds
-        only in the all-seeing view)."""
+        """Any move's menu (each move in the game's words), and chance by hand where it is on
+        (the outcomes with their odds only in the all-seeing view)."""
         moves = () if curtain else view.moves
-        self.all_moves.options = [(str(m), m) for m in moves]
+        labels = move_words(self.session.state, moves, view.viewer)
+        self.all_moves.options = list(zip(labels, moves, strict=True))
         self.all_moves.value = moves[0] if moves else None
         self.all_moves.disabled = self.play_button.disabled = not moves
         pending = view.chance_pending and not curtain
@@ -215,3 +217,24 @@ class Seats(Part):
         # the outcome list names every possibility with its odds: analysis only
         self.chance_select.options = self._chance_options() if pending and view.viewer is None else []
         self.chance_apply.disabled = not self.chance_select.options
+
+
+def move_words(state: rk.State, moves: tuple[Action, ...] | list[Action], viewer: int | None) -> list[str]:
+    """The moves of `state` in the game's words, as the menu lists them: what each move does,
+    never its notation ("places Krieger on b3", "turns over a1", "Kitsune b1–c2"). Worded on
+    the position `viewer` sees (`state.view(viewer)`), so a move never tells beforehand what a
+    hidden card will show (a War Stories flip is "turns over a1" until it is turned). Two moves
+    the words cannot tell apart are numbered, so each entry stays one move."""
+    seen = state if viewer is None else state.view(viewer)
+    words = [seen.action_text(move, viewer) for move in moves]
+    counts: dict[str, int] = {}
+    for text in words:
+        counts[text] = counts.get(text, 0) + 1
+    numbered: dict[str, int] = {}
+    labels = []
+    for text in words:
+        if counts[text] > 1:
+            numbered[text] = numbered.get(text, 0) + 1
+            text = f"{text} (way {numbered[text]} of {counts[text]})"
+        labels.append(text)
+    return labels

@@ -375,8 +375,8 @@ def _check_material(state: ToWarState, player: int) -> None:
         if total > game.units[code].count:
             raise FieldError(
                 "reserves",
-                f"player {player} has {total} {code} cards in reserve, hand, "
-                f"field and discards; the army has {game.units[code].count}",
+                f"{game.player_names[player]} has {total} {game.units[code].name} cards in reserve, "
+                f"hand, field and discards; the army has {game.units[code].count}",
             )
     if state.hands[player].count("?") > sum(state.reserves[player]):
         raise FieldError(

@@ -19,6 +19,7 @@ from rules_kernel.games.war_chest.box import (
     FIRST_GAME,
     HAND_SIZE,
     HIDDEN,
+    NAMES,
     ROYAL,
     UNITS,
     Hex,
@@ -329,9 +330,9 @@ def _check_coins(state: WarChestState, player: int) -> None:
         if strange:
             raise FieldError(
                 name,
-                f"player {player} has a {strange[0]} coin here; their coins are "
-                f"{', '.join(sorted(army))} and the Royal coin (never in supply or out "
-                "of the game)",
+                f"{_seat_name(state, player)} has {_a_coin(strange[0])} here; their coins are "
+                f"{', '.join(sorted(NAMES[u] for u in army))} and the Royal coin (never in supply "
+                "or out of the game)",
             )
         totals.update(coins)
     for _, owner, kind, height in state.units:
@@ -340,12 +341,14 @@ def _check_coins(state: WarChestState, player: int) -> None:
     for coin, count in totals.items():
         most = 1 if coin == ROYAL else COINS[coin]
         if count > most:
-            raise FieldError("bags", f"player {player} has {count} {coin} coins; the box holds {most}")
+            raise FieldError(
+                "bags", f"{_seat_name(state, player)} has {_coin_count(coin, count)}; the box holds {most}"
+            )
     hidden = state.hands[player].count(HIDDEN) + state.facedown[player].count(HIDDEN)
     if hidden > len(state.bags[player]):
         raise FieldError(
             "bags",
-            f"player {player}'s hidden coins ('?') are counted in their bag, which "
+            f"{_seat_name(state, player)}'s hidden coins ('?') are counted in their bag, which "
             f"holds only {len(state.bags[player])}",
         )
 
@@ -374,25 +377,49 @@ def status(state: WarChestState) -> list[str]:
     for player in range(state.game.num_players):
         if len(state.hands[player]) > most_in_hand:
             remarks.append(
-                f"player {player} holds {len(state.hands[player])} coins; a hand is at most {most_in_hand}"
+                f"{_seat_name(state, player)} holds {len(state.hands[player])} coins; "
+                f"a hand is at most {most_in_hand}"
             )
         out = out_of_game(state, player)
         if out:
             n = sum(out.values())
-            listed = ", ".join(f"{k} {coin}" for coin, k in sorted(out.items()))
-            remarks.append(f"{n} coin{'s' if n > 1 else ''} of player {player} out of the game ({listed})")
+            listed = ", ".join(f"{k} {NAMES[coin]}" for coin, k in sorted(out.items()))
+            remarks.append(
+                f"{n} coin{'s' if n > 1 else ''} of {_seat_name(state, player)} out of the game ({listed})"
+            )
     return remarks
+
+
+def _seat_name(state: WarChestState, player: int) -> str:
+    """A seat as the board names it ("Side A", "Player A1"): the words a page shows."""
+    return state.game.player_names[player]
+
+
+def _a_coin(coin: str) -> str:
+    """'a Knight coin', 'an Archer coin', 'the Royal coin'."""
+    if coin == ROYAL:
+        return "the Royal coin"
+    return f"{'an' if NAMES[coin][0] in 'AEIOU' else 'a'} {NAMES[coin]} coin"
+
+
+def _coin_count(coin: str, count: int) -> str:
+    """'6 Swordsman coins', '2 Royal coins'."""
+    return f"{count} {'Royal' if coin == ROYAL else NAMES[coin]} coin{'s' if count != 1 else ''}"
 
 
 def _check_units(state: WarChestState) -> None:
     for _, owner, kind, _ in state.units:
         if kind not in state.armies[owner]:
-            raise FieldError("units", f"player {owner} has a {kind} unit but no {kind} in their army")
+            unit = NAMES[kind]
+            raise FieldError(
+                "units", f"{_seat_name(state, owner)} has a {unit} unit but no {unit} in their army"
+            )
     for (owner, kind), count in Counter((o, k) for _, o, k, _ in state.units).items():
         if count > (2 if kind == "footman" else 1):
             raise FieldError(
                 "units",
-                f"player {owner} has {count} {kind} units; one of a type (Footman: two) may be on the board",
+                f"{_seat_name(state, owner)} has {count} {NAMES[kind]} units; one of a type (Footman: two) "
+                "may be on the board",
             )
 
 

@@ -83,9 +83,9 @@ def action_text(state: WarStoriesState, action, viewer: int | None, *, memory: b
         if state.cards[action.square] == UNKNOWN or state.apply(action).cards[action.square] is not None:
             return state.forgotten_text(action, viewer)
     if action.is_chance:
-        if viewer is not None:
-            return "the cards are dealt face down"
-        return "the cards are dealt: " + " ".join(action.cards)
+        # in every view: the all-seeing board shows where each card lies, and the record
+        # keeps the deal's notation; a list of card codes tells a reader nothing more
+        return "the cards are dealt face down"
     if isinstance(action, PieceMove):
         return _piece_move_text(state, action)
     return flip_text(state, action.square, named=True)
