@@ -92,7 +92,42 @@ def _needs_engine(item: pytest.Item) -> bool:
     return "compiled_tablebase" in getattr(item, "fixturenames", ())
 
 
+#: the fixtures that start something real and slow: a browser, the static site's build, the
+#: engine's compile (a test that asks for one is `slow`)
+SLOW_FIXTURES = frozenset({"browser", "static_site", "site", "compiled_tablebase"})
+#: the modules whose every test starts servers, builds, virtual environments or the project's
+#: own commands as processes (the browser tests' modules are test_browser*.py)
+SLOW_MODULES = frozenset(
+    {
+        "test_bench_static",
+        "test_dashboard_command",
+        "test_interrupts",
+        "test_page_tour",
+        "test_publish",
+        "test_publish_headers",
+        "test_run_script",
+        "test_static_site",
+    }
+)
+
+
+def is_slow(item: pytest.Item) -> bool:
+    """Whether a test starts something real and slow (see SLOW_FIXTURES, SLOW_MODULES) or says
+    it is slow itself (`@pytest.mark.slow`: a property test over many games, say)."""
+    module = item.path.stem
+    uses = set(getattr(item, "fixturenames", ()))
+    return (
+        item.get_closest_marker("slow") is not None
+        or module in SLOW_MODULES
+        or module.startswith("test_browser")
+        or bool(uses & SLOW_FIXTURES)
+    )
+
+
 def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)  # `./run tests -m "not slow"`: the quick loop
     items.sort(key=_needs_engine)  # stable: the engine's tests last, in their order
 
 

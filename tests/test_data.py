@@ -23,6 +23,7 @@ def test_every_game_has_example_agent_games():
         assert f"{game}-greedy-vs-random.jsonl" in names
 
 
+@pytest.mark.slow
 def test_the_shipped_action_table_replays_under_todays_rules():
     """data/actions.parquet lists every action of a sample of the statistics' games; each game
     must still be legal, action by action, under the kernel's rules as they are now (a rules

@@ -250,6 +250,7 @@ def conserved(state) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_end_and_conserve_the_cards():
     armies = ["western", "northern", "far-eastern", "southern"]
     for seed in range(2000):

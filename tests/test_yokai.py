@@ -43,6 +43,7 @@ def test_fast_perft_equals_generic_perft(game):
 # --- differential games against Fairy-Stockfish (pyffish) --------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id, max_plies, games", [("yokai-3x4", 200, 100), ("yokai-5x6", 80, 50)])
 @pytest.mark.parametrize("block", range(3))
 def test_random_games_agree_with_fairy_stockfish(game_id, max_plies, games, block):
