@@ -93,3 +93,22 @@ def test_only_the_offered_collections_open(tmp_path):
     with pytest.raises(ValueError):
         GamesFromHere(shipped=False)
     assert isinstance(panel, w.VBox)
+
+
+def test_the_page_walks_from_the_start_and_the_players_table_is_escaped():
+    from widgets.collection_panel import GamesFromHerePage, players_frame, players_panel
+
+    page = GamesFromHerePage()
+    first = page.panel.buttons[0]
+    first.click()
+    assert page.moves == [first.description]
+    assert len(page.states) == 2 and not page.back.disabled
+    page.back.click()
+    assert len(page.states) == 1 and page.back.disabled
+    frame = players_frame(shipped())
+    assert {"Player", "Score (95% interval)", "Elo (95% interval)", "Opening"} <= set(frame.columns)
+    assert (frame["Player"] == "greedy 1").any()
+    timed = frame[frame["Moves timed"].str.match(r"[1-9]")]
+    assert not timed.empty and (timed["Seconds a move"] != "–").all()
+    shown = players_panel(shipped()).value
+    assert "<td>greedy 1</td>" in shown and "95% Wilson interval" in shown
