@@ -75,8 +75,9 @@ def write_server_only(notebook: Path, out: Path, home: str) -> None:
     why = metadata.get("rules_explorer", {}).get("server_only", "it needs what only the server has")
     body = (
         f"<h1>{html.escape(card.title)}</h1><p>{html.escape(card.description)}</p>"
-        f'<p class="note">This page needs the server mode: {html.escape(why)}. Run it with '
-        "<code>./run publish</code> (docs/publishing.md).</p>"
+        # a reader's words: what the page needs and where it works, not how to start a server
+        f'<p class="note">This page cannot run in your browser alone: {html.escape(why)}. It works '
+        "on a Rules Explorer site that has a server behind it.</p>"
     )
     out.write_text(document(card.title, body, home), encoding="utf-8")
 
@@ -132,8 +133,8 @@ def notebook_html(notebook) -> str:
             if shown:
                 parts.append(f'<div class="cell">{shown}</div>')
     note = (
-        '<p class="note">Computed when this site was built. The server mode (<code>./run publish</code>) '
-        "has the controls to choose games and run more of them.</p>"
+        '<p class="note">Computed when this site was built. A Rules Explorer site with a server '
+        "behind it has the controls to choose games and play more of them.</p>"
         if renderer.left_out
         else ""
     )

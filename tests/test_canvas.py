@@ -320,11 +320,11 @@ def test_heatmap_figure_names_n_and_has_a_legend():
     figure = heatmap.HeatmapFigure(picture("war-chest-control"), ACTIONS)
     caption = figure.widget.children[-1].value
     assert "n = 2 games, 3 control actions" in caption
-    assert "re-heatmap-legend" in caption and "1,3 (2)" in caption
+    assert "re-heatmap-legend" in caption and "b4 (2)" in caption  # the hex 1,3 by the map's name
     assert "re-heatmap-war-chest-control" in figure.painter.canvas._dom_classes
     still = figure.widget.children[2]  # the same picture for a page without a kernel, hidden here
     assert "re-static-only" in still._dom_classes and still.layout.display == "none"
-    assert still.value.startswith("<svg") and ">1,3</text>" in still.value
+    assert still.value.startswith("<svg") and ">b4</text>" in still.value
 
 
 def test_the_heatmap_drawing_writes_as_svg_too():

@@ -138,7 +138,8 @@ def test_the_site_ships_exactly_its_lock_and_asks_no_one_else(site):
     assert "<table" in statistics and "n = " in statistics
     heatmaps = statistics.split("Where it happens on the board")[1].split("Agent ladder")[0]
     assert heatmaps.count("<svg") >= 5  # each heatmap's picture, not only its legend and caption
-    assert "needs the server mode" in (site / "pages/perfect-play.html").read_text(encoding="utf-8")
+    server_page = (site / "pages/perfect-play.html").read_text(encoding="utf-8")
+    assert "cannot run in your browser alone" in server_page
     snapshot = (site / "static/pyodide/snapshot.bin.gz").read_bytes()
     assert snapshot[:2] == b"\x1f\x8b" and snapshot[4:8] == b"\0\0\0\0"  # gzip, no date in it
     with tarfile.open(site / "static/pyodide/snapshot-files.tar.gz") as tar:

@@ -71,6 +71,7 @@ def test_a_flip_in_the_menu_does_not_tell_the_card_before_it_is_turned():
 
 def test_words_the_menu_cannot_tell_apart_are_numbered():
     """Two War Chest Footman tactics do the same in words (one for each Footman's coin)."""
+
     class Twins:
         def action_text(self, move, viewer=None):
             return "the Footman tactic: each Footman unit may maneuver once"
@@ -130,7 +131,7 @@ def test_the_replay_page_shows_no_python():
 
 
 def test_values_are_in_words_without_centipawns_or_engine_ids():
-    """"+0 cp" and "by ismcts" were shown as they came from the engines."""
+    """ "+0 cp" and "by ismcts" were shown as they came from the engines."""
     scored = Estimate(0.5, None, cp=0)
     assert value_words(scored) == "50.0%" and "cp" not in value_words(scored)
     assert value_words(Estimate(0.0, 0.0, "loss", 26, True)) == "loss in 26"
@@ -138,3 +139,120 @@ def test_values_are_in_words_without_centipawns_or_engine_ids():
     assert move_value_words(Estimate(0.62)) == "62% expected"
     assert all(not re.fullmatch(r"[a-z-]+", title) for title in ENGINE_TITLES.values())
     assert "ISMCTS" not in " ".join(ENGINE_TITLES.values())
+
+
+# --- the statistics page: names, places and agents in the games' words ------------------------
+DATA = Path(__file__).parent.parent / "data"
+KEBAB_ID = re.compile(
+    r"\b(?:light-cavalry|warrior-priest|royal-guard|far-eastern|northern|southern|western)\b"
+)
+
+
+def visible(widget) -> str:
+    """The words a widget shows (markup dropped)."""
+    return re.sub(r"<[^>]+>", " ", widget.value)
+
+
+def test_the_statistics_name_armies_units_and_agents_as_the_games_do():
+    """Once "far-eastern", "light-cavalry", "warrior-priest", "ismcts:5", "fsf:2"."""
+    from rules_kernel import stats
+    from widgets import stats_panel as sp
+
+    games = stats.read_games(DATA / "games.parquet")
+    seats = games[games["experiment"] == "seats"]
+    war_chest = seats[seats["game"] == "war-chest"]
+    shown = " ".join(
+        visible(panel)
+        for panel in (
+            sp.army_pair_plot(seats),
+            sp.army_summary(seats),
+            sp.army_table(seats),
+            sp.army_pair_table(seats),
+            sp.unit_plot(war_chest, "random against random"),
+            sp.unit_table(war_chest, "random against random"),
+        )
+    )
+    assert "Fernöstliche Armee" in shown and "Light Cavalry" in shown and "Warrior Priest" in shown
+    assert not KEBAB_ID.search(shown), KEBAB_ID.search(shown)
+    assert "CI)" not in shown  # the interval said in words, not abbreviated
+    assert sp.agent_name("ismcts:5") == "playout search (5 playouts)"
+    assert sp.agent_name("fsf:2") == "Fairy-Stockfish (2 moves deep)"
+    assert sp.agent_name("mcts:5") == "tree search (5 iterations)"
+
+
+def test_the_statistics_say_no_command():
+    """Once "(so anyone can play them again: python -m rules_kernel.make_data --only statistics)"."""
+    from widgets import stats_panel as sp
+
+    words = visible(sp.provenance(DATA)) + visible(sp.ladder_panel(DATA).children[0])
+    assert "python" not in words and "make_data" not in words and "seed 2026" in words
+    ladder = " ".join(visible(child) for child in sp.ladder_panel(DATA).children[1:])
+    assert not re.search(r"\b(?:fsf|ismcts|mcts):\d", ladder) and "sd 1" not in ladder
+
+
+def test_war_chest_places_are_named_by_the_map_in_the_heatmap():
+    """Once "Most: 3,2 (117), 2,1 (104)" and a table of locations `3,2`: the map's names."""
+    import pandas as pd
+
+    from widgets import heatmap
+
+    actions = pd.read_parquet(DATA / "actions.parquet")
+    chosen = [p for p in heatmap.pictures() if p.game == "war-chest"]
+    panel = heatmap.heatmap_panel(actions, chosen)
+    figure, table = panel.children[0].children[0], panel.children[1]
+    words = " ".join(visible(child) for child in figure.children if hasattr(child, "value")) + visible(table)
+    assert re.search(r"Most: [a-g][1-7] \(\d", words) and not re.search(r"\b\d,\d\b", words), words[:400]
+    drawing, _ = heatmap.heatmap_drawing(
+        rk.load_game("war-chest").initial_state().scene(), {"3,2": 5}, "test"
+    )
+    texts = [op.text for op in drawing if type(op).__name__ == "Text"]
+    assert "d3" in texts and "3,2" not in texts
+
+
+# --- the explainers and the other published pages: no notation, file or command -------------------
+PUBLISHED = ["perfect-play", "statistics", "statistics-dashboard", "replay"] + [
+    p.stem for p in sorted(NOTEBOOKS.glob("rules-*.ipynb"))
+]
+#: what a page's reader must never see: moves and hexes in notation, files, commands, ids
+DEVELOPER = re.compile(
+    r"\b[a-g][1-7][a-g][1-7]\+?\b|[A-Z]{1,3}@[a-g]\d|\(\d,\d\)|\b\d,\d\b|`|docs/|\.md\b|\.txt\b"
+    r"|python -m|\./run|\brules_kernel\b|\bNOTES\b"
+)
+
+
+def shown_texts(name: str) -> list[str]:
+    """A notebook's markdown, and the string literals its code cells hand to the page (the
+    puzzles' questions, answers and hints): what Voilà shows of it. Position texts (the
+    arguments a board is built from, never shown) are left out."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    texts = [cell.source for cell in nb.cells if cell.cell_type == "markdown"]
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for keyword in ("explanation", "hint"):
+            for found in re.finditer(keyword + r'=((?:\s*"(?:[^"\\]|\\.)*")+)', cell.source):
+                texts.append("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', found.group(1))))
+        for found in re.finditer(r'(?:MovePuzzle|ChoicePuzzle)\((?:[^"]*?)"([A-Z*][^"]*)"', cell.source):
+            texts.append(found.group(1))
+    return texts
+
+
+@pytest.mark.parametrize("name", PUBLISHED)
+def test_a_published_page_shows_no_notation_file_or_command(name):
+    """The explainers' answers once opened with "a3a4:" and "(G@a5)", a War Chest puzzle named
+    "the Swordsman on 3,5", the perfect-play page "*b1a2*" and `docs/tablebase.md`, the
+    statistics page "`docs/games/war-chest.md`"."""
+    texts = shown_texts(name)
+    assert texts
+    found = [(m.group(0), text[:80]) for text in texts for m in [DEVELOPER.search(text)] if m]
+    assert not found, found
+
+
+def test_the_static_site_says_what_a_server_page_needs_in_a_readers_words(tmp_path):
+    from publish.static_pages import write_server_only
+
+    out = tmp_path / "perfect-play.html"
+    write_server_only(NOTEBOOKS / "perfect-play.ipynb", out, "../index.html")
+    page = re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8").split("<body", 1)[-1])
+    assert "cannot run in your browser alone" in page and "solved table" in page
+    assert "./run" not in page and "docs/" not in page and "numpy" not in page

@@ -79,6 +79,7 @@ def heatmap_drawing(
     layout = board_layout(board_only(scene, tokens=False), top=26, min_width=250)
     scale = scale or ColourScale(max(counts.values(), default=0))
     shades = {c.id: c.shade for c in scene.cells}
+    names = place_names(scene)
     p = Painter()
     p.rect(0, 0, layout.width, layout.height, fill="#FFFFFF")
     p.text(layout.width / 2, 17, headline, size=13, bold=True)
@@ -94,13 +95,21 @@ def heatmap_drawing(
     for cid, box in layout.cells.items():
         n = counts.get(cid, 0)
         named = layout.hexes and shades.get(cid) == "location"  # a hex map has no coordinates:
-        size = max(MIN_TEXT, min(18.0, box.size * 0.4))  # its locations carry their ids
+        size = max(MIN_TEXT, min(18.0, box.size * 0.4))  # its locations carry the map's names
         if n:
             baseline = box.cy - 1 if named else box.cy + size * 0.35
             p.text(box.cx, baseline, f"{n:,}", size=size, bold=True, color=ink_on(scale.colour(n)))
         if named:
-            p.text(box.cx, box.cy + (12 if n else 4), cid, size=MIN_TEXT, color=ink_on(scale.colour(n)))
+            p.text(
+                box.cx, box.cy + (12 if n else 4), names[cid], size=MIN_TEXT, color=ink_on(scale.colour(n))
+            )
     return p, layout
+
+
+def place_names(scene: Scene) -> dict[str, str]:
+    """Each cell by the name the board shows (War Chest's hexes a1–g7, not the notation's
+    `3,2`; a square's name is its id)."""
+    return {c.id: c.label or c.id for c in scene.cells}
 
 
 def legend_html(scale: ColourScale) -> str:
@@ -169,6 +178,7 @@ class HeatmapFigure:
     def __init__(self, picture: Picture, actions: pd.DataFrame, *, experiment: str = "random against random"):
         self.picture = picture
         scene = rk.load_game(picture.game).initial_state().scene()
+        self.names = place_names(scene)
         self.data = picture.count(actions, scene)
         self.counts = self.data.counts()
         self.scale = ColourScale(max(self.counts.values(), default=0))
@@ -178,7 +188,7 @@ class HeatmapFigure:
         self.painter.canvas.add_class("re-heatmap-canvas")
         self.painter.canvas.add_class(f"re-heatmap-{picture.key}")
         self.painter.paint(ops)
-        top = ", ".join(f"{cell} ({n:,})" for cell, n in list(self.counts.items())[:3])
+        top = ", ".join(f"{self.names.get(cell, cell)} ({n:,})" for cell, n in list(self.counts.items())[:3])
         caption = (
             f"{picture.title}, {experiment}: n = {self.data.games:,} games, "
             f"{self.data.events:,} {picture.what}; {picture.explains}." + (f" Most: {top}." if top else "")
@@ -218,7 +228,7 @@ def when_table(figure: HeatmapFigure) -> w.HTML:
 
     frame = figure.data.cells.reset_index()
     columns = [
-        sp.label("cell", "Location"),
+        sp.label("cell", "Location", figure.names),
         sp.count("events", figure.picture.what.capitalize()),
         sp.count("games", "In games"),
         sp.Column("First at ply", lambda r: f"{int(r['first_ply']):,}"),

@@ -45,6 +45,40 @@ def titles_of(games: pd.DataFrame) -> str:
     return " and ".join(game_title(g) for g in ordered + sorted(present - set(ordered)))
 
 
+# --- names as the games say them ---------------------------------------------------------------
+#: the kinds of agent a data file names by id ("ismcts:5"): what each is, in words
+_AGENT_KINDS = {
+    "random": "random",
+    "greedy": "greedy (one move ahead)",
+    "mcts": "tree search ({n} iterations)",
+    "ismcts": "playout search ({n} playouts)",
+    "fsf": "Fairy-Stockfish ({n} moves deep)",
+    "perfect": "perfect (the solved game's table)",
+}
+
+
+def army_name(army: str) -> str:
+    """A To War! army by its name on the box ("Nordische Armee"), not its id ("northern")."""
+    from rules_kernel.games.to_war import ARMY_NAMES
+
+    return ARMY_NAMES.get(str(army), str(army))
+
+
+def unit_name(unit: str) -> str:
+    """A War Chest unit by the name its card prints ("Light Cavalry"), not its id."""
+    from rules_kernel.games.war_chest.box import NAMES
+
+    return NAMES.get(str(unit), str(unit))
+
+
+def agent_name(agent: str) -> str:
+    """An agent in words ("tree search (5 iterations)"), not its id ("mcts:5"); the statistics
+    page says what each kind is."""
+    kind, _, n = str(agent).partition(":")
+    words = _AGENT_KINDS.get(kind)
+    return str(agent) if words is None else words.format(n=n or "some")
+
+
 # --- numbers as text ------------------------------------------------------------------------
 
 
@@ -171,7 +205,7 @@ def seat_table(games: pd.DataFrame) -> w.HTML:
             count("second_wins", "Second wins"),
             count("draws", "Draws"),
             count("unfinished", "Unfinished"),
-            share("first_share", "First player's share (95% CI)"),
+            share("first_share", "First player's share (95% interval)"),
         ],
         caption,
     )
@@ -234,7 +268,7 @@ def agent_table(games: pd.DataFrame) -> w.HTML:
             count("greedy_first", "Greedy sat first"),
             count("decided", "Decided"),
             count("greedy_wins", "Greedy won"),
-            share("greedy_share", "Greedy's share (95% CI)"),
+            share("greedy_share", "Greedy's share (95% interval)"),
         ],
         caption,
     )
@@ -244,9 +278,10 @@ def army_pair_plot(games: pd.DataFrame) -> w.HTML:
     """The first seat's share for each army pair as seated, as a heat map, over the games
     whose seats hold an army (To War!)."""
     pairs, name = stats.army_pairs(games), titles_of(stats.holding(games, "army"))
-    armies = sorted({*map(str, pairs["army_0"]), *map(str, pairs["army_1"])})
+    ids = sorted({*map(str, pairs["army_0"]), *map(str, pairs["army_1"])})
+    armies = [army_name(a) for a in ids]
     cells = {
-        (str(r["army_0"]), str(r["army_1"])): (
+        (army_name(r["army_0"]), army_name(r["army_1"])): (
             r["first_share"],
             f"{percent(r['first_share'])}\nn={int(r['decided'])}",
         )
@@ -278,11 +313,11 @@ def army_pair_table(games: pd.DataFrame) -> w.HTML:
     return table(
         pairs,
         [
-            label("army_0", "First player's army"),
-            label("army_1", "Second player's army"),
+            Column("First player's army", lambda row: army_name(row["army_0"]), numeric=False),
+            Column("Second player's army", lambda row: army_name(row["army_1"]), numeric=False),
             count("games", "Games (n)"),
             count("draws", "Draws"),
-            share("first_share", "First player's share (95% CI)"),
+            share("first_share", "First player's share (95% interval)"),
         ],
         caption,
     )
@@ -298,11 +333,11 @@ def army_table(games: pd.DataFrame) -> w.HTML:
     return table(
         armies,
         [
-            label("army", "Army"),
+            Column("Army", lambda row: army_name(row["army"]), numeric=False),
             count("seats", "Seats (n)"),
             count("wins", "Won"),
             count("draws", "Drawn"),
-            share("win_rate", "Win rate (95% CI)"),
+            share("win_rate", "Win rate (95% interval)"),
         ],
         caption,
     )
@@ -317,7 +352,7 @@ def unit_plot(games: pd.DataFrame, title: str) -> w.HTML:
     units = unit_rates(games).sort_values("win_rate", ascending=False)
     name = titles_of(stats.holding(games, "unit"))
     svg = charts.interval_plot(
-        list(units["unit"].astype(str)),
+        [unit_name(u) for u in units["unit"]],
         list(100 * units["win_rate"]),
         list(100 * units["ci_low"]),
         list(100 * units["ci_high"]),
@@ -344,11 +379,11 @@ def unit_table(games: pd.DataFrame, title: str) -> w.HTML:
     return table(
         units,
         [
-            label("unit", "Unit"),
+            Column("Unit", lambda row: unit_name(row["unit"]), numeric=False),
             count("seats", "Seats (n)"),
             count("wins", "Won"),
             count("draws", "Drawn"),
-            share("win_rate", "Win rate (95% CI)"),
+            share("win_rate", "Win rate (95% interval)"),
         ],
         caption,
     )
@@ -365,7 +400,7 @@ def endings_table(games: pd.DataFrame, title: str) -> w.HTML:
             game_label("game", "Game"),
             label("ending", "Ending"),
             count("games", "Games"),
-            share("share", "Share (95% CI)"),
+            share("share", "Share (95% interval)"),
         ],
         caption,
     )
@@ -641,8 +676,8 @@ def army_summary(games: pd.DataFrame) -> w.HTML:
     )
     return prose(
         f"Over the {pairs} army pairs, each played from both seats, the first player won {seat_text} of "
-        f"{int(seat['decided']):,} decided games. By army over both seats, {best['army']} won "
-        f"{_rate(best)} of its {int(best['seats']):,} seats and {worst['army']} {_rate(worst)} of "
+        f"{int(seat['decided']):,} decided games. By army over both seats, {army_name(best['army'])} won "
+        f"{_rate(best)} of its {int(best['seats']):,} seats and {army_name(worst['army'])} {_rate(worst)} of "
         f"{int(worst['seats']):,}. {verdict}"
     )
 
@@ -659,8 +694,10 @@ def provenance(data: str | os.PathLike) -> w.HTML:
         else f"{seats:,} per game"
     )
     return prose(
-        f"These games were played on {str(made['made'])[:10]} with seed {made['seed']} (so anyone can "
-        f"play them again: {made['command']}): random against "
+        # the command that made them is in the files and in docs/statistics.md: a reader is told
+        # that the games can be played again, not how to type it
+        f"These games were played on {str(made['made'])[:10]} with seed {made['seed']} (the same seed "
+        f"plays the same games again): random against "
         f"random {per_game}; greedy against random {made['games_per_game']['agents']:,} per game; the first "
         f"{replayed} random games of each game replayed action by action for the branching factor."
     )
@@ -673,20 +710,20 @@ def ladder_table(ratings: pd.DataFrame, game: str, games_per_pair: int) -> w.HTM
     """One game's agents by Elo rating (`rules_kernel.ladder.ratings`), best first."""
     rows = ratings[ratings["game"] == game]
     prior = (
-        " A perfect record: a weak prior (sd 1,000 Elo) keeps the ratings finite."
+        " A perfect record: a weak prior (a spread of 1,000 Elo points) keeps the ratings finite."
         if rows["prior"].any()
         else ""
     )
     caption = (
         f"{game_title(game)}: Elo ratings from a round robin, {games_per_pair} games per pair with the "
         f"seats alternating, n = {int(rows['n'].sum()) // 2:,} games; {_anchor(rows)}, 95% interval "
-        f"from the observed information.{prior}"
+        f"from the likelihood's curvature.{prior}"
     )
     return table(
         rows,
         [
-            label("agent", "Agent"),
-            Column("Rating (95% CI)", _rating_text),
+            Column("Agent", lambda row: agent_name(row["agent"]), numeric=False),
+            Column("Rating (95% interval)", _rating_text),
             count("n", "Games (n)"),
             Column("Won–drawn–lost", lambda r: f"{int(r['wins'])}–{int(r['draws'])}–{int(r['losses'])}"),
             Column("Score", lambda r: percent(r["score"])),
@@ -697,7 +734,9 @@ def ladder_table(ratings: pd.DataFrame, game: str, games_per_pair: int) -> w.HTM
 
 def _anchor(rows: pd.DataFrame) -> str:
     anchored = rows[rows["anchor"]]
-    return f"{anchored['agent'].iloc[0]} = 0 (the others relative to it)" if len(anchored) else "mean 0"
+    if not len(anchored):
+        return "mean 0"
+    return f"{agent_name(anchored['agent'].iloc[0])} = 0 (the others relative to it)"
 
 
 def _rating_text(row: pd.Series) -> str:
@@ -712,7 +751,7 @@ def ladder_plot(ratings: pd.DataFrame, game: str) -> w.HTML:
     low = 200 * math.floor(min(0.0, rows["ci_low"].min()) / 200)
     high = 200 * math.ceil(max(200.0, rows["ci_high"].max()) / 200)
     svg = charts.interval_plot(
-        list(rows["agent"]),
+        [agent_name(a) for a in rows["agent"]],
         list(rows["rating"]),
         list(rows["ci_low"]),
         list(rows["ci_high"]),
@@ -740,7 +779,8 @@ def ladder_panel(data: str | os.PathLike) -> w.VBox:
     ratings = ladder.ratings(results)
     intro = prose(
         f"These {len(results):,} games were played on {str(made['made'])[:10]} with seed {made['seed']} "
-        f"({made['command']}); search agents with {made['budget']} iterations or playouts a move."
+        f"(the same seed plays the same games again); the search agents with {made['budget']} "
+        "iterations or playouts a move, so the whole ladder is made in minutes."
     )
     parts: list[w.Widget] = [intro]
     for game in made["agents"]:
