@@ -142,3 +142,51 @@ def test_an_empty_discard_pile_is_no_face_down_coin():
     assert ">empty</text>" in body
     assert "discard pile: empty" in hits and "face-down coin" not in hits
     assert draw.item_words(rk.scene.ZoneItem("x:y", "?", "?", face_down=True)) == "face-down card"
+
+
+@pytest.mark.parametrize("game_id, options", GAMES, ids=lambda v: str(v))
+def test_a_name_has_one_short_form_in_every_place(game_id, options):
+    """Issue 46 item 5: "one short name per unit" — a unit read "Warri. Priest" in one box,
+    "Warr. Prie." in another and "WP" on the map. Where a whole name does not fit, every place
+    writes the same short form (`labels.short_name`); only where not even that fits, the mark."""
+    shorts: dict[str, set[str]] = {}
+    for scene in scenes(game_id, options):
+        for room in (None, PHONE):
+            for p in draw.placed_labels(scene, layout_scene(scene, room=room)):
+                if p.label.short and " ".join(p.label.lines) not in (p.name, p.name[:2]):
+                    shorts.setdefault(p.name, set()).add(" ".join(p.label.lines))
+    for name, forms in shorts.items():
+        marks = {f for f in forms if "." not in f}  # a mark ("WP", "Sw") is not a short name
+        assert forms - marks <= {labels.short_name(name)}, (name, forms)
+
+
+def test_short_names_keep_four_letters_of_each_long_word_or_the_declared_break():
+    assert labels.short_name("Warrior Priest") == "Warr. Prie."
+    assert labels.short_name("Light Cavalry") == "Light Cava."
+    assert labels.short_name("Koropokkuru") == "Koro."  # Yōkai's declared break: "Koro-"/"pokkuru"
+    assert labels.short_name("Royal Guard") == "Royal Guard"  # no word to cut: the name itself
+
+
+def test_zone_headings_wrap_whole_and_strips_keep_their_zones_apart():
+    """Issue 46 item 5: "Side A: supply (Marshall, Mercenary, Pikeman, Wa…" — a heading is
+    never cut: it wraps at spaces within its room, every word kept, and the items start under
+    its last line; in the compact strip of another player's zones, a line stands between one
+    zone's items and the next's."""
+    game = rk.load_game("war-chest", players=4)
+    states, _ = random_game(game, 2, cap=40)
+    scene = states[-1].scene()
+    for room in (None, PHONE):
+        layout = layout_scene(scene, room=room)
+        for box in layout.zones:
+            lines = box.heading_lines
+            assert " ".join(lines) == " ".join(box.heading.split()) and not any("…" in x for x in lines)
+            assert all(labels.text_width(line, 12) <= box.room for line in lines if " " in line)
+            assert all(item.y >= box.y + 18 * len(lines) for item in box.items), box.zone.id
+        assert any(len(box.heading_lines) > 1 for box in layout.zones), room  # the supply's list
+        separated = [box for box in layout.zones if box.separator is not None]
+        assert separated, room
+        ops = draw.draw_scene(scene, layout)
+        lines = [op for op in ops if isinstance(op, draw.Line)]
+        for box in separated:
+            x, top, bottom = box.separator
+            assert any(op.x1 == op.x2 == x and top <= op.y1 < op.y2 <= bottom for op in lines), box.zone.id

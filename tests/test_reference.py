@@ -164,3 +164,33 @@ def test_a_game_without_a_reference_says_so():
     assert panel.titles == ("Reference: Toy Nim",)
     panel.selected_index = 0
     assert NONE_YET in panel.children[0].value and "<li " not in panel.children[0].value
+
+
+def test_to_war_reference_describes_exactly_the_marks_its_cards_carry():
+    """Issue 46 item 5: the reference spoke of arrows and a crown while the cards showed an
+    orange "E" pennant and no arrows. A card on the board carries its name, its two numbers
+    and, for an elite unit, a crown on a pennant (the printed cards' crown); the reference
+    names that crown and gives moves in words, not as arrows to look for."""
+    import dataclasses
+
+    from rules_kernel.scene import Token
+    from widgets import draw
+    from widgets.layout import layout_scene
+
+    game = rk.load_game("to-war")
+    text = " ".join(f"{e.name}: {e.line}" for e in game.reference())
+    assert "♛" in text and "arrows; here" in text and "↑" not in text and "↕" not in text
+    start = game.initial_state().scene()
+    for elite in (True, False):
+        unit = next(u for u in game.units.values() if u.elite is elite)
+        card = Token(
+            "b2",
+            f"{unit.name} {unit.attack}/{unit.defence}",
+            unit.code,
+            owner=0,
+            kind="card",
+            flags=("elite",) if elite else (),
+        )
+        scene = dataclasses.replace(start, tokens=(card,))
+        drawn = [op.text for op in draw.draw_scene(scene, layout_scene(scene)) if isinstance(op, draw.Text)]
+        assert ("♛" in drawn) is elite and "E" not in drawn, (unit.name, drawn)

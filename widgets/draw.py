@@ -19,7 +19,7 @@ from typing import NamedTuple, Union
 
 from rules_kernel.scene import Cell, Scene, Token, ZoneItem
 from widgets.labels import MIN_TEXT, Label, Shape, fit, rect_shape, text_width
-from widgets.layout import MARGIN, CellBox, Layout, layout_scene
+from widgets.layout import HEADING_SIZE, MARGIN, ZONE_TITLE, CellBox, Layout, layout_scene
 
 OWNER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")  # orange, sky blue, green, pink
 OWNER_MARKS = ("A", "B", "C", "D")
@@ -249,8 +249,12 @@ def draw_scene(scene: Scene, layout: Layout) -> Painter:
             p.end_group()
     for zone_box in layout.zones:
         zone = zone_box.zone
-        if zone_box.heading:
-            p.text(zone_box.x, zone_box.y + 12, zone_box.heading, size=12, color=INK, align="left")
+        for i, line in enumerate(zone_box.heading_lines):
+            top = zone_box.y + 12 + i * ZONE_TITLE
+            p.text(zone_box.x, top, line, size=HEADING_SIZE, color=INK, align="left")
+        if zone_box.separator is not None:
+            x, top, bottom = zone_box.separator
+            p.line(x, top + 4, x, bottom - 4, stroke=BOARD_LINE, width=1)
         for item, box in zip(zone.items, zone_box.items, strict=True):
             _draw_item(p, item, box.x, box.y, box.w, title=f"{zone.title}: {item.name}")
     return p
@@ -422,12 +426,18 @@ def _card_label(
     _label(p, token.name, token.symbol, shape, cx, (top + bottom) / 2, colour, title)
 
 
+#: what a flag's pennant carries, where it is not the flag's first letter: the crown of To
+#: War!'s elite units, as on the printed cards (its reference says so)
+FLAG_MARKS = {"elite": "♛"}
+
+
 def _draw_flags(p: Painter, token: Token, x: float, y: float) -> None:
-    """Badges on a token: a Nobori pennant (War Stories), an elite crown mark, ..."""
+    """Badges on a token: a Nobori pennant (War Stories, "N"), an elite unit's crown (To War!)."""
     for i, flag in enumerate(token.flags):
         fx = x + 2 + i * 20
         p.polygon(((fx, y - 8), (fx + 18, y), (fx, y + 8)), fill=PROMOTED, stroke=INK, width=1)
-        p.text(fx + 6, y + 4, flag[:1].upper(), size=MIN_TEXT, color="#FFFFFF", bold=True)
+        mark = FLAG_MARKS.get(flag, flag[:1].upper())
+        p.text(fx + 6, y + 4, mark, size=MIN_TEXT, color="#FFFFFF", bold=True)
 
 
 def _draw_coin(p: Painter, token: Token, cx: float, cy: float, r: float, title: str, avoid: tuple) -> None:

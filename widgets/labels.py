@@ -10,10 +10,11 @@ descent — lies inside the shape. The ways, best first:
 1. the whole name on one line, 13 px down to `MIN_TEXT` (11 px, never smaller);
 2. the name broken where its game says (`Game.NAME_BREAKS`: "Koro-" / "pokkuru") or at its
    spaces, never inside a word at an arbitrary letter;
-3. a short form: the declared break's first part or the long words cut to their first
-   letters with a full stop ("Koro.", "Bogens." / "2/2", "Kib." / "yel."), at least three
-   letters of a word;
-4. the token's own mark (`symbol`: "Kn", "LC"), cut to what fits if need be.
+3. the name's one short form (`short_name`), the same in every place it stands: the declared
+   break's first part ("Koro."), else its long words cut to four letters and a full stop
+   ("Warr. Prie.", "Light Cava."), on one line or two;
+4. only where not even that fits, the token's own mark (`symbol`: "Kn", "LC"), cut to what
+   fits if need be.
 
 The full name is always in the tooltip and the screen-reader label (`draw.describe_token`,
 `svg.hit_layer`). Shapes are given relative to the label's centre, so one fit serves every
@@ -220,26 +221,33 @@ def _whole_ways(name: str, breaks: tuple[str, ...]) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(ways))
 
 
-def _short_ways(name: str, breaks: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Short forms, longest first: the declared break's first part ("Koro."), then the long
-    words (of letters) cut to k letters and a full stop, k down to 3 ("Kits.", "Kit.")."""
-    ways: list[tuple[str, ...]] = []
-    if breaks:
-        head = breaks[0].rstrip("-")
-        if head.isalpha():
-            ways.append((head + ".",))
+#: a word longer than this is cut in a short name ("Cavalry" -> "Cava."), shorter ones stay
+SHORT_WORD = 5
+
+
+def short_name(name: str) -> str:
+    """A name's one short form, the same wherever the whole name does not fit (the hand, the
+    supply, the map): its game's declared break's first part ("Koropokkuru" -> "Koro."), else
+    every word of letters longer than SHORT_WORD cut to four letters and a full stop ("Warrior
+    Priest" -> "Warr. Prie.", "Light Cavalry" -> "Light Cava."); the name itself when no word
+    is that long."""
+    breaks = NAME_BREAKS.get(name, ())
+    if breaks and breaks[0].rstrip("-").isalpha():
+        return breaks[0].rstrip("-") + "."
     words = name.split()
-    longest = max((len(w) for w in words if w.isalpha()), default=0)
-    for k in range(longest - 2, 2, -1):
-        cut = tuple(w[:k] + "." if w.isalpha() and len(w) > k + 1 else w for w in words)
-        if cut == tuple(words):
-            continue
-        ways.append((" ".join(cut),))
-        if len(cut) > 1:
-            ways.append((cut[0], " ".join(cut[1:])))
-        if len(cut) == 3:
-            ways.append(cut)
-    return list(dict.fromkeys(ways))
+    return " ".join(w[:4] + "." if w.isalpha() and len(w) > SHORT_WORD else w for w in words)
+
+
+def _short_ways(name: str) -> list[tuple[str, ...]]:
+    """The one short name on a line, or broken at its spaces."""
+    short = short_name(name)
+    if short == name:
+        return []
+    words = short.split()
+    ways = [(short,)]
+    if len(words) > 1:
+        ways.append((words[0], " ".join(words[1:])))
+    return ways
 
 
 def fit(name: str, symbol: str, shape: Shape, top: float = MAX_LABEL) -> Label:
@@ -262,7 +270,7 @@ def _fit(name: str, breaks: tuple[str, ...], symbol: str, shape: Shape, top: flo
             best = label
     if best is not None:
         return best
-    for lines in _short_ways(name, breaks):
+    for lines in _short_ways(name):
         label = _largest(lines, shape, top)
         if label is not None:
             return label._replace(short=True)

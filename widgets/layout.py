@@ -11,12 +11,15 @@ import math
 from dataclasses import dataclass, field
 
 from rules_kernel.scene import Scene, Zone
+from widgets.labels import text_width
 
 MARGIN = 26  # room for coordinates
-ZONE_TITLE = 18
+ZONE_TITLE = 18  # a zone heading's line (12 px text), and the room above its items per line
+HEADING_SIZE = 12
+STRIP_GAP = 14  # between two zones' items in a compact strip, a thin line in the middle
 ITEM = 54  # zone item box
 HEX_ITEM = 48  # the viewer's zone items beside a hex map
-COMPACT_ITEM = 38  # other players' zone items there, one strip a player
+COMPACT_ITEM = 42  # other players' zone items there, one strip a player
 ITEM_GAP = 6
 STATUS = 26
 NARROW_TALL = 1.4  # on a narrow screen a square board may be this much taller than wide
@@ -53,18 +56,42 @@ class ZoneBox:
     #: the line drawn above the items ("" in a compact strip, whose summary says it all)
     title: str | None = None
 
-    #: the room the heading may take, in pixels (longer headings are cut with '…')
+    #: the room the heading may take, in pixels (a longer heading wraps at its spaces)
     room: float = 10_000
+    #: in a compact strip, where the line between this zone's items and the previous
+    #: zone's stands (x, top, bottom); None for the first zone and outside strips
+    separator: tuple[float, float, float] | None = None
 
     @property
     def heading(self) -> str:
         if self.title is not None:
-            text = self.title
+            return self.title
+        hidden = f" — {self.zone.hidden_count} hidden" if self.zone.hidden_count else ""
+        return f"{self.zone.title}{hidden}"
+
+    @property
+    def heading_lines(self) -> tuple[str, ...]:
+        """The heading in lines that fit `room` (never cut: a zone's name or its list of units
+        would lose what it says), broken at spaces."""
+        return wrap(self.heading, self.room)
+
+
+def wrap(text: str, room: float, size: float = HEADING_SIZE) -> tuple[str, ...]:
+    """`text` in lines no wider than `room` at `size` px, broken at spaces (a word wider than
+    the room stands on a line of its own). Widths are the bold face's, a little wider than the
+    plain text drawn: a line never runs over."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] += f" {word}"
         else:
-            hidden = f" — {self.zone.hidden_count} hidden" if self.zone.hidden_count else ""
-            text = f"{self.zone.title}{hidden}"
-        fits = int(self.room / 6.6)  # 12 px sans-serif: about 6.6 px a character
-        return text if len(text) <= fits else text[: fits - 1] + "…"
+            lines.append(word)
+    return tuple(lines)
+
+
+def _items_top(box: ZoneBox) -> float:
+    """Where a zone's items start: under its heading's lines (none for an empty heading)."""
+    return box.y + ZONE_TITLE * max(1, len(box.heading_lines))
 
 
 @dataclass
@@ -272,14 +299,26 @@ def _hex_cells(scene: Scene, max_board: float):
 
 
 def _place_strip(zones: list[Zone], out: list[ZoneBox], y: float, left: float, right: float) -> float:
-    """One player's zones as one compact strip: a summary line, then all items in a row."""
+    """One player's zones as one compact strip: a summary line, then all items in a row, each
+    zone's items apart from the previous zone's by a gap with a thin line (hand, bag, discard
+    pile and supply must not read as one pile)."""
     counts = [f"{_short_title(z)} {sum(i.count for i in z.items) + z.hidden_count}" for z in zones]
-    x, row_y = left, y + ZONE_TITLE
+    first = None
+    x = left
     for i, zone in enumerate(zones):
         owner_name = zone.title.split(":")[0] if ":" in zone.title else zone.title
         box = ZoneBox(
             zone, left, y, title=f"{owner_name}: " + " · ".join(counts) if i == 0 else "", room=right - left
         )
+        if first is None:
+            first = box
+            row_y = _items_top(box)
+        if zone.items and x > left:
+            if x + STRIP_GAP + COMPACT_ITEM > right:
+                x, row_y = left, row_y + COMPACT_ITEM + ITEM_GAP
+            else:
+                box.separator = (x + (STRIP_GAP - ITEM_GAP) / 2, row_y, row_y + COMPACT_ITEM)
+                x += STRIP_GAP - ITEM_GAP
         for entry in zone.items:
             if x + COMPACT_ITEM > right:
                 x, row_y = left, row_y + COMPACT_ITEM + ITEM_GAP
@@ -301,7 +340,7 @@ def _place_zones(
 ) -> float:
     for zone in zones:
         box = ZoneBox(zone, left, y, room=right - left)
-        x, row_y = left, y + ZONE_TITLE
+        x, row_y = left, _items_top(box)
         for entry in zone.items:
             if x + item > right:
                 x, row_y = left, row_y + item + ITEM_GAP

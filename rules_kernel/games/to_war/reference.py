@@ -1,7 +1,8 @@
-"""The reference panel of To War! (`ToWar.reference`): what a card's two numbers, its arrows
-and its crown mean ("Eigenschaften der Einheiten", "Der Kampf"), the turn in one line, and
-every unit of this game's unit table, army by army (the armies in play first), with its
-values: the table is the truth (the shipped one is provisional)."""
+"""The reference panel of To War! (`ToWar.reference`): what a card's two numbers and its
+crown mean, how units move (the printed cards' arrows, in words) ("Eigenschaften der
+Einheiten", "Der Kampf"), the turn in one line, and every unit of this game's unit table, army
+by army (the armies in play first), with its values: the table is the truth (the shipped one
+is provisional)."""
 
 from __future__ import annotations
 
@@ -29,14 +30,16 @@ def entries(game: ToWar) -> list[ReferenceEntry]:
             group="Cards",
         ),
         ReferenceEntry(
-            "Arrows",
-            "↑ forward only; ↕ forward, left or right (never back); a bar under the arrow: after a "
-            "step onto a free square, a second step (or none)",
+            "Moves",
+            "the printed cards show them with arrows; here each unit's line below says them: forward "
+            "only, or forward, left or right (never back); one step, or two (after a step onto a free "
+            "square, a second step or none)",
             group="Cards",
         ),
         ReferenceEntry(
-            "Crown",
-            "an elite unit: when both reserves are spent, more units on the grid win, then more elite units",
+            "Crown ♛",
+            "an elite unit, marked by a crown on the pennant at its card's corner: when both reserves "
+            "are spent, more units on the grid win, then more elite units",
             group="Cards",
         ),
         ReferenceEntry(
@@ -64,7 +67,7 @@ def entries(game: ToWar) -> list[ReferenceEntry]:
                 "two steps" if unit.steps == 2 else "one step",
             ]
             if unit.elite:
-                words.append("elite (crown)")
+                words.append("elite (♛)")
             words.append(f"{unit.count} card{'s' if unit.count != 1 else ''}")
             entries.append(ReferenceEntry(unit.name, "; ".join(words), moves, short=unit.code, group=group))
     return entries
