@@ -63,6 +63,10 @@ def test_yokai_3x4_a_selection_names_each_target_on_hover_and_in_the_line_under_
     assert hit_label(ex, "c2") == "c2: move the Koropokkuru"
     ex.clear_selection()  # Escape: the targets' words go with the selection
     assert ex.board.words == {} and hit_label(ex, "c2") == "c2" and guide(ex) == "Selection cleared."
+    ex.click("a1")  # the Kitsune, hemmed in: the click says so instead of lighting nothing silently
+    assert guide(ex) == "Selection cleared: Kitsune on a1 has no move now."
+    ex.click("b4")  # the other side's piece
+    assert guide(ex) == "Selection cleared: Koropokkuru on b4 is not yours (Second player)."
 
 
 # --- Yōkai no Mori 5x6 ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from widgets.controller import ClickController, ClickResult
 from widgets.explorer.common import AUTO, ROW, Page, Part
 from widgets.explorer.curtain import HandOver
 from widgets.explorer.perfect_play import PerfectPlay
-from widgets.presentation import Presentation
+from widgets.presentation import Presentation, name_at
 from widgets.runtime import SHOWN
 from widgets.safe import html
 
@@ -106,9 +106,22 @@ class Clicks(Part):
         self._offer(result)
         self.show_highlight()
         if result.kind == "clear":
-            self._say(" ".join(part for part in ("Selection cleared.", self._turn_line) if part))
+            self._say(" ".join(part for part in (self._nothing_from(cell), self._turn_line) if part))
         else:
             self._announce_selection(result)
+
+    def _nothing_from(self, cell: str) -> str:
+        """What a click that starts no move says: the piece named, when one stands there."""
+        view = self.shown()
+        if view is None or not self.controller.moves:
+            return "Selection cleared."
+        scene = view.scene
+        thing, token = guidance.thing_name(scene, cell), scene.token_at(cell)
+        if not name_at(scene, cell):
+            return "Selection cleared: nothing to play from here."
+        if token is not None and token.owner is not None and token.owner != scene.to_move and scene.players:
+            return f"Selection cleared: {thing} is not yours ({scene.players[token.owner]})."
+        return f"Selection cleared: {thing} has no move now."
 
     def _play_or_ask(self, move: Move) -> None:
         """Play `move`, or ask once first where the game says it gives up the turn and could
