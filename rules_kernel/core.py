@@ -464,6 +464,17 @@ class State:
         if inspect.isfunction(view) and not _takes_memory(view):
             cls.view = _view_taking_memory(cls, view)  # type: ignore[method-assign]
 
+    #: how the action to come here stands to the rulebook's turns: TURN_BEGINS (a player's
+    #: action that starts their turn; at chance, a draw that opens the turn of `chance_for`),
+    #: TURN_GOES_ON (it belongs to the turn under way: a follow-up, a second flip, a push, a
+    #: draw in the middle of a turn) or BETWEEN_TURNS (chance that is no one's turn: a deal, a
+    #: round's draws). A game whose turns are more than one action overrides it; the default:
+    #: every player's action is a turn, every chance event stands between turns. Read through
+    #: `turns` (one numbering for the move list, the Replay and the report).
+    @property
+    def turn_part(self) -> str:
+        return BETWEEN_TURNS if self.current_player == CHANCE else TURN_BEGINS
+
     @property
     def chance_for(self) -> int | None:
         """The player a pending chance event happens to (the one who draws), when its words do
@@ -728,6 +739,47 @@ class State:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_text()!r})"
+
+
+#: `State.turn_part`'s answers
+TURN_BEGINS, TURN_GOES_ON, BETWEEN_TURNS = "begins", "goes on", "between turns"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn as the rulebook counts them: the `number`-th of the line (1 for its first, every
+    player's turns counted together, as the move list numbers them) and whose it is."""
+
+    number: int
+    player: int
+
+
+def next_turn(before: State, last: Turn | None, count: int) -> tuple[Turn | None, int]:
+    """The turn of the action played in `before`, after an action of turn `last` (None: the line's
+    start, or chance between turns) when `count` turns have begun: (its turn or None for chance
+    between turns, the turns begun with it). The step `turns` and the session's cache take."""
+    part = before.turn_part
+    actor = before.current_player
+    if actor == CHANCE:
+        actor = before.chance_for if part == TURN_BEGINS or last is None else last.player
+        if actor is None or part == BETWEEN_TURNS:
+            return None, count
+    elif part == BETWEEN_TURNS:
+        part = TURN_BEGINS  # a player's action is always part of a turn
+    if part == TURN_GOES_ON and last is not None:
+        return last, count
+    return Turn(count + 1, actor), count + 1  # a line from a position in mid-turn begins with it
+
+
+def turns(befores: Iterable[State]) -> list[Turn | None]:
+    """The turn of each action of a line, given the state each was played in, from the line's
+    start: `turns(states[:-1])`. None for chance between turns (a deal, a round's draws)."""
+    found: list[Turn | None] = []
+    last, count = None, 0
+    for before in befores:
+        last, count = next_turn(before, last, count)
+        found.append(last)
+    return found
 
 
 def _takes_memory(view: Callable[..., Any]) -> bool:

@@ -43,7 +43,9 @@ from rules_kernel.core import (
     Outcome,
     RulesError,
     State,
+    Turn,
     check_seat,
+    next_turn,
 )
 from rules_kernel.records import Record, RecordedAction, RecordError, one_line
 
@@ -89,7 +91,7 @@ class Node:
     `children` are the actions played from here: the main continuation first, then the
     variations. Nodes are changed only through their session (which tells its observers)."""
 
-    __slots__ = ("parent", "action", "ply", "_children", "_comment", "_chosen", "_state", "_store")
+    __slots__ = ("parent", "action", "ply", "_children", "_comment", "_chosen", "_state", "_store", "_turn")
 
     def __init__(self, parent: Node | None, action: Action | None, store: _StateStore) -> None:
         self.parent = parent
@@ -102,6 +104,8 @@ class Node:
         self._chosen: Node | None = None
         self._state: State | None = None  # kept at checkpoints only
         self._store = store
+        #: (the turn of this node's action, the turns begun up to it): `turn`, worked out once
+        self._turn: tuple[Turn | None, int] | None = (None, 0) if parent is None else None
 
     @property
     def children(self) -> tuple[Node, ...]:
@@ -123,6 +127,34 @@ class Node:
     @property
     def is_chance(self) -> bool:
         return self.action is not None and self.action.is_chance
+
+    @property
+    def turn(self) -> Turn | None:
+        """The rulebook's turn the action that led here belongs to (`core.turns`: numbered
+        from the start of the tree, every player's turns together; a follow-up, a second flip,
+        a push or a draw in the middle of a turn belongs to that turn); None at the root and
+        for chance between turns (a deal, a round's draws). Worked out once per node, from
+        the nearest node that knows its own."""
+        return self._turn_and_count()[0]
+
+    def _turn_and_count(self) -> tuple[Turn | None, int]:
+        if self._turn is not None:
+            return self._turn
+        down: list[Node] = []
+        node: Node = self
+        while node._turn is None:
+            down.append(node)
+            node = node.parent  # the root always knows (None, 0)
+        last, count = node._turn
+        state = None
+        for step in reversed(down):
+            # the states walked forward here, as `Session.states` does: a long line's turns
+            # cost one replay from the nearest stored state, not one per node
+            before = step.parent
+            state = self._store.peek(before) or (state._successor(before.action) if state else before.state)
+            last, count = next_turn(state, last, count)
+            step._turn = (last, count)
+        return self._turn
 
     def path(self) -> list[Node]:
         """The nodes from the root to this one, both included (`path()[p].ply == p`)."""

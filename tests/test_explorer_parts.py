@@ -139,7 +139,7 @@ def test_the_history_looks_back_without_undoing_and_steps_along_the_line(page):
     history.show(present(session, None), curtain=False)
     assert history.move_list.current == 1 and len(history.move_list.options) == 3
     assert history.looking_back.layout.display == "flex"
-    assert "Showing the position after move 1 of 3" in history.looking_back_text.value
+    assert "Showing the position after turn 1 of 3 (First player&#x27;s)." in history.looking_back_text.value
     assert not history.undo_button.disabled and not history.redo_button.disabled
     history.history_key("End")
     assert history.at_the_end and session.ply == 3

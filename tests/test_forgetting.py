@@ -179,20 +179,20 @@ def test_a_replay_in_a_players_view_forgets_with_its_board():
     replay.show(4)
     assert list(replay.moves.options) == [
         "start",
-        "1. Chance: the cards are dealt face down",
-        "2. White: turns over a2",
-        "3. White: turns over b2 — no match, both turned back",
-        f"4. Black: {HEIYA}",
-        "5. Black: turns over b6",
-        "6. Black: turns over c6 — no match, both turned back",
-        "7. White: turns over c3",
-        "8. White: turns over a2 — a pair: Engun, a piece enters on a2",
-        "9. Black: turns over d6",
-        "10. Black: turns over e6 — Yonhon no ki (seppuku)",
+        "Chance: the cards are dealt face down",  # between turns: no number (one numbering)
+        "1. White: turns over a2",
+        "1. White: turns over b2 — no match, both turned back",
+        f"2. Black: {HEIYA}",
+        "2. Black: turns over b6",
+        "2. Black: turns over c6 — no match, both turned back",
+        "3. White: turns over c3",
+        "3. White: turns over a2 — a pair: Engun, a piece enters on a2",
+        "4. Black: turns over d6",
+        "4. Black: turns over e6 — Yonhon no ki (seppuku)",
     ]
     assert replay.moves.index == 4
     replay.show(3)  # b2 turned up: a2 and b2 in sight
-    assert replay.moves.options[2:4] == (f"2. White: {A2}", f"3. White: {B2}")
+    assert replay.moves.options[2:4] == (f"1. White: {A2}", f"1. White: {B2}")
     all_seeing = Replay(record)
     all_seeing.show(4)
     assert [entry.split(": ", 1)[1] for entry in all_seeing.moves.options[2:]] == NAMED
@@ -228,18 +228,18 @@ def test_the_explorer_page_forgets_in_a_seats_view():
     ex.perspective.value = 0
     for notation in SCRIPT[:2]:
         ex.play(notation)
-    assert ex.move_list.options == (f"1. White: {A2}", f"2. White: {B2}")
+    assert ex.move_list.options == (f"1. White: {A2}", f"1. White: {B2}")
     assert "White: turns over b2: Kihei yellow — no match, both turned back." in ex.announcer.value
     ex.play(SCRIPT[2])
     assert ex.move_list.options == (
         "1. White: turns over a2",
-        "2. White: turns over b2 — no match, both turned back",
-        f"3. Black: {HEIYA}",
+        "1. White: turns over b2 — no match, both turned back",
+        f"2. Black: {HEIYA}",
     )
     assert "Black: turns over a6: Heiya" in ex.announcer.value
     ex.session.go_to(1)  # looking back: a2 face up again on the board shown
     assert ex.move_list.options[0] == f"1. White: {A2}"
-    assert ex.move_list.options[1] == "2. White: turns over b2 — no match, both turned back"
+    assert ex.move_list.options[1] == "1. White: turns over b2 — no match, both turned back"
     ex.play("flip:c2")  # another line from ply 1
     ex.session.go_to(1)
     buttons = [b.description for b in ex.lines_here.children[1:]]

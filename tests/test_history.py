@@ -10,6 +10,7 @@ import datetime
 import pytest
 
 import widgets
+from rules_kernel.core import Turn
 from widgets.explorer import ALL_SEEING, FOLLOW_TURN
 from widgets.movelist import MoveList, turns_of
 from widgets.presentation import MoveLine
@@ -30,7 +31,7 @@ def test_clicking_a_move_shows_its_position_and_undoes_nothing():
     assert ex.board.scene == ex.session.line()[1].state.scene(None)
     assert ex.move_list.current == 1 and ex.move_list.value == ex.move_list.options[0]
     assert ex.looking_back.layout.display == "flex"
-    assert "Showing the position after move 1 of 3" in ex.looking_back_text.value
+    assert "Showing the position after turn 1 of 3 (First player&#x27;s)." in ex.looking_back_text.value
     ex.back_to_game.click()
     assert ex.state == final and ex.looking_back.layout.display == "none"
 
@@ -90,12 +91,12 @@ def test_looking_back_at_one_screen_keeps_the_eyes_and_drops_no_curtain():
 
 
 def test_turns_group_a_sides_actions_and_keep_chance_apart():
-    lines = [
+    lines = [  # numbered by the rulebook's turns (rules_kernel.core.turns)
         MoveLine(1, None, "Chance", "the cards are dealt face down"),
-        MoveLine(2, 0, "White", "turns over a3"),
-        MoveLine(3, 0, "White", "turns over b4"),
-        MoveLine(4, 1, "Black", "Daimyo e5–e4"),
-        MoveLine(5, 0, "White", "turns over c1"),
+        MoveLine(2, 0, "White", "turns over a3", Turn(1, 0)),
+        MoveLine(3, 0, "White", "turns over b4", Turn(1, 0)),
+        MoveLine(4, 1, "Black", "Daimyo e5–e4", Turn(2, 1)),
+        MoveLine(5, 0, "White", "turns over c1", Turn(3, 0)),
     ]
     rows = turns_of(lines, ("White", "Black"))
     assert [(r["number"], r["side"], r["chance"], [a[0] for a in r["actions"]]) for r in rows] == [
@@ -201,7 +202,7 @@ def test_the_flipper_sees_the_second_card_and_says_done_before_the_curtain():
     assert ex.viewer == 0 and ex.curtain_for is None and ex.done_box.layout.display == "flex"
     cards = {t.cell: t for t in ex.board.scene.tokens if t.cell in ("a1", "b1")}
     assert all(not t.face_down and t.name not in ("", "?") for t in cards.values())
-    assert ex.move_list.options[-1].startswith("3. White: turns over b1: ")  # the log names it
+    assert ex.move_list.options[-1].startswith("1. White: turns over b1: ")  # the log names it
     assert ex.all_moves.options == ()  # looking only: it is not their turn any more
     ex.done_button.click()
     assert ex.curtain_for == 1 and ex.done_box.layout.display == "none"

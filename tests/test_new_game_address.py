@@ -51,10 +51,13 @@ def test_new_game_clears_the_link_the_page_was_opened_from(explorer):
 
 
 def test_options_the_game_refuses_keep_the_game_and_its_address(explorer):
+    explorer.game_select.value = "war-chest"  # shown at once (issue 46 item 4)
+    explorer.perspective.value = "all"  # no hand-over curtain after the move
+    assert explorer.sent == [{"event": "clear"}]  # the switch dropped the Yōkai game's address
+    explorer.sent.clear()
     explorer.play(explorer.state.legal_moves()[0])
     copied(explorer)
     session = explorer.session
-    explorer.game_select.value = "war-chest"
     explorer._set_options("war-chest", {"players": 5})  # War Chest is for 2 or 4
     explorer.new_button.click()
     assert "must be one of 2, 4" in explorer.message.value

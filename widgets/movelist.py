@@ -1,9 +1,12 @@
 """The move list: the current line of a game in words, numbered by turn, to browse.
 
 Each entry is the kernel's words for an action as the viewer learned of it
-(`State.action_text`, through `widgets.presentation`); a turn is the run of actions one side
-makes in a row (War Stories' two flips, a To War! turn's pushes), marked with the side's name
-and colour. Chance (a deal, a draw) stands on its own unnumbered row. Clicking an action, or
+(`State.action_text`, through `widgets.presentation`); a turn is what the game's rulebook
+calls one (`State.turn_part`, counted by `rules_kernel.core.turns`: War Stories' flips, a
+To War! turn's draw and pushes, a War Chest coin's action and its follow-ups), one numbered
+row marked with the side's name and colour. Chance between turns (a deal, a round's draws)
+stands on its own unnumbered row; chance in mid-turn (War Chest's Warrior Priest draw) sits
+in its turn's row. Clicking an action, or
 the keys Left/Right/Home/End while the list has focus, asks for that position: the page that
 owns the list moves its game session there (`on_go`).
 
@@ -45,31 +48,63 @@ CSS = """
 
 
 def turns_of(lines: Sequence[MoveLine], names: Sequence[str]) -> list[dict]:
-    """The rows of the list: each side's run of actions as one numbered turn; chance apart.
+    """The rows of the list: each turn as the rulebook counts them (`MoveLine.turn`, from
+    rules_kernel.core.turns) one numbered row, its follow-ups and the chance inside it (a
+    draw in mid-turn) in it; chance between turns (a deal, a round's draws) a row apart.
 
     A row is {"number": n or 0, "side": name, "colour": "#RRGGBB" or "", "chance": bool,
-    "actions": [[ply, words], ...]} (plain data: the browser puts it in as text)."""
+    "actions": [[ply, words], ...]} (plain data: the browser puts it in as text). An action
+    of another player inside a turn (War Chest's Royal Guard's owner choosing) is named."""
     rows: list[dict] = []
-    number = 0
-    mover = None  # the side of the last numbered turn
+    shown = None  # the turn of the last numbered row
     for line in lines:
-        if line.player is None:
+        turn = line.turn
+        if turn is None:
             rows.append({"number": 0, "side": line.side, "colour": "", "chance": True, "actions": []})
-        elif line.player != mover or not rows or rows[-1]["chance"]:
-            if line.player != mover:
-                number += 1
-            mover = line.player
+        elif turn != shown or rows[-1]["chance"]:
             rows.append(
                 {
-                    "number": number,
-                    "side": names[line.player] if line.player < len(names) else line.side,
-                    "colour": owner_colour(line.player),
+                    "number": turn.number,
+                    "side": names[turn.player] if turn.player < len(names) else line.side,
+                    "colour": owner_colour(turn.player),
                     "chance": False,
                     "actions": [],
                 }
             )
-        rows[-1]["actions"].append([line.number, line.text])
+        shown = turn
+        other = turn is not None and line.player is not None and line.player != turn.player
+        rows[-1]["actions"].append([line.number, f"{line.side}: {line.text}" if other else line.text])
     return rows
+
+
+def turn_count(lines: Sequence[MoveLine]) -> int:
+    """How many turns the line has (chance between turns counts none)."""
+    return max((line.turn.number for line in lines if line.turn is not None), default=0)
+
+
+def where(lines: Sequence[MoveLine], ply: int, names: Sequence[str] = ()) -> str:
+    """The position after `ply` actions of `lines`, counted in turns as the list numbers them:
+    "the start", "after turn 37 of 42 (Side A's)", "in turn 37 of 42 (Side A's), after:
+    pushes Sarbaz from a1 to b1" (in mid-turn), "after turn 36 of 42 (Side B's), then:
+    Side A draws ..." (chance between turns); the words are the list's own (the viewer's)."""
+    if ply <= 0 or not lines:
+        return "the start"
+    line, total = lines[min(ply, len(lines)) - 1], turn_count(lines)
+
+    def whose(turn) -> str:
+        name = names[turn.player] if turn.player < len(names) else ""
+        return f"turn {turn.number} of {total}" + (f" ({name}'s)" if name else "")
+
+    if line.turn is not None:
+        goes_on = ply < len(lines) and lines[ply].turn == line.turn
+        if goes_on:
+            return f"in {whose(line.turn)}, after: {line.text}"
+        return f"after {whose(line.turn)}"
+    before = next((other.turn for other in reversed(lines[: ply - 1]) if other.turn is not None), None)
+    then = f"{line.side}: {line.text}" if line.side != "Chance" else line.text
+    if before is None:
+        return f"before turn 1 of {total}, after: {then}" if total else f"the start, after: {then}"
+    return f"after {whose(before)}, then: {then}"
 
 
 class MoveList(anywidget.AnyWidget):
@@ -98,9 +133,7 @@ class MoveList(anywidget.AnyWidget):
         with self.hold_sync():
             self.turns = turns_of(lines, names)
             self.current = current
-            self.label = f"Moves: {len(lines)}; shown: " + (
-                "the start" if current == 0 else f"move {current}"
-            )
+            self.label = f"Moves, {turn_count(lines)} turns; shown: {where(lines, current, names)}"
         self.options = tuple(str(line) for line in lines)
         self.value = self.options[current - 1] if 0 < current <= len(self.options) else None
 

@@ -33,7 +33,7 @@ from functools import lru_cache
 from weakref import WeakKeyDictionary
 
 import rules_kernel as rk
-from rules_kernel.core import Action, Move, State
+from rules_kernel.core import Action, Move, State, Turn, turns
 from rules_kernel.info import info
 from rules_kernel.scene import Scene
 from rules_kernel.session import Node, Session
@@ -44,15 +44,19 @@ SCENES_KEPT = 256
 
 @dataclass(frozen=True)
 class MoveLine:
-    """One numbered entry of the move list."""
+    """One entry of the move list: an action, numbered by the turn it belongs to."""
 
-    number: int  # 1 for the first action
+    number: int  # its ply: 1 for the first action
     player: int | None  # who acted; None for chance (a deal, a draw)
     side: str  # the player's name, or "Chance"
     text: str  # the action as the viewer learned of it, with the piece named in words
+    #: the rulebook's turn it belongs to (rules_kernel.core.turns); None: chance between turns
+    turn: Turn | None = None
 
     def __str__(self) -> str:
-        return f"{self.number}. {self.side}: {self.text}"
+        """'37. Side A: deploys a Pikeman to d4' (the turn's number, as the move list has it);
+        chance between turns unnumbered: 'Chance: Side A draws ...'."""
+        return f"{self.turn.number}. {self.side}: {self.text}" if self.turn else f"{self.side}: {self.text}"
 
 
 @dataclass(frozen=True)
@@ -186,12 +190,12 @@ class _Shown:
         words = before.forgotten_text if forgotten else before.action_text
         text = words(node.action, viewer)
         if player == rk.CHANCE:
-            return MoveLine(node.ply, None, _chance_side(before), text)
+            return MoveLine(node.ply, None, _chance_side(before), text, node.turn)
         if getattr(node.action, "cells", ()) and text == str(node.action):
             # a piece moved, in the notation: name it as the viewer saw it (the game's own
             # words name it themselves, so their scene is not needed)
             text = _piece_named(self.scene(node.parent, viewer), node.action, text)
-        return MoveLine(node.ply, player, before.game.player_names[player], text)
+        return MoveLine(node.ply, player, before.game.player_names[player], text, node.turn)
 
 
 def _chance_side(before: State) -> str:
@@ -224,11 +228,13 @@ def move_lines(
         last = states[len(actions)] if len(states) > len(actions) else states[-1].apply(actions[-1])
         now = last.view(viewer)
     lines = []
-    for number, (before, action) in enumerate(zip(states, actions, strict=False), start=1):
+    played = list(zip(states, actions, strict=False))
+    numbered = zip(played, turns(before for before, _ in played), strict=True)
+    for number, ((before, action), turn) in enumerate(numbered, start=1):
         forgotten = viewer is not None and now is not None and now.forgets(action)
         player, text = _seen(before, action, viewer, forgotten)
         side = names[player] if player is not None else _chance_side(before)
-        lines.append(MoveLine(number, player, side, text))
+        lines.append(MoveLine(number, player, side, text, turn))
     return lines
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm.auto import tqdm
 
 from rules_kernel.analysis._types import DRAW, LOSS, WIN, Analysis, Engine, Estimate, Limit
-from rules_kernel.core import CHANCE, Action, Game, RulesError, State
+from rules_kernel.core import CHANCE, Action, Game, RulesError, State, turns
 from rules_kernel.info import info
 
 if TYPE_CHECKING:  # pandas is imported when a report is made: the explorer never pays for it
@@ -65,7 +65,8 @@ def report(
     viewer: int | str | None = "mover",
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """One row per ply of a game: who moved, the move, the mover's value before and after,
+    """One row per ply of a game: who moved, the turn it belongs to (as the move list numbers
+    it: `rules_kernel.core.turns`), the move, the mover's value before and after,
     the loss and its classification, and (exact engines) the result before and after.
 
     `source`: a records.Record, a session (anything with `main_line()` whose nodes have
@@ -93,8 +94,11 @@ def report(
     rows = []
     words = _words(line, viewer)
     with tqdm(total=len(line.actions), unit="ply", desc=f"report {line.game.id}", disable=not show) as bar:
+        numbers = turns(line.states[: len(line.actions)])  # the move list's numbering
         for ply, action in enumerate(line.actions):
-            rows.append(_row(line, ply, action, viewer, analysed, words[ply]))
+            row = _row(line, ply, action, viewer, analysed, words[ply])
+            row["turn"] = numbers[ply].number if numbers[ply] is not None else None
+            rows.append(row)
             bar.update(1)
     return pd.DataFrame(rows, columns=_COLUMNS)
 
@@ -103,6 +107,7 @@ _COLUMNS = [
     "ply",
     "mover",
     "player",
+    "turn",  # the rulebook's turn the ply belongs to (core.turns; none for chance between turns)
     "move",
     "best",
     "value_before",

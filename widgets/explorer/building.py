@@ -1,6 +1,7 @@
 """The explorer's page: its own controls (the game's menu and options, New game, the status,
 the folded tools' toggle), where every part's widgets go (`lay_out`: the header, the board's
-column, the side column), the folded tools assembled on first opening, and the board's size."""
+column, the side column), the folded tools assembled on first opening (the board editor under
+its button), and the board's size."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ PAGE_CSS = """<style>
 .re-explorer .re-behind-curtain { display: none !important; }
 </style>"""
 
+#: the editor's box: the focus goes to its first control when it opens (widgets/focus.py)
+EDITOR_CLASS = "re-editor-box"
 #: the title of the explorer's folded tools
 FOLDED_TITLE = "Position, export and link"
 #: a board is shown larger than its drawing units while it stays within this box (a 1280x800
@@ -117,9 +120,8 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
     if ex.compact:
         return [main]
     header = make(w.HBox, children=[ex.game_select, ex.new_button], layout=ROW)
-    editor_box = ex.editor.editor_box
-    hand_over.covered += [header, ex.options_box, editor_box, ex.reference_box]
-    return [header, ex.options_box, editor_box, main, ex.reference_box]
+    hand_over.covered += [header, ex.options_box, ex.reference_box]
+    return [header, ex.options_box, main, ex.reference_box]
 
 
 def build_folded_tools(ex: Explorer) -> None:
@@ -127,9 +129,13 @@ def build_folded_tools(ex: Explorer) -> None:
     positions, editor, exporter, links = ex.positions, ex.editor, ex.exporter, ex.links
     for part in (positions, editor, exporter, links):
         part.build()
+    # the editor opens right under its button, where the reader's eyes and focus are (on a
+    # wide page the side column, on a phone under the board), not at the top of the page
+    editor.editor_box.add_class(EDITOR_CLASS)
     ex.tools_box.children = (
         positions.position_text,
         ex.looks.make(w.HBox, children=[positions.position_load, editor.edit_toggle], layout=ROW),
+        editor.editor_box,
         positions.position_note,
         positions.position_switch,
         exporter.export_button,

@@ -156,7 +156,8 @@ class Explorer(w.VBox):
         self._wire()
         super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *building.lay_out(self)])
         self.add_class("re-explorer")
-        self.game_select.value = game_id
+        with self.page.quiet:  # the menu's observer starts a game: this one starts below
+            self.game_select.value = game_id
         self._set_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
         self.new_game()
         if position is not None:
@@ -193,7 +194,7 @@ class Explorer(w.VBox):
     def _wire(self) -> None:
         on = self.page.acts
         self.board.on_history(on(lambda key: self.history.history_key(key)))
-        self.game_select.observe(on(lambda ch: self._set_options(ch["new"], {})), names="value")
+        self.game_select.observe(on(lambda ch: self._game_chosen(ch["new"])), names="value")
         self.new_button.on_click(on(lambda _: self._new_game_pressed()))
         self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
         self.perspective.observe(on(lambda _: self.hand_over.view_changed()), names="value")
@@ -212,9 +213,16 @@ class Explorer(w.VBox):
             return
         self._folded_built = True
         building.build_folded_tools(self)
+        # after the editor part's own observer (which opens it): the focus follows into it
+        self.edit_toggle.observe(self.page.acts(lambda ch: self._editor_opened(ch["new"])), names="value")
         if self._view is not None:
             self._show_position(self._view, self.curtain_for is not None)
             self.export(self._view)
+
+    def _editor_opened(self, opened: bool) -> None:
+        """The editor, opened under its button, takes the keyboard focus (its first control)."""
+        if opened and self.editor_box.children:
+            self.hand_over.focus.move_to(building.EDITOR_CLASS)
 
     # --- the game ----------------------------------------------------------------------
     def _new_game_pressed(self) -> None:
@@ -225,6 +233,15 @@ class Explorer(w.VBox):
         self.new_game()
         if self.session is not before:  # options the game refused keep the game, and its link
             self.address.clear()
+
+    def _game_chosen(self, game_id: str) -> None:
+        """Another game chosen in the menu is shown at once: a new game of it with its
+        options' defaults (its options then apply on New game, as the options say). A link in
+        the address bar named the game before: it is dropped, as New game drops it."""
+        if self.page.quiet or self.game is not None and self.game.id == game_id:
+            return
+        self._set_options(game_id, {})
+        self._new_game_pressed()
 
     def new_game(self) -> None:
         try:
@@ -274,8 +291,10 @@ class Explorer(w.VBox):
         self.new_game()
 
     def _switch_game(self, game_id: str) -> None:
-        """A new game of `game_id` from the game's menu (its options' defaults)."""
-        self.game_select.value = game_id
+        """A new game of `game_id` (its options' defaults), its menu set quietly."""
+        with self.page.quiet:
+            self.game_select.value = game_id
+        self._set_options(game_id, {})
         self.new_game()
 
     def _forget_the_last_game(self) -> None:

@@ -13,6 +13,14 @@ from widgets.explorer.common import AUTO, Page, Part
 from widgets.options import OptionsForm
 from widgets.runtime import SHOWN
 
+#: when the options apply (the page says it above the form): a game chosen in the Game menu
+#: starts at once with its options' defaults; the options' own changes wait for New game, so a
+#: game under way is never restarted by a click on one of them
+WHEN = (
+    "These options apply when you press New game. Choosing another game in the Game menu "
+    "starts it at once, with its usual options."
+)
+
 
 class GameOptions(Part):
     """The options' toggle and box (`options_toggle`, `options_form_box`, `options_box`) and
@@ -32,6 +40,8 @@ class GameOptions(Part):
             layout={"align_items": "flex-start"},
         )
         self._form: OptionsForm | None = None  # made on first use (`form`)
+        #: when the options apply (`WHEN`), above the form: made with the first form
+        self.options_note: w.HTML | None = None
         self._wanted: tuple[str, dict[str, Any]] = (game_select.value, {})
         self.options_toggle.observe(page.acts(lambda _: self.show()), names="value")
 
@@ -44,10 +54,16 @@ class GameOptions(Part):
 
     @property
     def form(self) -> OptionsForm:
-        """The options' form, made on first use."""
+        """The options' form, made on first use, under the note that says when they apply."""
         if self._form is None:
             self._form = OptionsForm(*self._wanted)
             self.options_form_box.children = (self._form.widget,)
+            if self.options_note is None:  # made once, with the first form, shown with it
+                self.options_note = w.HTML(  # a Layout of its own: it is shown and hidden
+                    value=f'<div style="color:#555;margin:2px 0">{WHEN}</div>',
+                    layout=w.Layout(display=self.options_form_box.layout.display),
+                )
+                self.options_box.children = (self.options_toggle, self.options_note, self.options_form_box)
         return self._form
 
     def values(self) -> dict[str, Any]:
@@ -66,6 +82,8 @@ class GameOptions(Part):
         self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
         self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
         self.options_form_box.layout.display = SHOWN if opened else "none"
+        if self.options_note is not None:
+            self.options_note.layout.display = self.options_form_box.layout.display
 
     @property
     def option_widgets(self) -> dict[str, w.Widget]:

@@ -12,7 +12,7 @@ import ipywidgets as w
 from rules_kernel.session import Node
 from widgets.explorer.common import AUTO, FITS, ROW, STEP, OnFirstUse, Page, Part
 from widgets.explorer.curtain import HandOver
-from widgets.movelist import MoveList
+from widgets.movelist import MoveList, where
 from widgets.presentation import Presentation, line_of, line_of_node
 from widgets.runtime import SHOWN
 from widgets.safe import html
@@ -220,13 +220,13 @@ class History(Part):
         last = len(lines)
         looking = not curtain and session.ply < last
         self.looking_back.layout.display = "flex" if looking else "none"
-        if looking:
-            shown = "the start" if session.ply == 0 else f"the position after move {session.ply}"
+        if looking:  # counted in turns, as the list numbers them (rules_kernel.core.turns)
+            here = where(lines, session.ply, self.game.player_names)
+            shown = here if here.startswith("the start") else f"the position {here}"
             self.looking_back_text.value = html(
-                '<div style="line-height:1.4;margin:4px 8px 4px 0">Showing {shown} of {last}. A move '
+                '<div style="line-height:1.4;margin:4px 8px 4px 0">Showing {shown}. A move '
                 "played here starts a new line; the moves after it stay in the game's tree.</div>",
                 shown=shown,
-                last=last,
             )
         others = () if curtain else session.variations()
         buttons = []

@@ -32,6 +32,26 @@ VALUE_MARKS = {
 PERFECT_POLL_SECONDS = 5.0
 
 
+def post(work: Callable[[], None]) -> None:
+    """Run `work` where the page's handlers run: on the kernel's own loop (ipykernel's, which
+    also handles the browser's messages one at a time), called from another thread. Without a
+    kernel (a script, a test) there is no browser to talk to: `work` runs here and now."""
+    loop = _kernel_loop()
+    if loop is None:
+        work()
+    else:
+        loop.add_callback(work)
+
+
+def _kernel_loop():  # -> tornado.ioloop.IOLoop | None (no import of tornado for a type)
+    try:
+        from IPython import get_ipython
+    except ImportError:  # no IPython: no kernel
+        return None
+    kernel = getattr(get_ipython(), "kernel", None)
+    return getattr(kernel, "io_loop", None)
+
+
 class PerfectPlay(Part):
     """The "Perfect play" switch (`perfect`, the table opened on first use: `tablebase`) and
     the analysis panel (`analysis`). `controller` gives the page's clicks (the piece selected,
@@ -117,21 +137,32 @@ class PerfectPlay(Part):
         self._poll = (stop, game)
 
         def poll() -> None:
+            # the thread only asks (a few file checks); what the page shows changes where the
+            # page's own handlers run (`post`): never a widget touched beside a click's handler
             while not stop.wait(PERFECT_POLL_SECONDS):
                 if self.game is not game:
                     break  # another game is shown: its own redraws ask
                 try:
                     if game.solved_table_availability() == "preparing":
                         continue
-                    self.show_switch()
                 except Exception:  # noqa: BLE001 (a thread's error has no page line; the redraw asks again)
                     pass
+                post(self.page.guarded(lambda: self.table_ready(game)))
                 break
             with self._lock:
                 if self._poll is not None and self._poll[0] is stop:
                     self._poll = None
 
         threading.Thread(target=poll, name="rules-explorer-perfect-play", daemon=True).start()
+
+    def table_ready(self, game: rk.Game) -> None:
+        """The table is no longer being prepared (the poll's news, run where the page's handlers
+        run): the switch is offered as it is now, usable at once, and the page says so."""
+        if self.game is not game:
+            return  # another game is shown meanwhile: it asked for itself
+        self.show_switch()
+        if not self.perfect.disabled and self.perfect.layout.display != "none":
+            self.page.say("Perfect play is ready: tick the switch to see each move's value.")
 
     def switched(self) -> None:
         if self.perfect.value and self.tablebase is None:

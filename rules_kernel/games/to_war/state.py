@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import CHANCE, EditPiece, Move, Outcome, State
+from rules_kernel.core import CHANCE, TURN_BEGINS, TURN_GOES_ON, EditPiece, Move, Outcome, State
 from rules_kernel.games.to_war import edit as editor
 from rules_kernel.games.to_war import notation
 from rules_kernel.games.to_war.rules import (
@@ -64,6 +64,19 @@ class ToWarState(State):
     @property
     def current_player(self) -> int:
         return CHANCE if _needs_draw(self) else self.side
+
+    @property
+    def turn_part(self) -> str:
+        """The rulebook's turn ("Wenn du am Zug bist, decke die oberste Karte deiner Reserve auf
+        und lege sie ..."): the draw opens it, the card placed and every push it sets off go on
+        in it, until a unit ends on a free square or a fight ends the turn. A placement right
+        after its draw (no last action's cells yet) goes on in the draw's turn; one with nothing
+        to draw begins its own."""
+        if self.current_player == CHANCE:
+            return TURN_BEGINS
+        if self.active is not None or not self.last:
+            return TURN_GOES_ON
+        return TURN_BEGINS
 
     @property
     def chance_for(self) -> int | None:

@@ -13,8 +13,11 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from rules_kernel.core import (
+    BETWEEN_TURNS,
     CHANCE,
     NOT_COMPUTED,
+    TURN_BEGINS,
+    TURN_GOES_ON,
     ChanceNotEnumerableError,
     EditPiece,
     HiddenInformationError,
@@ -95,6 +98,20 @@ class WarChestState(State):
             kind, player, _ = self.pending[-1]
             return CHANCE if kind == "priest-draw" else player
         return self.turn
+
+    @property
+    def turn_part(self) -> str:
+        """The rulebook's turn: one coin, one action ("Elke keer dat je een munt gebruikt, kun
+        je één actie uitvoeren"), its follow-ups (a tactic's second step, the Royal Guard's
+        choice, the Warrior Priest's draw) inside it; a round's draws and the deal stand
+        between turns; in the draft a player who takes two cards in a row takes them in one
+        turn ("De tweede speler neemt vervolgens twee militaire kaarten")."""
+        if self.phase in ("deal", "draw"):
+            return BETWEEN_TURNS
+        if self.phase == "draft":
+            order, taken = DRAFT_ORDER[self.game.num_players], sum(map(len, self.armies))
+            return TURN_GOES_ON if taken and order[taken - 1] == order[taken] else TURN_BEGINS
+        return TURN_GOES_ON if self.pending else TURN_BEGINS
 
     def legal_moves(self) -> list[Move]:
         if self.current_player == CHANCE or self.is_terminal():

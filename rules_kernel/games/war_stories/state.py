@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import CHANCE, ChanceNotEnumerableError, EditPiece, Move, Outcome, State
+from rules_kernel.core import (
+    BETWEEN_TURNS,
+    CHANCE,
+    TURN_BEGINS,
+    TURN_GOES_ON,
+    ChanceNotEnumerableError,
+    EditPiece,
+    Move,
+    Outcome,
+    State,
+)
 from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
@@ -61,6 +71,14 @@ class WarStoriesState(State):
     @property
     def current_player(self) -> int:
         return CHANCE if not self.dealt else self.side
+
+    @property
+    def turn_part(self) -> str:
+        """The rulebook's turn: a piece's move, or flipping cards one at a time until the turn
+        ends (a pair, no match, Shinobi wo tsukau); the deal stands before the first turn."""
+        if not self.dealt:
+            return BETWEEN_TURNS
+        return TURN_GOES_ON if self.flips > 0 else TURN_BEGINS
 
     def legal_moves(self) -> list[Move]:
         if not self.dealt or self.is_terminal():
