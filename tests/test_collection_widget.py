@@ -112,3 +112,13 @@ def test_the_page_walks_from_the_start_and_the_players_table_is_escaped():
     assert not timed.empty and (timed["Seconds a move"] != "–").all()
     shown = players_panel(shipped()).value
     assert "<td>greedy 1</td>" in shown and "95% Wilson interval" in shown
+
+
+def test_a_click_on_a_table_the_board_has_left_plays_nothing():
+    played: list[str] = []
+    panel = GamesFromHere(on_move=played.append)
+    panel.show(YOKAI.initial_state())
+    stale = panel.buttons[0]
+    panel.show(YOKAI.initial_state().play(stale.notation))  # the board moved on (the first click)
+    stale.click()  # the second click of a double click, on the old table's button
+    assert played == [] and panel.message.value == ""

@@ -123,6 +123,12 @@ class GamesFromHere(w.VBox):
             return
         self.on_move(notation)
 
+    def _clicked(self, notation: str, drawn: State) -> None:
+        # a click that reaches us after the board has moved on (a double click, a slow
+        # connection) is for a position no longer shown: ignored, not played elsewhere
+        if drawn is self._state:
+            self.play(notation)
+
     # --- drawing ---------------------------------------------------------------------------
     def _opened(self) -> None:
         self.body.layout.display = None if self.toggle.value else "none"
@@ -159,7 +165,10 @@ class GamesFromHere(w.VBox):
                 tooltip=f"play {row['move']}",
                 layout=w.Layout(width="auto", justify_content="flex-start"),
             )
-            button.on_click(guarded(error_line(self.message))(lambda _, n=str(row["notation"]): self.play(n)))
+            click = guarded(error_line(self.message))(
+                lambda _, n=str(row["notation"]), here=state: self._clicked(n, here)
+            )
+            button.on_click(click)
             button.notation = str(row["notation"])  # what the click plays (tests read it)
             cells += [
                 button,

@@ -10,8 +10,13 @@ reads, imported into three Parquet tables and queried with pandas or DuckDB.
     games.positions                  # one row per position (ply 0: the start)
     games.sql("select result, count(*) from games group by result")   # DuckDB
 
+    games.from_position(state)       # games from here: the moves played, score, engine value
+    games.players()                  # per player: score, Elo, time per move and per phase
+
 The tables (columns in docs/collections.md): `games.parquet`, `moves.parquet`,
-`positions.parquet`, and `collection.json` (what was imported, the counts, the problems).
+`positions.parquet`, `views.parquet` (what each seat saw, games with hidden information),
+`from_here.parquet` (the index "games from here" reads, sorted by position key), and
+`collection.json` (what was imported, the counts, the problems, the counter fields dropped).
 Any Parquet reader (Dask, Polars, Spark, DuckDB's own command line) reads the same files.
 
 An import is whole or nothing: it writes into a hidden partial folder beside the output and
