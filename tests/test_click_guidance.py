@@ -207,6 +207,9 @@ def test_war_chest_a_coin_names_each_target_and_a_pass_with_coins_in_hand_asks_o
     ex.click("discard-0:face-down")
     ex.clicks.choices.children[0].click()
     assert ex.session.ply > before and str(ex.actions[before]) == "pass cavalry"
+    # the hand-over: nothing under the board tells the next player which coin was passed with
+    assert ex.curtain_for == 1 and guide(ex) == "" and ex.clicks.choices.children == ()
+    assert "Cavalry" not in words(ex.announcer.value)
 
 
 def test_war_chest_a_follow_up_is_lit_at_once_with_done_beside_it():

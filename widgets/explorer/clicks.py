@@ -233,7 +233,9 @@ class Clicks(Part):
         self.controller = _Controller(view.moves)
         self.asking = None
         self.page.replace(self.choices, ())
-        self._turn_line = ""
+        # the last view's words go (behind a hand-over curtain they would tell the next player
+        # which coin was passed with); `show` writes this view's
+        self.guide.value = self._turn_line = ""
         state, viewer = self._seen()
         if state is None or not view.moves:
             return

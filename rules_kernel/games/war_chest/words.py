@@ -301,7 +301,7 @@ _NEXT = {
     "mercenary": "The Mercenary may make a free maneuver (a lit hex), or click Done.",
     "footman": "Footman tactic: each Footman may maneuver once (a lit hex), or click Done.",
     "guard": "Your Royal Guard was attacked: choose where the lost coin comes from (the supply or the unit).",
-    "priest-use": "The Warrior Priest drew a coin: use it now (it is lit in your hand).",
+    "priest-use": "The Warrior Priest drew a coin: use it now (it is selected in your hand, its places lit).",
 }
 
 
