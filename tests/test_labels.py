@@ -190,3 +190,34 @@ def test_zone_headings_wrap_whole_and_strips_keep_their_zones_apart():
         for box in separated:
             x, top, bottom = box.separator
             assert any(op.x1 == op.x2 == x and top <= op.y1 < op.y2 <= bottom for op in lines), box.zone.id
+
+
+@pytest.mark.parametrize("game_id, options", GAMES, ids=lambda v: str(v))
+def test_target_dots_and_arrowheads_leave_names_and_values_readable(game_id, options):
+    """Issue 46 item 5: "move dots and arrows cover names and values ('Kod●ama', '4/3' under
+    an arrowhead)". Every cell lit as a target, and an arrow onto every occupied cell from its
+    neighbour, drawn over a position in play: no filled dot or arrowhead meets a name's box."""
+    scene = scenes(game_id, options)[-1]
+    layout = layout_scene(scene)
+    placed = [p for p in draw.placed_labels(scene, layout) if " on " in p.title]
+    cells = list(layout.cells)
+    occupied = [t.cell for t in scene.tokens if t.cell in layout.cells]
+    arrows = tuple(draw.Arrow((cells[(cells.index(c) + 1) % len(cells)], c), "#0072B2") for c in occupied)
+    marks = [
+        op
+        for op in draw.draw_highlights(layout, targets=tuple(cells), arrows=arrows)
+        if (isinstance(op, draw.Circle) and op.fill) or isinstance(op, draw.Polygon) and op.fill
+    ]
+    assert marks and placed
+    for op in marks:
+        if isinstance(op, draw.Circle):
+            box = (op.x - op.r, op.y - op.r, op.x + op.r, op.y + op.r)
+        else:
+            xs, ys = [x for x, _ in op.points], [y for _, y in op.points]
+            box = (min(xs), min(ys), max(xs), max(ys))
+        for p in placed:
+            for x0, y0, x1, y1 in p.label.boxes(p.cx, p.cy):
+                # boxes (an arrowhead's is its triangle's): 2 px or less is a corner passing near
+                overlap_x = min(box[2], x1) - max(box[0], x0)
+                overlap_y = min(box[3], y1) - max(box[1], y0)
+                assert not (overlap_x > 2 and overlap_y > 2), (p.title, op)

@@ -510,8 +510,9 @@ def draw_highlights(
             x, y = centre
             p.rect(x - radius * 0.62, y - 11, radius * 1.24, 22, fill="#FFFFFF", stroke=colour, width=2)
             p.text(x, y + 5, label, size=13, color=INK, bold=True)
-        else:
-            p.circle(*centre, radius * 0.3, fill=colour, alpha=0.85)
+        else:  # a dot on the ring's upper right: at the centre it covered a piece's name ("Kod●ama")
+            x, y = centre
+            p.circle(x + radius * 0.7, y - radius * 0.7, max(5.0, radius * 0.16), fill=colour, alpha=0.9)
     for cell, name in (names or {}).items():  # every cell's name, over what stands on it
         box = layout.cells.get(cell)
         if box is None or not name:
@@ -550,6 +551,8 @@ def _draw_arrow(p: Painter, layout: Layout, arrow: Arrow, *, alpha: float) -> No
     else:
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         start = min(radius * 0.55, length / 3)  # from the piece's edge, not over its name
+        stop = min(radius * 0.75, length / 3)  # the head ends at the target's edge, off its name
+        x2, y2, length = x2 - ux * stop, y2 - uy * stop, length - stop
         head = min(22.0, length / 2)
         bx, by = x2 - ux * head, y2 - uy * head  # where the head's base meets the shaft
         p.line(x1 + ux * start, y1 + uy * start, bx, by, stroke=arrow.colour, width=8, alpha=alpha)
