@@ -287,6 +287,8 @@ class Collection:
             import duckdb
 
             connection = duckdb.connect(":memory:")
+            # the files' footers read once, not on every query (games from here asks often)
+            connection.execute("set parquet_metadata_cache = true")
             for name in TABLES + tuple(n for n in OPTIONAL_TABLES if self.table_path(n).is_file()):
                 # a path of the user's own; quoted as an SQL string literal
                 quoted = str(self.table_path(name).resolve()).replace("'", "''")
