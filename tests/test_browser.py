@@ -310,7 +310,8 @@ def test_history_by_click_and_by_keys(browser, server):
     )
     back = page.get_by_role("button", name="Back to the game")
     back.wait_for(state="visible", timeout=10_000)
-    assert "Showing the position after move 1 of 3" in page.locator(".re-looking-back").inner_text()
+    note = page.locator(".re-looking-back").inner_text()
+    assert "Showing the position after turn 1 of 3 (First player's)" in note
     assert page.locator(".re-board .re-scene").inner_html() != end
     page.screenshot(path=str(ARTIFACTS / "history-looking-back-1280x800.png"))
     page.locator(".re-movelist").focus()

@@ -616,13 +616,13 @@ def test_the_move_list_shows_the_words_as_they_are():
         state = state.apply(action)
     lines = [str(line) for line in move_lines(states, actions, None)]
     assert lines[:2] == [
-        "1. Chance for Südliche Armee: draws Beduine",
-        "2. Südliche Armee: places Beduine on b2",
+        "1. Chance for Südliche Armee: draws Beduine",  # numbered by turn: the draw opens it
+        "1. Südliche Armee: places Beduine on b2",
     ]
     assert lines[25:] == [
-        "26. Südliche Armee: places Saqāliba on b1, displacing Sarbaz",
-        "27. Südliche Armee: pushes Sarbaz from b1 to b2, displacing Beduine",
-        "28. Südliche Armee: pushes Beduine from b2 to b3, attacking Bogenschütze: attack 4 > defence 2, "
+        "13. Südliche Armee: places Saqāliba on b1, displacing Sarbaz",
+        "13. Südliche Armee: pushes Sarbaz from b1 to b2, displacing Beduine",
+        "13. Südliche Armee: pushes Beduine from b2 to b3, attacking Bogenschütze: attack 4 > defence 2, "
         "Bogenschütze discarded, Beduine takes b3",
     ]
     assert [str(line) for line in move_lines(states, actions, 1)] == lines  # the basic game hides nothing
