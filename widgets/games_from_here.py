@@ -30,8 +30,13 @@ from widgets.safe import error_line, guarded, html, message_html
 SHIPPED_LABEL = "Shipped games (simulated, and sample records)"
 #: the most moves listed (the most played first); the rest are counted in the caption
 MAX_ROWS = 12
-COLUMNS = "minmax(10em, 2.2fr) 4.5em minmax(10em, 1.6fr) 6.5em minmax(6em, 1fr)"
-HEADINGS = ("Move", "Games", "Mover's score (95% interval)", "Last played", "Engine")
+COLUMNS = "minmax(9em, 2.2fr) 3.5em minmax(8em, 1.4fr) 6em minmax(5em, 1fr)"
+HEADINGS = ("Move", "Games", "Mover's score (95%)", "Last played", "Engine")
+#: a move's button shows its whole name, wrapped, not cut with an ellipsis
+STYLE = (
+    "<style>.re-games-from-here .re-move { white-space: normal; height: auto; min-height: 28px;"
+    " text-align: left; line-height: 1.3; padding: 2px 8px; }</style>"
+)
 
 
 def _percent(value: float) -> str:
@@ -39,12 +44,13 @@ def _percent(value: float) -> str:
 
 
 def score_text(row: pd.Series) -> str:
-    """ "50% (9–91%) of 2", or a dash when no game with a result played the move."""
+    """ "50% (9–91%)", with "of 2" when fewer of the games that played the move have a
+    result, or a dash when none has."""
     if not row["scored"]:
         return "– (no result)"
-    return (
-        f"{_percent(row['score'])} ({_percent(row['ci_low'])}–{_percent(row['ci_high'])}) of {row['scored']}"
-    )
+    of = f" of {row['scored']}" if row["scored"] != row["n"] else ""
+    low, high = _percent(row["ci_low"]), _percent(row["ci_high"])
+    return f"{_percent(row['score'])} ({low.removesuffix('%')}–{high}){of}"
 
 
 class GamesFromHere(w.VBox):
@@ -89,7 +95,7 @@ class GamesFromHere(w.VBox):
         )
         self.note = w.HTML()
         self.message = w.HTML()
-        self.body = w.VBox([self.picker, self.caption, self.grid, self.note, self.message])
+        self.body = w.VBox([w.HTML(STYLE), self.picker, self.caption, self.grid, self.note, self.message])
         self.body.layout.overflow_x = "auto"
         self.body.layout.display = None if opened else "none"
         say = error_line(self.message)
@@ -165,6 +171,7 @@ class GamesFromHere(w.VBox):
                 tooltip=f"play {row['move']}",
                 layout=w.Layout(width="auto", justify_content="flex-start"),
             )
+            button.add_class("re-move")
             click = guarded(error_line(self.message))(
                 lambda _, n=str(row["notation"]), here=state: self._clicked(n, here)
             )
@@ -182,7 +189,7 @@ class GamesFromHere(w.VBox):
         self.note.value = html(
             '<p style="font-size:smaller">Games: how many games played the move here (a position '
             "reached by other move orders counts as the same). Score: the mover's points "
-            "(a win 1, a draw ½) over the games with a result. {note}</p>",
+            "(a win 1, a draw ½) over the games with a result, with its 95% interval. {note}</p>",
             note=note[:1].upper() + note[1:] + "." if note else "",
         )
 
