@@ -142,7 +142,7 @@ def card_html(card: Card, prefix: str = "", href: str | None = None) -> str:
     lives elsewhere (the static site's pages)."""
     picture = base64.b64encode(thumbnail_svg(card.game_id, card.stem).encode()).decode("ascii")
     href = html.escape(href if href is not None else prefix + urllib.parse.quote(card.file_name), quote=True)
-    alt = html.escape(f"The {card.game_id} board at the start", quote=True)
+    alt = html.escape(f"The {rk.info(card.game_id).title} board at the start", quote=True)
     return (
         f'<a class="landing-card" href="{href}">'
         f'<img class="landing-thumb" src="data:image/svg+xml;base64,{picture}" alt="{alt}">'

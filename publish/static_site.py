@@ -553,10 +553,17 @@ def localise_page(
 
     text = CONFIG_SCRIPT.sub(rewrite, text)
     text = VOICI_SCRIPT.sub(lambda m: SERVICE_WORKER_VERSION + m.group(0), text, count=1)
+    if runs_notebook:  # the way back to the landing page, as the publishing mode's pages have
+        text = BODY.sub(lambda m: m.group(0) + HOME_LINK.replace("UP/", f"{up}/"), text, count=1)
     page.write_text(text, encoding="utf-8")
 
 
 VOICI_SCRIPT = re.compile(r'<script src="[^"]*/voici\.js"></script>')
+BODY = re.compile(r"<body[^>]*>")
+HOME_LINK = (
+    '<nav class="re-home" style="font: 14px sans-serif; padding: 8px 12px 0">'
+    '<a href="UP/index.html" style="color: #0B5CAD">← All pages</a></nav>'
+)
 HEAD = re.compile(r"<head>(<meta charset=[^>]*>)?")
 #: the snapshot's files fetched and unpacked by a worker of the page's while the page starts,
 #: and moved to the kernel's worker when it asks (load_snapshot.js): the page gives the two

@@ -289,6 +289,7 @@ def test_landing_page_explorer_sessions_no_cdn_and_culling():
         page.goto(site.url, timeout=90_000)  # / redirects to the landing page
         page.wait_for_selector(".landing-card", timeout=90_000)
         assert page.url.endswith("/voila/render/index.ipynb")
+        assert page.locator(".re-home").is_hidden()  # the landing page needs no way back to itself
         links = page.eval_on_selector_all(".landing-card", "cards => cards.map(c => c.getAttribute('href'))")
         assert sorted(links) == [f"/voila/render/{name}" for name in others]
         drawn = "images => images.every(i => i.complete && i.naturalWidth > 0)"
@@ -305,6 +306,10 @@ def test_landing_page_explorer_sessions_no_cdn_and_culling():
         page = opened.value
         page.wait_for_selector(BOARD, timeout=90_000)
         assert page.url.endswith("/voila/render/explorer.ipynb")
+        # every page but the landing page leads back to it (issue 46 item 6)
+        home = page.get_by_role("link", name="← All pages")
+        home.wait_for(state="visible", timeout=30_000)
+        assert home.get_attribute("href") == "/voila/render/index.ipynb"
 
         others_pages = [context.new_page() for _ in range(sessions - 1)]
         for extra in others_pages:

@@ -205,6 +205,10 @@ def test_the_landing_page_links_every_page(browser, served, site):
     assert {Path(link).stem for link in links} == wanted
     for link in links:
         assert (site / link).is_file(), link
+        # every page leads back here (issue 46 item 6): a notebook's page from voici/render/,
+        # a plain page from pages/
+        back = "../../index.html" if link.startswith("voici/render/") else "../index.html"
+        assert f'href="{back}"' in (site / link).read_text(encoding="utf-8"), link
     page.screenshot(path=str(ARTIFACTS / "static-landing.png"), full_page=True)
     watch.assert_clean()
 
@@ -237,6 +241,10 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
         if page.evaluate(flipped):
             break
     page.wait_for_function(flipped, timeout=30_000)
+    home = page.get_by_role("link", name="← All pages")  # the way back (issue 46 item 6)
+    assert home.is_visible() and (served_path := home.get_attribute("href")) == "../../index.html", (
+        served_path
+    )
     page.screenshot(path=str(ARTIFACTS / "static-explorer.png"))
     watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()

@@ -1,11 +1,13 @@
 """Small charts as SVG text: interval (forest) plots, a heat map, box plots, lines. No
 plotting library to import, so a statistics page opens at once; every label is escaped.
 
-Each function returns an `<svg>` string whose axes carry their units."""
+Each function returns an `<svg>` (in a box that scrolls sideways on a page too narrow for
+its labels at 11 px) whose axes carry their units."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -21,11 +23,22 @@ def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 12, 
     )
 
 
+#: the smallest text a chart may show, in CSS pixels: a chart shrinks with a narrow page (a
+#: phone) only down to where its 12-px labels are this size, and scrolls sideways beyond
+MIN_LABEL_PX = 11
+_SIZES = re.compile(r'font-size="([\d.]+)"')
+
+
 def _svg(width: float, height: float, body: str, title: str) -> str:
+    """The chart, as wide as the page allows but never so narrow that its labels fall under
+    MIN_LABEL_PX (a 640-px chart on a 390-px phone drew them at 7 px): there its box scrolls."""
+    smallest = min((float(size) for size in _SIZES.findall(body)), default=12.0)
+    least = width * MIN_LABEL_PX / smallest
     return (
+        '<div class="re-chart" style="overflow-x:auto;max-width:100%">'
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" style="max-width:100%;height:auto" role="img" {FONT}>'
-        f"<title>{escape(title)}</title>{body}</svg>"
+        f'width="{width:.0f}" style="max-width:100%;min-width:{least:.0f}px;height:auto" role="img" {FONT}>'
+        f"<title>{escape(title)}</title>{body}</svg></div>"
     )
 
 
@@ -83,7 +96,7 @@ def interval_plot(
         y = top + row * i + row / 2
         parts.append(_text(left - 8, y + 4, name, "end"))
         if any(math.isnan(v) for v in (value, lo, hi)):
-            parts.append(_text(left + 4, y + 4, "no decided games", size=11))
+            parts.append(_text(left + 4, y + 4, "no decided games", size=12))
             continue
         parts.append(
             f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{BLUE}" '
@@ -229,5 +242,5 @@ def line_plot(
         parts.append(
             f'<rect x="{right - 190}" y="{top + 4 + 16 * k}" width="12" height="3" fill="{colour}"/>'
         )
-        parts.append(_text(right - 172, top + 10 + 16 * k, name, size=11))
+        parts.append(_text(right - 172, top + 10 + 16 * k, name, size=12))
     return _svg(right + 20, bottom + 42, "".join(parts), title)

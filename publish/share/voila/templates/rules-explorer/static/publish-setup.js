@@ -31,6 +31,13 @@
       cells.style.display = "";
     }
   };
+  // "← All pages" on every page of the publishing mode's tree (voila/render/...) but the
+  // landing page; a single-notebook dashboard (served at "/") has no landing to go back to
+  const home = document.querySelector(".re-home");
+  const path = window.location.pathname;
+  if (home && path.includes("/voila/render/") && !path.endsWith("/index.ipynb")) {
+    home.hidden = false;
+  }
   window.voila_process = window.update_loading_text;
   window.voila_finish = window.display_cells;
 
