@@ -93,7 +93,7 @@ def move_words(state: State, move: Move, viewer: int | None) -> str:
     if words is not None:
         try:
             return words(state, move, viewer)
-        except (RulesError, KeyError, IndexError, TypeError):
+        except RulesError:
             pass  # a view that cannot say it: the move list's words below
     try:
         return state.action_text(move, viewer)
@@ -108,7 +108,7 @@ def turn_line(state: State, viewer: int | None) -> str:
         return ""
     try:
         return words(state, viewer)
-    except (RulesError, KeyError, IndexError, TypeError):
+    except RulesError:
         return ""
 
 
@@ -119,7 +119,7 @@ def question(state: State, move: Move, viewer: int | None) -> str:
         return ""
     try:
         return words(state, move, viewer)
-    except (RulesError, KeyError, IndexError, TypeError):
+    except RulesError:
         return ""
 
 
@@ -157,7 +157,7 @@ def place_name(scene: Scene, cell: str) -> str:
 
 def thing_name(scene: Scene, cell: str) -> str:
     """What stands on `cell` as the viewer sees it, with its place: 'Koropokkuru on b1',
-    'Cavalry (hand)'; 'the piece on b1' where it is face down or empty."""
+    'Cavalry (hand)'; the place alone ('b1') where it is face down or empty."""
     name = name_at(scene, cell)
     place = place_name(scene, cell)
     if any(board_cell.id == cell for board_cell in scene.cells):

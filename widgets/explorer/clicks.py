@@ -137,14 +137,14 @@ class Clicks(Part):
             w.Button, description=label, button_style="warning", tooltip=ask, layout=AUTO
         )
         no = self.page.looks.make(
-            w.Button, description="Cancel", tooltip="Keep the coin (Escape)", layout=AUTO
+            w.Button, description="Cancel", tooltip="Do not do it (Escape)", layout=AUTO
         )
         yes.on_click(self.page.acts(lambda _: self._answer(move)))
         yes.move, no.move = move, None  # the move each says yes or no to (scripts and tests)
         no.on_click(self.page.acts(lambda _: self.clear_selection()))
         self.page.replace(self.choices, (yes, no))
         self.show_highlight()
-        self._say(f"{ask} Press “{label}” to do it, or Cancel (Escape) to keep it.")
+        self._say(f"{ask} Press “{label}” to do it, or Cancel (Escape) not to.")
 
     def _answer(self, move: Move) -> None:
         if self.asking == move:
