@@ -176,7 +176,7 @@ def test_the_statistics_name_armies_units_and_agents_as_the_games_do():
     assert not KEBAB_ID.search(shown), KEBAB_ID.search(shown)
     assert "CI)" not in shown  # the interval said in words, not abbreviated
     assert sp.agent_name("ismcts:5") == "playout search (5 playouts)"
-    assert sp.agent_name("fsf:2") == "Fairy-Stockfish (2 moves deep)"
+    assert sp.agent_name("fsf:2") == "Fairy-Stockfish (depth 2)"
     assert sp.agent_name("mcts:5") == "tree search (5 iterations)"
 
 

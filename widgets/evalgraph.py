@@ -499,7 +499,7 @@ def summary_html(table: pd.DataFrame) -> str:
         ("player", "Player", "the seat"),
         ("moves", "Moves", "moves made"),
         ("mean_loss", "Mean loss", "the mean loss of expected score a move"),
-        ("inaccuracy", "Inacc.", "inaccuracies: a loss of 0.05 to 0.10"),
+        ("inaccuracy", "Inaccuracies", "a loss of 0.05 to 0.10"),
         ("mistake", "Mistakes", "a loss of 0.10 to 0.15"),
         ("blunder", "Blunders", "a loss of 0.15 or more, or a result thrown away"),
     ]

@@ -52,7 +52,7 @@ _AGENT_KINDS = {
     "greedy": "greedy (one move ahead)",
     "mcts": "tree search ({n} iterations)",
     "ismcts": "playout search ({n} playouts)",
-    "fsf": "Fairy-Stockfish ({n} moves deep)",
+    "fsf": "Fairy-Stockfish (depth {n})",
     "perfect": "perfect (the solved game's table)",
 }
 

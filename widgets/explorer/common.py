@@ -16,7 +16,7 @@ from widgets.safe import error_line, guarded, message_html
 
 ALL_SEEING = "all"
 FOLLOW_TURN = "turn"
-AGENTS = (("random", "random"), ("greedy (one ply)", "greedy"), ("search (MCTS, 100 playouts)", "mcts:100"))
+AGENTS = (("random", "random"), ("greedy (one move ahead)", "greedy"), ("tree search", "mcts:100"))
 PERFECT_AGENT = ("perfect (the solved game's table)", "perfect")
 
 #: the layout of a menu or a text box in the side column
