@@ -251,7 +251,7 @@ def test_a_placement_with_no_coin_left_is_refused_and_nothing_is_applied():
     # NOTES.md: Swordsman 5 coins; with 4 on the map and the fifth in hand, no pile holds one
     state = PLAY_2P.edit(place={"3,4": "swordsman×4"})
     error = refusal(state, place={"3,4": "swordsman×5", "5,3": "marker-A"})
-    assert error.field == "supply" and "3,4" in str(error) and "1 in hand" in str(error)
+    assert error.field == "supply" and "d5: Swordsman" in str(error) and "1 in hand" in str(error)
     assert refusal(state, place={"3,2": "swordsman×5"}).field == "supply"  # moving it frees only 4
     assert ((5, 3), 0) not in state.control and state.units == (((3, 4), 0, "swordsman", 4),)
 

@@ -254,7 +254,7 @@ def _take(units: dict, piles: dict, h: Hex, owner: int, unit: str, height: int) 
         rest = ", ".join(f"{n} {where}" for where, n in elsewhere.items() if n)
         raise FieldError(
             "supply",
-            f"{hex_name(h)}: {_stack_name(unit, height)} takes {height} {unit} coin"
+            f"{hex_label(h)}: {_stack_name(unit, height)} takes {height} {NAMES[unit]} coin"
             f"{'s' if height > 1 else ''} and player {owner}'s supply, bag and discard piles hold "
             f"{sum(there)} (the box holds {COINS[unit]}{'; ' + rest if rest else ''})",
         )
