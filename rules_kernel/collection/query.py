@@ -74,22 +74,27 @@ _PLAYED = """
 
 def build_from_here(folder: Path) -> None:
     """Write `folder/from_here.parquet` from the collection's tables in `folder` (the end of
-    an import): one row per (position, move played from it), all-seeing (`viewer` empty),
-    and for games with hidden information one more per seat's view (`viewer` the seat),
-    sorted by key. DuckDB sorts it within SORT_MEMORY, spilling to `folder` beyond."""
+    an import): one row per position, game and move played from it there (all-seeing:
+    `viewer` empty; for games with hidden information one more per seat's view, `viewer` the
+    seat), sorted by key. DuckDB sorts it within SORT_MEMORY, spilling to `folder` beyond."""
     import duckdb
 
     table = {name: _literal(folder / f"{name}.parquet") for name in ("games", "moves", "positions", "views")}
     played = _PLAYED.replace("MOVES", table["moves"]).replace("GAMES", table["games"])
+    # one row per game and move from a position (a game that came back and played the same
+    # move again is one result): `ply` the first time, so from_position only counts rows
     query = f"""
-        with played as ({played})
-        select p.key, null::integer as viewer, pl.game, pl.game_id, pl.ply,
-               pl.mover, pl.notation, pl.text, pl.points, pl.played_on
-        from read_parquet({table["positions"]}) p join played pl using (game_id, ply)
-        union all
-        select v.key, v.viewer, pl.game, pl.game_id, pl.ply,
-               pl.mover, pl.notation, pl.text, pl.points, pl.played_on
-        from read_parquet({table["views"]}) v join played pl using (game_id, ply)
+        with played as ({played}),
+        seen as (
+            select p.key, null::integer as viewer, pl.*
+            from read_parquet({table["positions"]}) p join played pl using (game_id, ply)
+            union all
+            select v.key, v.viewer, pl.*
+            from read_parquet({table["views"]}) v join played pl using (game_id, ply))
+        select key, viewer, game, game_id, notation, min(ply) as ply, any_value(mover) as mover,
+               any_value(text) as text, any_value(points) as points, any_value(played_on) as played_on
+        from seen
+        group by key, viewer, game, game_id, notation
         order by key, game_id, ply
     """
     spill = folder / ".sorting"
@@ -97,6 +102,7 @@ def build_from_here(folder: Path) -> None:
     try:
         connection.execute(f"set temp_directory = {_literal(spill)}")
         connection.execute(f"set memory_limit = '{SORT_MEMORY}'")
+        connection.execute("set enable_progress_bar = false")  # the import has its own
         connection.execute(
             f"copy ({query}) to {_literal(folder / 'from_here.parquet')} "
             f"(format parquet, compression zstd, row_group_size {FROM_HERE_ROWS_PER_GROUP})"
@@ -176,16 +182,13 @@ def from_position(
     params: dict[str, Any] = {"key": key, "game": state.game.id}
     if seen_by is not None:
         params["viewer"] = seen_by
-    # one row per game and move: a game that came back to the position and played the same
-    # move again counts once (its result is one result)
+    # from_here holds one row per game and move from a position: counting rows counts games
     rows = collection.sql(
         f"""
         select notation, count(*) as n, count(points) as scored,
                coalesce(sum(points), 0) as points, max(played_on) as last_played
-        from (select game_id, notation, any_value(points) as points, any_value(played_on) as played_on
-              from from_here
-              where key = $key and game = $game and {viewer_test}
-              group by game_id, notation)
+        from from_here
+        where key = $key and game = $game and {viewer_test}
         group by notation order by n desc, notation""",
         params,
     )
