@@ -306,8 +306,10 @@ class Game:
     # Declared, not guessed: `rk.info(game_id)` reads them. None: not declared (a game written
     # before they existed); the info then takes them from the hooks the class overrides.
 
-    #: a player's view hides something (cards, hands, bags): the game overrides `State.view`
-    HIDDEN_INFORMATION: ClassVar[bool | None] = None
+    #: a player's view hides something (cards, hands, bags): the game overrides `State.view`;
+    #: or the name of the boolean option that makes it hide something (To War!: "strategic",
+    #: the variant with hidden hands; the plain game shows both players everything there is)
+    HIDDEN_INFORMATION: ClassVar[bool | str | None] = None
     #: chance acts (a deal, a draw): the game has chance nodes (`State.chance_outcomes`)
     CHANCE: ClassVar[bool | None] = None
     #: a player's view forgets what it saw (`State.forgets`)

@@ -58,7 +58,8 @@ class GameInfo:
     #: the players with the default options, and every number the options allow
     players: int
     player_counts: tuple[int, ...]
-    #: a player's view hides something (cards, hands, bags): views, curtains, determinize
+    #: a player's view hides something (cards, hands, bags) in some setting of the game:
+    #: views, curtains, determinize; `hides(options)` says whether it does in one setting
     hidden_information: bool
     #: chance acts (a deal, a draw from a bag): chance nodes in every line
     chance: bool
@@ -77,6 +78,15 @@ class GameInfo:
     search_exploration: float | None
     #: declarations the class lacks (taken from the hooks it overrides; see the module text)
     undeclared: tuple[str, ...] = ()
+    #: the boolean option that turns the hidden information on, if only some settings hide
+    hidden_when: str | None = None
+
+    def hides(self, options: Mapping[str, object]) -> bool:
+        """Does a player's view hide anything in a game with these options? (To War! plain:
+        no, both players see all there is; with the strategic variant's hands: yes.)"""
+        if self.hidden_when is None:
+            return self.hidden_information
+        return self.hidden_information and bool(options.get(self.hidden_when))
 
     def has(self, part: str) -> bool:
         """Does the game bring this part? An unknown part's name is a ValueError (a typo)."""
@@ -124,6 +134,7 @@ def _info_of(cls: type[Game]) -> GameInfo:
         players=game.num_players,
         player_counts=tuple(counts) if counts else (game.num_players,),
         hidden_information=bool(facts["HIDDEN_INFORMATION"]),
+        hidden_when=_hidden_when(cls, facts["HIDDEN_INFORMATION"]),
         chance=bool(facts["CHANCE"]),
         memory=bool(facts["MEMORY"]),
         parts=frozenset(facts["PARTS"]),
@@ -141,6 +152,20 @@ def _info_of(cls: type[Game]) -> GameInfo:
         search_exploration=cls.SEARCH_EXPLORATION,
         undeclared=undeclared,
     )
+
+
+def _hidden_when(cls: type[Game], declared: object) -> str | None:
+    """The option named by `HIDDEN_INFORMATION = "<option>"`, checked to be one of the game's
+    boolean options (a typo would make the game show every secret)."""
+    if not isinstance(declared, str):
+        return None
+    option = cls.OPTIONS.get(declared)
+    if option is None or not isinstance(option.default, bool):
+        raise ValueError(
+            f"{cls.__qualname__}.HIDDEN_INFORMATION names {declared!r}, which is not one of its "
+            f"boolean options ({', '.join(n for n, o in cls.OPTIONS.items() if isinstance(o.default, bool))})"
+        )
+    return declared
 
 
 def _declarations(cls: type[Game]) -> dict[str, object]:

@@ -146,6 +146,12 @@ def test_a_whole_yokai_game_by_keyboard_alone(browser, server):
     page.keyboard.press("Tab")  # and the focus leaves the board again
     assert not board.evaluate("el => el === document.activeElement")
     page.screenshot(path=str(ARTIFACTS / "explorer-keyboard-game.png"))
+    # Issue 46 item 6: Left/Right/Home/End go through the history wherever the focus is not
+    # in something that reads those keys (here: nothing focused, as after a click on the page)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for key, ply in (("ArrowLeft", 2), ("Home", 0), ("ArrowRight", 1), ("End", 3)):
+        page.keyboard.press(key)
+        page.wait_for_selector(f'.re-movelist [data-ply="{ply}"][aria-selected="true"]', timeout=15_000)
     page.close()
 
 

@@ -313,3 +313,25 @@ def test_the_people_at_the_screen_never_see_each_others_turn_through_undo():
                     ex.play(rng.choice(ex.state.legal_moves()))
                 if ex.curtain_for is None:
                     assert ex.viewer == eyes, "the page went from one seat's view to another's"
+
+
+def test_plain_to_war_hides_nothing_so_it_opens_on_the_whole_board_with_no_curtain():
+    """Issue 46 item 5: plain To War! (no hidden hands: "Variante für mehr Strategie" is the
+    one with a hand) opened in "Player to move" and dropped a curtain after each of the 12
+    set-up cards. It declares its secrets with the strategic option (HIDDEN_INFORMATION =
+    "strategic"): plain, the explorer opens on the whole board and plays on with no curtain;
+    the strategic variant still hands the screen over."""
+    assert not rk.info("to-war").hides({"strategic": False})
+    assert rk.info("to-war").hides({"strategic": True}) and rk.info("war-chest").hides({})
+    plain = widgets.Explorer("to-war", seed=3)
+    assert plain.perspective.value != FOLLOW_TURN and plain.perspective.label == "Whole board"
+    for _ in range(14):  # the set-up cards and the first turns, chance and moves alike
+        if plain.state.is_terminal():
+            break
+        if plain.state.current_player == rk.CHANCE:
+            plain.session.play(plain.state.sample_chance(random.Random(1)))
+        else:
+            plain.play(plain.state.legal_moves()[0])
+        assert plain.curtain_for is None
+    strategic = widgets.Explorer("to-war", seed=3, strategic=True)
+    assert strategic.perspective.value == FOLLOW_TURN

@@ -337,10 +337,12 @@ def test_the_editor_widget_sets_the_turn_fields():
 
 
 def test_the_explorer_offers_the_editor_in_the_all_seeing_view_and_plays_from_it():
+    hidden_hands = widgets.Explorer("to-war", strategic=True)
+    hidden_hands.edit_toggle.value = True  # a player's view: the editor would show the other's hand
+    assert hidden_hands.edit_toggle.value is False and hidden_hands.editor_box.children == ()
     explorer = widgets.Explorer("to-war")
-    explorer.edit_toggle.value = True  # a player's view: the editor would show the reserves
-    assert explorer.edit_toggle.value is False and explorer.editor_box.children == ()
-    explorer.perspective.value = ALL_SEEING
+    # plain To War! hides nothing from either player (issue 46 item 5): the whole board at once
+    assert explorer.perspective.value == ALL_SEEING
     assert explorer.edit_toggle.layout.display != "none"
     explorer.edit_toggle.value = True
     (editor,) = explorer.editor_box.children

@@ -146,3 +146,16 @@ def test_sides_are_the_game_s_rule_team():
     four = rk.load_game("war-chest", players=4)
     assert [four.team(seat) for seat in range(4)] == [0, 1, 0, 1]
     assert [rk.load_game("to-war").team(seat) for seat in range(2)] == [0, 1]
+
+
+def test_hidden_information_may_hang_on_a_boolean_option_and_a_typo_is_refused(monkeypatch):
+    """To War! hides a hand only in its strategic variant (HIDDEN_INFORMATION = "strategic"):
+    the info says the game can hide something, and `hides` says which settings do."""
+    found = rk.info("to-war")
+    assert found.hidden_information and found.hidden_when == "strategic"
+    assert found.hides({"strategic": True}) and not found.hides({"strategic": False})
+    assert rk.info("war-stories").hides({}) and not rk.info("yokai-3x4").hides({})
+    to_war = type(rk.load_game("to-war"))
+    monkeypatch.setattr(to_war, "HIDDEN_INFORMATION", "strategy")
+    with pytest.raises(ValueError, match="names 'strategy', which is not one of its boolean options"):
+        rk.info("to-war")

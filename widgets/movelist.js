@@ -4,7 +4,25 @@
 //
 // Keyboard: the list is one Tab stop; Left/Up step back, Right/Down step on, Home goes to the
 // start and End to the last position of the line. The kernel moves the game and sends back
-// the ply shown (`current`), which the list marks and keeps in sight.
+// the ply shown (`current`), which the list marks and keeps in sight. Left, Right, Home and
+// End do the same wherever the focus is not in something that reads those keys itself (a
+// text field, a menu, a slider, the board's cursor): for the list the reader last used, or
+// the page's only one.
+
+const lists = new Set(); // each list on the page: { root, step }
+let lastUsed = null;
+const OWN_KEYS = "input, textarea, select, [contenteditable], [role=slider], [role=listbox], .re-board";
+const PAGE_STEPS = { ArrowLeft: -1, ArrowRight: 1 };
+
+function onPageKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  if (!(event.key in PAGE_STEPS) && event.key !== "Home" && event.key !== "End") return;
+  const focus = document.activeElement;
+  if (focus && focus !== document.body && focus.closest(OWN_KEYS)) return;
+  for (const list of lists) if (!list.root.isConnected) lists.delete(list);
+  const list = lastUsed && lastUsed.root.isConnected ? lastUsed : lists.size === 1 ? [...lists][0] : null;
+  if (list && list.step(event.key)) event.preventDefault();
+}
 
 function render({ model, el }) {
   const root = document.createElement("div");
@@ -97,15 +115,25 @@ function render({ model, el }) {
   });
 
   const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  function step(key) {
+    const current = model.get("current");
+    if (key in STEPS) go(current + STEPS[key]);
+    else if (key === "Home") go(0);
+    else if (key === "End") go(last());
+    else return false; // Tab and every other key keep their meaning
+    return true;
+  }
   root.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const current = model.get("current");
-    if (event.key in STEPS) go(current + STEPS[event.key]);
-    else if (event.key === "Home") go(0);
-    else if (event.key === "End") go(last());
-    else return; // Tab and every other key keep their meaning
-    event.preventDefault();
+    if (step(event.key)) event.preventDefault();
   });
+
+  const entry = { root, step };
+  lists.add(entry);
+  const used = () => (lastUsed = entry);
+  root.addEventListener("focus", used);
+  root.addEventListener("pointerdown", used);
+  document.addEventListener("keydown", onPageKey); // once: the same listener is not added twice
 
   model.on("change:turns", draw);
   model.on("change:current", mark);

@@ -74,9 +74,10 @@ class Presentation:
 
 
 def has_secrets(game: rk.Game) -> bool:
-    """Does the game hide anything from a player (cards, hands, bags)? Asked of the game, not
-    of a position: before the deal nothing is hidden yet."""
-    return info(game).hidden_information
+    """Does the game, with its options, hide anything from a player (cards, hands, bags)?
+    Asked of the game, not of a position: before the deal nothing is hidden yet. (Plain To
+    War! hides nothing: it opens on the whole board, with no curtain between turns.)"""
+    return info(game).hides(game.options)
 
 
 def present(session: Session, viewer: int | None) -> Presentation:

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 class ToWar(Game):
     id = "to-war"
     title = "To War!"
-    # what the game is (rules_kernel.info): hands and draw piles are hidden, the piles shuffled
-    HIDDEN_INFORMATION = True
+    # what the game is (rules_kernel.info): the piles are shuffled (chance, hidden from both
+    # alike); a player's hand is hidden from the other only in the strategic variant
+    HIDDEN_INFORMATION = "strategic"
     CHANCE = True
     MEMORY = False
     PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
