@@ -26,8 +26,13 @@ from widgets.games_from_here import GamesFromHere
 from widgets.safe import error_line, guarded, html
 from widgets.svg import state_svg
 
-#: the games a page walks from the start (two-seat games without chance at the start)
-WALKED = ("yokai-3x4", "yokai-5x6")
+
+def walked_games() -> tuple[str, ...]:
+    """The games the page walks from the start: those without hidden information or chance
+    (what the games declare, `rk.info`), whose every position one board shows whole."""
+    return tuple(
+        g for g in rk.list_games(ordered=True) if not rk.info(g).hidden_information and not rk.info(g).chance
+    )
 
 
 class GamesFromHerePage(w.VBox):
@@ -38,11 +43,11 @@ class GamesFromHerePage(w.VBox):
         self,
         collections: Mapping[str, str | os.PathLike[str]] | None = None,
         *,
-        games: tuple[str, ...] = WALKED,
+        games: tuple[str, ...] | None = None,
         engine: str | None = "table",
     ) -> None:
         self.game_select = w.Dropdown(
-            options=[(rk.game_class(g).title or g, g) for g in games], description="Game:"
+            options=[(rk.game_class(g).title or g, g) for g in games or walked_games()], description="Game:"
         )
         self.back = w.Button(description="Back", icon="arrow-left", tooltip="take the last move back")
         self.restart = w.Button(description="Start", icon="fast-backward", tooltip="back to the start")
