@@ -272,7 +272,8 @@ def engine_values(
         availability = game.solved_table_availability()
         if availability != "ready":
             return {}, f"the solved table of {game.title} is not built here ({availability}): no engine value"
-        limit: analysis.Limit | float = analysis.Limit(seconds=None, nodes=100_000)
+        # exact, and quick: a lookup, or a short history search where repetitions matter
+        limit: analysis.Limit | float = analysis.Limit(seconds=max(seconds, 1.0), nodes=100_000)
     else:
         limit = seconds
     name = None if engine == "default" else engine
