@@ -122,3 +122,13 @@ def test_a_click_on_a_table_the_board_has_left_plays_nothing():
     panel.show(YOKAI.initial_state().play(stale.notation))  # the board moved on (the first click)
     stale.click()  # the second click of a double click, on the old table's button
     assert played == [] and panel.message.value == ""
+
+
+def test_no_position_hides_the_whole_panel():
+    panel = GamesFromHere()
+    panel.show(YOKAI.initial_state())
+    assert panel.layout.display is None and panel.buttons
+    panel.show(None)  # the explorer's hand-over curtain is down
+    assert panel.layout.display == "none" and not panel.buttons and panel.table is None
+    panel.show(YOKAI.initial_state())
+    assert panel.layout.display is None and panel.buttons

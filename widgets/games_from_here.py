@@ -106,9 +106,11 @@ class GamesFromHere(w.VBox):
 
     # --- what the page calls -------------------------------------------------------------
     def show(self, state: State | None, viewer: int | str | None = "mover") -> None:
-        """The table for `state` (None: nothing, e.g. behind a hand-over curtain), as
-        `viewer` sees it in a game with hidden information ("mover": the player to move)."""
+        """The table for `state`, as `viewer` sees it in a game with hidden information
+        ("mover": the player to move). None: the whole panel hidden, its toggle too (behind
+        a hand-over curtain nothing of the page but the curtain's button may show)."""
         self._state, self._viewer = state, viewer
+        self.layout.display = "none" if state is None else None
         if self.toggle.value:
             guarded(error_line(self.message))(self._draw)()
 
