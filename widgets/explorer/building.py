@@ -106,6 +106,8 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
             make(w.HBox, children=[seats.all_moves, seats.play_button]),
             seats.manual_chance,
             seats.chance_box,
+            ex.records.toggle,  # "Open a record", folded, beside the folded tools
+            ex.records.box,
             ex.tools_toggle,
             ex.tools_box,
             ex.links.address,
