@@ -40,7 +40,6 @@ from widgets.explorer.perfect_play import PerfectPlay
 from widgets.explorer.position import PositionPart
 from widgets.explorer.records_part import RecordsPart
 from widgets.explorer.seats import Seats
-from widgets.games_from_here import GamesFromHere
 from widgets.looks import Looks
 from widgets.presentation import Presentation, has_secrets, present
 from widgets.reference import reference_panel
@@ -135,8 +134,6 @@ class Explorer(w.VBox):
             shown=lambda: self._view,
             refresh=refresh,
         )
-        # issue 47: the moves played from here in the shipped collection; folded (no query) until opened
-        self.games_from_here = GamesFromHere(on_move=self.play, opened=False)
         self.positions = PositionPart(
             page, self.tools_toggle, compact=compact, start=self._start_from, switch_game=self._switch_game
         )
@@ -170,9 +167,7 @@ class Explorer(w.VBox):
         self._parts += [*folded, self.records]
         self.session: Session | None = None
         self._wire()
-        super().__init__(
-            [self.looks.make(w.HTML, value=PAGE_CSS), *building.lay_out(self), self.games_from_here]
-        )
+        super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *building.lay_out(self)])
         self.add_class("re-explorer")
         with self.page.quiet:  # the menu's observer starts a game: this one starts below
             self.game_select.value = game_id
@@ -381,7 +376,6 @@ class Explorer(w.VBox):
         last = view.lines[-1] if view.lines and not curtain else None
         self.clicks.announce(f"{last.side}: {last.text}." if last else "")
         self.perfect_play.analyse(view, curtain)
-        self.games_from_here.show(None if curtain else self.state, viewer=view.viewer)
         if not curtain:
             self._shown_viewer = view.viewer
             self.clicks.show(view)
