@@ -216,7 +216,7 @@ def test_behind_the_curtain_nothing_is_analysed_or_shown(monkeypatch):
     shows nothing of the position (nor of the player who just moved)."""
     spy = Spy()
     monkeypatch.setattr(analysis_panel, "analyse", spy)
-    explorer = widgets.Explorer("to-war", seed=1)
+    explorer = widgets.Explorer("to-war", seed=1, strategic=True)  # hands hidden: a curtain
     panel = analysing(explorer)
     explorer.play(explorer.state.legal_moves()[0])
     assert explorer.curtain_for is not None

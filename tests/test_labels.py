@@ -195,23 +195,29 @@ def test_zone_headings_wrap_whole_and_strips_keep_their_zones_apart():
 @pytest.mark.parametrize("game_id, options", GAMES, ids=lambda v: str(v))
 def test_target_dots_and_arrowheads_leave_names_and_values_readable(game_id, options):
     """Issue 46 item 5: "move dots and arrows cover names and values ('Kod●ama', '4/3' under
-    an arrowhead)". Every cell lit as a target, and an arrow onto every occupied cell from its
-    neighbour, drawn over a position in play: no filled dot or arrowhead meets a name's box."""
+    an arrowhead)". Every cell and zone item lit as a target, with and without a value on it,
+    and an arrow onto every occupied cell from its neighbour, drawn over a position in play: no
+    filled dot, value box or arrowhead meets a name's box."""
     scene = scenes(game_id, options)[-1]
     layout = layout_scene(scene)
-    placed = [p for p in draw.placed_labels(scene, layout) if " on " in p.title]
+    placed = draw.placed_labels(scene, layout)  # on the board and in the zones
     cells = list(layout.cells)
+    items = [item.cell for zone in layout.zones for item in zone.items]
     occupied = [t.cell for t in scene.tokens if t.cell in layout.cells]
     arrows = tuple(draw.Arrow((cells[(cells.index(c) + 1) % len(cells)], c), "#0072B2") for c in occupied)
+    dots = draw.draw_highlights(layout, targets=(*cells, *items), arrows=arrows)
+    values = draw.draw_highlights(
+        layout, targets=(*cells, *items), marks={c: ("#009E73", "W 5") for c in occupied}
+    )
     marks = [
-        op
-        for op in draw.draw_highlights(layout, targets=tuple(cells), arrows=arrows)
-        if (isinstance(op, draw.Circle) and op.fill) or isinstance(op, draw.Polygon) and op.fill
+        op for op in (*dots, *values) if (isinstance(op, (draw.Circle, draw.Polygon, draw.Rect)) and op.fill)
     ]
     assert marks and placed
     for op in marks:
         if isinstance(op, draw.Circle):
             box = (op.x - op.r, op.y - op.r, op.x + op.r, op.y + op.r)
+        elif isinstance(op, draw.Rect):  # a value's white box ("W 5")
+            box = (op.x, op.y, op.x + op.w, op.y + op.h)
         else:
             xs, ys = [x for x, _ in op.points], [y for _, y in op.points]
             box = (min(xs), min(ys), max(xs), max(ys))

@@ -62,13 +62,20 @@ def test_a_link_from_a_study_position_starts_there():
     assert receiver.state.to_text() == sender.state.to_text()
 
 
-@pytest.mark.parametrize("game_id", ["war-stories", "to-war", "war-chest"])
-def test_in_a_players_view_a_link_carries_the_game_and_the_view_only(game_id):
-    explorer = widgets.Explorer(game_id, seed=2)
+@pytest.mark.parametrize(
+    ("game_id", "options", "given"),
+    [
+        ("war-stories", {}, ""),
+        ("to-war", {"strategic": True}, "&options=%7B%22strategic%22:true%7D"),  # plain hides nothing
+        ("war-chest", {}, ""),
+    ],
+)
+def test_in_a_players_view_a_link_carries_the_game_and_the_view_only(game_id, options, given):
+    explorer = widgets.Explorer(game_id, seed=2, **options)
     rng = random.Random(2)
     explorer.play(rng.choice(explorer.state.legal_moves()))
     query = explorer.link_query()
-    assert query == f"game={game_id}&view=turn"  # no position, no moves, no deal, no seed
+    assert query == f"game={game_id}{given}&view=turn"  # no position, no moves, no deal, no seed
 
 
 @pytest.mark.parametrize(

@@ -125,7 +125,7 @@ def test_the_explorers_picture_is_drawn_in_the_pages_view():
     data = re.search(r"base64,([^\"]+)", explorer.pictures.make()).group(1)
     assert Image.open(io.BytesIO(base64.b64decode(data))).n_frames == explorer.session.ply + 1
 
-    explorer = widgets.Explorer("to-war", seed=1)
+    explorer = widgets.Explorer("to-war", seed=1, strategic=True)  # hidden hands: a curtain
     explorer.play(explorer.state.legal_moves()[0])
     assert explorer.curtain_for is not None
     assert "Nothing to draw while the board is hidden" in explorer.pictures.make()

@@ -496,6 +496,10 @@ def draw_highlights(
         if box is not None:
             p.polygon(_inset(box.polygon, box.cx, box.cy, 3), stroke=LAST, width=4)
     for cell in selected:
+        item = _item_box(layout, cell)
+        if item is not None:  # a zone item: its box outlined (a ring would cross its name)
+            p.rect(item.x - 2, item.y - 2, item.w + 4, item.h + 4, stroke=SELECTED, width=4)
+            continue
         centre = layout.center_of(cell)
         if centre:
             p.circle(*centre, _radius(layout, cell), stroke=SELECTED, width=4)
@@ -504,15 +508,20 @@ def draw_highlights(
         if not centre:
             continue
         colour, label = (marks or {}).get(cell, (TARGET, ""))
-        radius = _radius(layout, cell)
-        p.circle(*centre, radius, stroke=colour, width=3)
-        if label:
-            x, y = centre
-            p.rect(x - radius * 0.62, y - 11, radius * 1.24, 22, fill="#FFFFFF", stroke=colour, width=2)
-            p.text(x, y + 5, label, size=13, color=INK, bold=True)
-        else:  # a dot on the ring's upper right: at the centre it covered a piece's name ("Kod●ama")
-            x, y = centre
-            p.circle(x + radius * 0.7, y - radius * 0.7, max(5.0, radius * 0.16), fill=colour, alpha=0.9)
+        item = _item_box(layout, cell)
+        if item is not None:
+            p.rect(item.x - 2, item.y - 2, item.w + 4, item.h + 4, stroke=colour, width=3)
+            corner, radius = (item.x + item.w, item.y + item.h), item.w / 2
+        else:
+            radius = _radius(layout, cell)
+            p.circle(*centre, radius, stroke=colour, width=3)
+            corner = (centre[0] + radius * 0.7, centre[1] + radius * 0.7)
+        if label:  # the value in a cell's upper band or on an item's lower edge, off the name
+            x, y = centre[0], (item.y + item.h if item is not None else centre[1] - radius * 0.76)
+            p.rect(x - radius * 0.62, y - 9, radius * 1.24, 18, fill="#FFFFFF", stroke=colour, width=2)
+            p.text(x, y + 4.5, label, size=12, color=INK, bold=True)
+        else:  # a dot on the lower right: at the centre it covered a piece's name ("Kod●ama")
+            p.circle(*corner, max(5.0, radius * 0.16), fill=colour, alpha=0.9)
     for cell, name in (names or {}).items():  # every cell's name, over what stands on it
         box = layout.cells.get(cell)
         if box is None or not name:
@@ -577,6 +586,13 @@ def _inset(points, cx: float, cy: float, by: float):
         d = math.hypot(x - cx, y - cy) or 1
         out.append((x + (cx - x) / d * by, y + (cy - y) / d * by))
     return tuple(out)
+
+
+def _item_box(layout: Layout, cell: str):  # -> layout.ItemBox | None
+    """The zone item `cell` names, if it is one (a hand's card, a supply's coin)."""
+    if cell in layout.cells:
+        return None
+    return next((item for zone in layout.zones for item in zone.items if item.cell == cell), None)
 
 
 def _radius(layout: Layout, cell: str) -> float:
