@@ -62,10 +62,15 @@ function render({ model, el }) {
   const cellEls = () => Array.from(hits.querySelectorAll("[data-cell]"));
   const cellEl = (id) => cellEls().find((e) => e.dataset.cell === id) || null;
 
+  // the cursor's cell as the hit layer now names it, its announcement kept current: a redraw
+  // (a move, a selection naming its targets) rewrites what the live region says of the cell,
+  // and a cell gone, or words no longer true with the focus elsewhere, leave it empty
   function showCursor(announce) {
     const target = cursor === null ? null : cellEl(cursor);
+    const words = target ? target.getAttribute("aria-label") || cursor : "";
     if (!target || document.activeElement !== root) {
       cursorRing.setAttribute("visibility", "hidden");
+      if (live.textContent !== words) live.textContent = "";
       return;
     }
     const b = target.getBBox();
@@ -74,7 +79,7 @@ function render({ model, el }) {
     cursorRing.setAttribute("width", Math.max(0, b.width - 4));
     cursorRing.setAttribute("height", Math.max(0, b.height - 4));
     cursorRing.setAttribute("visibility", "visible");
-    if (announce) live.textContent = target.getAttribute("aria-label") || cursor;
+    if (announce || (live.textContent && live.textContent !== words)) live.textContent = words;
   }
 
   function sizeSvg() {
@@ -87,20 +92,21 @@ function render({ model, el }) {
 
   function drawScene() {
     // a new drawing (a move, the hand-over's empty board, a new game): the cursor's last
-    // words go, as they may name what this drawing hides
+    // words go, as they may name what this drawing hides; on the board the keyboard is on,
+    // the cursor's cell is announced again as this drawing names it
     live.textContent = "";
     sizeSvg();
     scene.innerHTML = model.get("scene_svg");
     root.setAttribute("aria-label", model.get("label"));
     drawHighlight();
-    drawHits();
+    drawHits(document.activeElement === root);
   }
 
   // the hit layer alone (a selection names what its lit targets do): the scene stays drawn
-  function drawHits() {
+  function drawHits(announce = false) {
     hits.innerHTML = model.get("hit_svg");
     if (cursor !== null && !cellEl(cursor)) cursor = null;
-    showCursor(false);
+    showCursor(announce === true);
   }
 
   function drawHighlight() {

@@ -7,6 +7,7 @@ Everything the project writes as board SVG is written here: the scene and highli
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from html import escape
 
@@ -129,10 +130,38 @@ def hit_layer(scene: Scene, layout: Layout, words: Mapping[str, str] | None = No
         for item, box in zip(zone_box.zone.items, zone_box.items, strict=True):
             shape = f'x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}"'
             count = f" ×{item.count}" if item.count > 1 else ""
-            what = item_words(item)
-            name = _with_words(f"{zone_box.zone.title}: {what}{count}", words.get(item.cell))
+            name = zone_item_name(zone_box.zone.title, item_words(item), count)
+            name = _with_words(name, words.get(item.cell))
             parts.append(_hit("rect", shape, item.cell, name))
     return "\n".join(parts)
+
+
+def zone_item_name(title: str, what: str, count: str = "") -> str:
+    """A zone item's name for a screen reader and a tooltip: the zone's title, then the item,
+    each said once. The zone's heading may already name the item, which the plain
+    "title: item" would read twice ("Initiative: Initiative: Side A"): the item's leading
+    words that repeat the title's ("Initiative: ") are dropped, so is a bracket of the title
+    that lists the item or says what the item says ("supply (Berserker, Swordsman)", "hand
+    (hidden)"), and an item that is the title's last word ("Camp" in "… camp") adds nothing.
+    What follows a ";" in a title (markers left: 5) comes after the item."""
+    head, semicolon, tail = title.partition("; ")
+    said = what.lower()
+
+    def bracket(match: re.Match[str]) -> str:
+        inside = match.group(1).lower()
+        listed = said in (entry.strip() for entry in inside.split(","))
+        return "" if listed or all(word in said.split() for word in inside.split()) else match.group(0)
+
+    head = re.sub(r"\s*\(([^()]*)\)", bracket, head)
+    lead, colon, rest = what.partition(": ")
+    if colon and rest and head.lower().startswith(lead.lower()):
+        what = rest
+    plain = re.sub(r"\s*\([^()]*\)", "", head).strip().lower()
+    if plain == what.lower() or plain.endswith(f" {what.lower()}"):
+        name = f"{head}{count}"
+    else:
+        name = f"{head}: {what}{count}"
+    return f"{name}; {tail}" if semicolon else name
 
 
 def _with_words(name: str, words: str | None) -> str:
