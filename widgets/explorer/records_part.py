@@ -100,7 +100,7 @@ class RecordsPart(Part):
         self.open_button = make(
             w.Button, description="Open", tooltip="Open this game, on its last position", layout=AUTO
         )
-        self.upload = Upload("Open a record file", accept=ACCEPTED, limit=records.MAX_UPLOAD_BYTES)
+        self.upload = Upload("Upload a file", accept=ACCEPTED, limit=records.MAX_UPLOAD_BYTES)
         note = make(
             w.HTML,
             value='<div style="color:#555">A game opens on its last position; ← and → go '
@@ -150,6 +150,7 @@ class RecordsPart(Part):
         files = change["new"]
         if not files:
             return
+        self.upload.chosen = ""  # the button keeps its words: the menu and the message name the file
         try:
             found = records.read_upload(bytes(files[0]["content"]), str(files[0]["name"]))
         except RulesError as exc:
