@@ -29,11 +29,13 @@ from typing import Any
 
 import ipywidgets as w
 
+import rules_kernel as rk
 from rules_kernel import records
 from rules_kernel.core import RulesError, State
 from rules_kernel.session import CHECKPOINT_EVERY, Change, Node, Session
 from widgets.board import Board
 from widgets.evalgraph import ReportPanel
+from widgets.explorer.records_part import shipped
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.presentation import has_secrets, shown_to
@@ -87,14 +89,24 @@ class Replay(w.VBox):
         self.record_index = w.BoundedIntText(
             value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
         )
+        #: every game the project ships and every game of the files uploaded, named in words
+        #: (the dashboard form, `upload=True`); choosing one shows it
+        self.record_menu = w.Dropdown(
+            options=[], description="Game", layout=w.Layout(width="100%", max_width="560px")
+        )
+        self._entries: list[tuple[str, records.Record]] = []
+        self._quiet = False  # the menu is set to the game on show: not a choice
         on = guarded(error_line(self.info))
         self.slider.observe(on(lambda ch: self.show(ch["new"])), names="value")
         self.moves.observe(on(self._jump_from_list), names="index")
         self.upload.observe(on(self._uploaded), names="value")
         # a file over the upload limit is refused in the browser, before it is sent
         self.upload.on_refused(lambda line: setattr(self.info, "value", message_html(line, error=True)))
+        self.record_menu.observe(on(self._chosen), names="value")
         loader = w.HBox([self.upload, self.record_index], layout=w.Layout(flex_flow="row wrap"))
-        top = [loader] if upload else []
+        top = [self.record_menu, loader] if upload else []
+        if upload:
+            self._list(shipped())
         #: the position shown or the game up to it, as a picture in the replay's perspective
         self.pictures = PictureExport(self._picture_source)
         #: shareable links (widgets/links.py): the page's query string opens a game at a ply
@@ -164,6 +176,7 @@ class Replay(w.VBox):
         if self._stop is not None:
             self._stop()
         self.record, self.session = record, session
+        self._mark_in_menu(record)
         self._follow(nodes)
         self._stop = session.observe(self._session_changed)
         result = outcome.reason if outcome else "the game was not finished"
@@ -393,7 +406,36 @@ class Replay(w.VBox):
                 f"the upload holds {len(found)} game(s); there is no game #{index} "
                 f"(games are numbered from 0)"
             )
+        self._list(
+            (f"Your file: {rk.game_class(r.game).title}, game {k} of {len(found)}", r)
+            for k, r in enumerate(found, 1)
+        )
         self._show_record(found[index], kept[0])
+
+    # --- the menu of games -------------------------------------------------------------------
+    def _list(self, entries) -> None:
+        """Add games to the menu (the shipped ones, then each upload's), keeping the one shown."""
+        self._entries += list(entries)
+        self._quiet = True
+        try:
+            self.record_menu.options = [(label, i) for i, (label, _) in enumerate(self._entries)]
+        finally:
+            self._quiet = False
+        self._mark_in_menu(getattr(self, "record", None))
+
+    def _mark_in_menu(self, record: records.Record | None) -> None:
+        """The menu shows the game on show (none where it is not one of the menu's)."""
+        found = next((i for i, (_, r) in enumerate(self._entries) if r is record or r == record), None)
+        self._quiet = True
+        try:
+            self.record_menu.value = found
+        finally:
+            self._quiet = False
+
+    def _chosen(self, change) -> None:
+        if self._quiet or change["new"] is None:
+            return
+        self._show_record(self._entries[change["new"]][1])
 
 
 def _has_secrets(state: State) -> bool:
