@@ -41,8 +41,8 @@ from rules_kernel.analysis._types import (
     StopFlag,
     of_outcome,
 )
-from rules_kernel.core import State
-from rules_kernel.tablebase import TablebaseError, Value
+from rules_kernel.core import Game, State
+from rules_kernel.tablebase import MoveValue, TablebaseError, Value
 
 if TYPE_CHECKING:  # the table itself needs numpy: imported where a table is opened
     from rules_kernel.tablebase import Tablebase
@@ -81,6 +81,23 @@ class TableEngine:
 
     def close(self) -> None:
         """Nothing to release (the table is memory the garbage collector frees)."""
+
+    # the quick questions: a page asks them on every redraw (perfect play's status line and
+    # target marks, widgets/explorer/perfect_play.py), so they answer at once from the table,
+    # in the calling thread, with no search and no limit
+    def value(self, state: State) -> Value:
+        """`state`'s value for the player to move, as the table stores it: a lookup, no
+        search. The table ignores the history (module docstring); `analyse` gives the value
+        with it. TablebaseError (a RulesError) for a position outside the solved set that a
+        short search does not settle, or a state of another game."""
+        return self.tablebase.value(state)
+
+    def move_values(self, state: State) -> list[MoveValue]:
+        """Every legal move of `state` with the value it leads to for its mover, as the table
+        stores it, best first; a move that leaves the solved set unsettled is UNKNOWN (last).
+        As `value`: no history, no search beyond the table's own; TablebaseError for a state
+        of another game."""
+        return self.tablebase.best_moves(state)
 
     def analyse(
         self,
@@ -155,6 +172,15 @@ class TableEngine:
             ),
             viewer,
         )
+
+
+def availability(game: Game) -> str:
+    """Whether the table engine can serve `game` here, without opening anything (a few file
+    checks): "ready" (`get_engine(game, "table")` opens it), "preparing" (being built or
+    unpacked: ask again later) or "absent" (the game declares no solved table, or this site
+    has none or does not offer perfect play). Ask it before `get_engine(game, "table")`: a
+    table refused there stays refused until `close_engines()`."""
+    return game.solved_table_availability()
 
 
 def _estimate(value: Value, exact: bool) -> Estimate:

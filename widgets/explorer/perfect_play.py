@@ -1,7 +1,12 @@
 """A move's value on the explorer's board: by the solved table where the game declares one
 and "Perfect play" is on (Yōkai 3x4), else by the analysis (every game: the best engine this
 machine has for it, widgets/analysis_panel.py). The switch, the table's readiness asked again
-while the server prepares it, the status's words and the marks on the targets."""
+while the server prepares it, the status's words and the marks on the targets.
+
+One route to a move's value: perfect play asks the analysis protocol's table engine
+(`rules_kernel.analysis.get_engine(game, "table")`, opened once per game and shared with the
+analysis panel) for its quick answers (`TableEngine.value`, `TableEngine.move_values`), and
+its readiness (`rules_kernel.analysis.table.availability`); it never opens the table itself."""
 
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ from collections.abc import Callable
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel import analysis
+from rules_kernel.analysis import table
+from rules_kernel.analysis.table import TableEngine
 from widgets import runtime
 from widgets.analysis_panel import AnalysisPanel, Subject
 from widgets.board import Board
@@ -27,6 +35,13 @@ VALUE_MARKS = {
     "loss": ("#D55E00", "L"),
     "unknown": ("#777777", "?"),
 }  # a move off the solved set (the table says so)
+#: what the switch says when ticked while the table engine cannot serve (the analysis panel
+#: does not ask it then either: a table refused by get_engine stays refused until
+#: close_engines(), which would keep the table from the analysis once it is ready)
+NOT_READY = {
+    "preparing": "the solved table is being prepared: try again in a few minutes",
+    "absent": "the solved table is not available here",
+}
 #: how often (seconds) a page whose perfect play is "being prepared" asks again whether the
 #: solved table is ready (a few file checks: rules_kernel.tablebase.availability)
 PERFECT_POLL_SECONDS = 5.0
@@ -53,10 +68,10 @@ def _kernel_loop():  # -> tornado.ioloop.IOLoop | None (no import of tornado for
 
 
 class PerfectPlay(Part):
-    """The "Perfect play" switch (`perfect`, the table opened on first use: `tablebase`) and
-    the analysis panel (`analysis`). `controller` gives the page's clicks (the piece selected,
-    its targets); `agent_kind` is the agents' menu, which offers the perfect agent once the
-    table is ready; `refresh` draws the page again."""
+    """The "Perfect play" switch (`perfect`; the analysis protocol's table engine, asked for on
+    first use: `engine`) and the analysis panel (`analysis`). `controller` gives the page's
+    clicks (the piece selected, its targets); `agent_kind` is the agents' menu, which offers
+    the perfect agent once the table is ready; `refresh` draws the page again."""
 
     def __init__(
         self,
@@ -80,7 +95,9 @@ class PerfectPlay(Part):
             tooltip="Colour each target by its value: win, draw or loss, in plies",
             layout=w.Layout(width="auto"),
         )
-        self.tablebase = None  # opened on first use (rules_kernel.tablebase)
+        #: the game's table engine (rules_kernel.analysis.get_engine(game, "table")): asked
+        #: for when the switch is first ticked, the same object the analysis panel gets
+        self.engine: TableEngine | None = None
         #: the Analysis switch: bar, best line, targets' values, searched in a thread
         self.analysis = AnalysisPanel(self.analysis_updated, seconds=seconds, looks=page.looks)
         board.live_highlight = self.live_highlight  # its arrows and values: drawn as they come
@@ -99,14 +116,17 @@ class PerfectPlay(Part):
         offered) once the table is ready, without a new game or a reload."""
         game = self.game
         with self._lock:
-            availability = game.solved_table_availability() if game.SOLVED_TABLE else "absent"
+            availability = table.availability(game)
             self.perfect.layout.display = SHOWN if availability != "absent" else "none"
             preparing = availability == "preparing"
             description = "Perfect play: being prepared" if preparing else "Perfect play (solved table)"
             if self.perfect.description != description:
                 self.perfect.description = description
             if availability != "ready":
-                self.perfect.value = False
+                # quiet: the switch turned off here asks no redraw (this one is under way, and
+                # its redraw would come back here while the lock is held: a hang)
+                with self.page.quiet:
+                    self.perfect.value = False
             if self.eyes.curtain_for is None:
                 self.perfect.disabled = preparing
             elif not preparing:
@@ -143,7 +163,7 @@ class PerfectPlay(Part):
                 if self.game is not game:
                     break  # another game is shown: its own redraws ask
                 try:
-                    if game.solved_table_availability() == "preparing":
+                    if table.availability(game) == "preparing":
                         continue
                 except Exception:  # noqa: BLE001 (a thread's error has no page line; the redraw asks again)
                     pass
@@ -165,9 +185,9 @@ class PerfectPlay(Part):
             self.page.say("Perfect play is ready: tick the switch to see each move's value.")
 
     def switched(self) -> None:
-        if self.perfect.value and self.tablebase is None:
+        if self.perfect.value and self.engine is None:
             try:
-                self.tablebase = self.game.open_solved_table()
+                self.engine = self._table_engine(self.game)
             except rk.RulesError as exc:  # its words hold no path or command (TablebaseError.detail does)
                 self.page.say(str(exc), error=True)
                 self.perfect.value = False
@@ -176,9 +196,29 @@ class PerfectPlay(Part):
         if not self.page.quiet and self.session is not None:  # a new game draws itself once its menus are set
             self.refresh()
 
+    @staticmethod
+    def _table_engine(game: rk.Game) -> TableEngine:
+        """The game's table engine as the analysis panel gets it (one object per game, opened
+        once by the protocol); asked only once it is ready (NOT_READY's comment says why)."""
+        availability = table.availability(game)
+        if availability != "ready":
+            raise rk.RulesError(NOT_READY.get(availability, NOT_READY["absent"]))
+        return analysis.get_engine(game, "table")
+
+    @property
+    def tablebase(self):  # -> the table the engine reads (rules_kernel.tablebase.Tablebase) | None
+        """The solved table perfect play reads through its engine (None before it is asked
+        for). Setting a table (a test's stand-in, one built elsewhere) puts a table engine over
+        it: what is shown still comes through the engine's questions."""
+        return None if self.engine is None else self.engine.tablebase
+
+    @tablebase.setter
+    def tablebase(self, tablebase) -> None:
+        self.engine = None if tablebase is None else TableEngine(tablebase)
+
     @property
     def on(self) -> bool:
-        return self.perfect.value and self.tablebase is not None
+        return self.perfect.value and self.engine is not None
 
     def status(self) -> str:
         """The position's value in the status line's words, while perfect play is on."""
@@ -186,7 +226,7 @@ class PerfectPlay(Part):
         if not self.on or state.is_terminal():
             return ""
         try:
-            value = self.tablebase.value(state)
+            value = self.engine.value(state)
         except rk.RulesError:
             return " — perfect play: this position is outside the solved table"
         name = self.game.player_names[state.current_player]
@@ -204,7 +244,7 @@ class PerfectPlay(Part):
         if not self.on:
             return self.analysis.marks(controller.candidates(), len(controller.prefix))
         n = len(controller.prefix)
-        values = {str(mv.move): mv.value for mv in self.tablebase.best_moves(self.session.state)}
+        values = {str(mv.move): mv.value for mv in self.engine.move_values(self.session.state)}
         marks = {}
         for move in controller.candidates():
             if len(move.cells) == n + 1 and str(move) in values:

@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel.analysis import table
 from rules_kernel.core import Action
 from widgets.draw import owner_colour
 from widgets.explorer.common import (
@@ -118,7 +119,7 @@ class Seats(Part):
         """The agents' kinds (the perfect agent where the game's solved table is ready) and one
         switch per seat; a seat an agent played keeps its agent (settings stick)."""
         kind = self.agent_kind.value
-        ready = game.SOLVED_TABLE is not None and game.solved_table_availability() == "ready"
+        ready = table.availability(game) == "ready"  # the table engine's readiness, as perfect play asks it
         self.agent_kind.options = AGENTS + ((PERFECT_AGENT,) if ready else ())
         if kind in [value for _, value in self.agent_kind.options]:
             self.agent_kind.value = kind
