@@ -108,6 +108,7 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
             seats.chance_box,
             ex.records.toggle,  # "Open a record", folded, beside the folded tools
             ex.records.box,
+            ex.from_here.toggle,  # "Games from here": its panel is put under it when first opened
             ex.tools_toggle,
             ex.tools_box,
             ex.links.address,
@@ -116,6 +117,7 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
         w.VBox, children=side, layout={"flex": "0 1 330px", "min_width": "260px", "max_width": "100%"}
     )
     side_column.add_class("re-side")
+    ex.from_here.column = side_column
     main = make(w.HBox, children=[ex.board_column, side_column], layout={**ROW, "width": "100%"})
     #: what the hand-over curtain hides besides the board: every control but its own button
     hand_over.covered = [side_column]

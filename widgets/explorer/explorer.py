@@ -33,6 +33,7 @@ from widgets.explorer.common import FromPart, Page
 from widgets.explorer.curtain import HandOver
 from widgets.explorer.editor_part import EditorPart
 from widgets.explorer.export import ExportPart
+from widgets.explorer.from_here_part import FromHerePart
 from widgets.explorer.game_options import GameOptions
 from widgets.explorer.history import History
 from widgets.explorer.links_part import LinksPart
@@ -159,6 +160,8 @@ class Explorer(w.VBox):
             manual_chance=seats.manual_chance,
             opened=self.links.address.clear,  # the address bar's link named the game before
         )
+        #: "Games from here": the moves played from the position shown in a collection of games
+        self.from_here = FromHerePart(page, play=self.play)
         folded = [self.positions, self.editor, self.exporter, self.links]
         for part in folded:
             part.folded = self._build_folded_tools  # the folded tools are made all at once
@@ -376,6 +379,7 @@ class Explorer(w.VBox):
         last = view.lines[-1] if view.lines and not curtain else None
         self.clicks.announce(f"{last.side}: {last.text}." if last else "")
         self.perfect_play.analyse(view, curtain)
+        self.from_here.show(None if curtain else self.state, view.viewer)
         if not curtain:
             self._shown_viewer = view.viewer
             self.clicks.show(view)

@@ -1,0 +1,45 @@
+"""The explorer's "Games from here" (issue 47 item 3: "In the explorer and the replay, a Games
+from here panel shows it for the position on the board ... a click on a row plays that move"),
+over the shipped collection: folded at first (no widget but its toggle, no query), it follows
+the board, a click plays the move, and behind the hand-over curtain it shows nothing."""
+
+from __future__ import annotations
+
+import random
+
+import rules_kernel as rk
+import widgets
+
+
+def test_folded_at_first_then_the_moves_from_the_board_and_a_click_plays_one():
+    ex = widgets.Explorer("yokai-3x4")
+    assert ex.from_here.panel is None  # nothing made, nothing read until opened
+    ex.from_here.toggle.value = True
+    panel = ex.from_here.panel
+    start = ex.state
+    table = panel.table
+    assert table is not None and len(table) >= 2 and table["n"].sum() > 0
+    assert set(table["notation"]) <= {str(m) for m in start.legal_moves()}
+    words = {start.action_text(start.parse_move(n)) for n in table["notation"]}
+    assert set(table["move"]) == words  # the moves in the game's words
+    played = table.iloc[0]["notation"]
+    panel.play(played)  # what a click on the row does
+    assert ex.session.ply == 1 and str(ex.session.node.action) == played
+    assert panel._state is ex.state  # the panel follows the board
+    ex.from_here.toggle.value = False
+    assert panel.layout.display == "none"
+
+
+def test_behind_the_curtain_the_panel_shows_nothing():
+    ex = widgets.Explorer("war-chest", seed=3)
+    ex.from_here.toggle.value = True
+    rng = random.Random(3)
+    for _ in range(30):
+        if ex.curtain_for is not None:
+            break
+        if ex.state.current_player == rk.CHANCE:
+            ex.session.play(ex.state.sample_chance(rng))
+        else:
+            ex.play(rng.choice(ex.state.legal_moves()))
+    assert ex.curtain_for is not None
+    assert ex.from_here.panel.layout.display == "none" and ex.from_here.panel._state is None
