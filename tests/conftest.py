@@ -1,5 +1,6 @@
-"""Fixtures shared by the test files: one Chromium per test module that drives a browser, and
-what is made once for the whole run (the static site, the tablebase engine's compiled code)."""
+"""Fixtures shared by the test files: one Chromium per test process for the tests that drive a
+browser, and what is made once for the whole run (the static site, the tablebase engine's
+compiled code)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from site_support import build_static_site
 from tablebase_support import warm_up
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium, started once for the module (the files skip without it)."""
+    """Debian's Chromium, started once for the test process (the files skip without it); each
+    test opens its own pages and closes them. Playwright's sync API allows one
+    `sync_playwright()` per thread, so a test uses this browser rather than starting its own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -7,13 +7,16 @@ One Voilà server serves the module; each test opens its own page (its own kerne
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 from browser_support import ARTIFACTS, chromium_path, open_folded_tools, voila
 from playwright.sync_api import expect
 
 import rules_kernel as rk
+from rules_kernel.session import Session
 from widgets.layout import layout_scene
+from widgets.presentation import has_secrets, line_of
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
@@ -21,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SETTLE_MS = 400
+WAIT_MS = 30_000  # how long a condition may take to hold on a loaded machine (not a sleep)
 #: everything a visitor's browser holds of the page: markup with every attribute, option and
 #: link (style sheets left out), the values of inputs, and the visible text
 PAGE_DUMP = """() => {
@@ -46,10 +49,68 @@ def open_explorer(browser, server, viewport=DESKTOP):
     return page
 
 
+MOVES = ".re-movelist .re-move:not(.re-start)"
+#: the page shows the start of a game: its options' title, every cell of its board, the
+#: status naming the player to move, the move list holding what comes before that player's
+#: first turn (a deal, coins drawn), and the view menu exactly where the game hides anything
+GAME_STARTED = (
+    """([title, cells, mover, lines, hides]) => {
+    const toggle = document.querySelector('.re-options-toggle');
+    const board = document.querySelector('.re-board');
+    const status = (document.querySelector('[role=status]') || {}).textContent || '';
+    const views = Array.from(document.querySelectorAll('.re-side select option'))
+        .some(o => o.textContent.startsWith('All-seeing') && o.closest('select').offsetParent !== null);
+    return !!toggle && toggle.textContent.startsWith('Options of ' + title + ' ')
+        && !!board && cells.every(c => board.querySelector(`[data-cell="${c}"]`))
+        && status.startsWith(mover)
+        && document.querySelectorAll('"""
+    + MOVES
+    + """').length === lines
+        && views === hides;
+}"""
+)
+
+
+@cache
+def game_id_of(title: str) -> str:
+    return next(gid for gid in rk.list_games() if rk.load_game(gid).title == title)
+
+
+def option_values(options: dict[str, str]) -> dict[str, object]:
+    """The Options panel's labels and values as the game's options ("Players": "4" is
+    players=4, "Strategic": "on" is strategic=True)."""
+
+    def value(v: str) -> object:
+        return {"on": True, "off": False}.get(v, int(v) if v.isdigit() else v)
+
+    return {label.lower().replace(" ", "_"): value(v) for label, v in options.items()}
+
+
+def start_of(title: str, **options: str) -> list:
+    """What the page shows at the start of a game (GAME_STARTED's argument), from the kernel:
+    the number of lines before the first turn does not depend on the deal (any seed)."""
+    game = rk.load_game(game_id_of(title), **option_values(options))
+    session = Session(game.initial_state(), seed=0)
+    cells = list(layout_scene(session.state.scene()).cells)
+    mover = game.player_names[session.state.current_player]
+    return [title, cells, mover, len(line_of(session, None)), has_secrets(game)]
+
+
+def wait_for_start(page, title: str, **options: str) -> None:
+    """Wait until the page shows a new game of `title` with `options` (GAME_STARTED)."""
+    page.wait_for_function(GAME_STARTED, arg=start_of(title, **options), timeout=WAIT_MS)
+
+
 def pick_game(page, title: str, **options: str) -> None:
-    """Choose a game by its title, set options in the Options panel, press New game."""
+    """Choose a game by its title: another game starts at once, with its options' defaults.
+    With `options` (set in the Options panel), or when the game was on show already, press
+    New game. Each time, wait until the page shows the new game's start."""
+    shown = page.locator(".re-options-toggle").first.inner_text().startswith(f"Options of {title} ")
     page.locator("select").first.select_option(label=title)
-    page.wait_for_timeout(SETTLE_MS)
+    if not shown:
+        wait_for_start(page, title)
+        if not options:
+            return
     if options:
         page.get_by_text(f"Options of {title}").click()
         for label, value in options.items():
@@ -62,18 +123,20 @@ def pick_game(page, title: str, **options: str) -> None:
                 field.locator("select").select_option(label=value)
         page.get_by_text(f"Options of {title}").click()
     page.get_by_role("button", name="New game").click()
-    page.wait_for_timeout(1500)
+    wait_for_start(page, title, **options)
 
 
-MOVES = ".re-movelist .re-move:not(.re-start)"
+def see_all(page) -> None:
+    """Choose the all-seeing view and wait until the page is drawn in it: nobody is "(you)"
+    in the players' line any more."""
+    page.locator(".re-side select").filter(has_text="All-seeing").select_option(label="All-seeing (analysis)")
+    page.wait_for_function("() => !document.body.innerText.includes('(you)')", timeout=WAIT_MS)
 
 
 def see_all_where_hidden(page) -> None:
     """The all-seeing view, where the game hides anything (its view menu offers it)."""
-    view = page.locator(".re-side select").filter(has_text="All-seeing")
-    if view.count():
-        view.select_option(label="All-seeing (analysis)")
-        page.wait_for_timeout(SETTLE_MS)
+    if page.locator(".re-side select").filter(has_text="All-seeing").count():
+        see_all(page)
 
 
 def move_list(page) -> list[str]:
@@ -93,6 +156,20 @@ def click_cell(page, cell: str) -> None:
     page.locator(f'.re-board [data-cell="{cell}"]').dispatch_event("pointerdown")
 
 
+#: a selection's targets are lit on the board
+LIT = "() => document.querySelectorAll('.re-board .re-highlight circle').length > 0"
+
+
+#: the board is laid out for the width it has: the kernel lays the drawing out again for a
+#: board shrunk by more than a tenth of its natural width (widgets/board.py, client_width)
+LAID_OUT = """() => {
+    const board = document.querySelector('.re-board');
+    const svg = board && board.querySelector('svg');
+    const room = board ? Math.floor(board.getBoundingClientRect().width / 10) * 10 : 0;
+    return !!svg && svg.viewBox.baseVal.width > 0 && svg.viewBox.baseVal.width <= room / 0.9 + 1;
+}"""
+
+
 def lit_targets(page) -> int:
     """How many target rings the highlight layer holds now."""
     return page.locator(".re-board .re-highlight circle").count()
@@ -108,7 +185,10 @@ def test_click_a_piece_see_its_moves_play_one(browser, server):
     wait_for_ply(page, 1)
     start = rk.load_game("yokai-3x4").initial_state()
     assert move_list(page) == [f"1. First player: {start.action_text(start.parse_move('b1c2'))}"]
-    page.wait_for_timeout(SETTLE_MS)
+    expect(page.locator('.re-board [data-cell="c2"]')).to_have_attribute(
+        "aria-label", re.compile("Koropokkuru"), timeout=WAIT_MS
+    )
+    expect(page.locator("[role=status]").first).to_have_text("Second player to move", timeout=WAIT_MS)
     assert "Koropokkuru" in page.locator('.re-board [data-cell="c2"]').get_attribute("aria-label")
     assert page.locator("[role=status]").first.inner_text().strip() == "Second player to move"
     page.screenshot(path=str(ARTIFACTS / "explorer-after-move.png"))
@@ -134,10 +214,15 @@ def test_a_whole_yokai_game_by_keyboard_alone(browser, server):
     for ply, move in enumerate(line, start=1):
         for cell in (move[:2], move[2:]):
             cursor = walk(page, layout, cursor, cell)
-            page.keyboard.press("Enter" if cell == move[:2] else "Space")
-            page.wait_for_timeout(250)
+            if cell == move[:2]:
+                page.keyboard.press("Enter")  # selected: its targets light up
+                page.wait_for_function(LIT, timeout=WAIT_MS)
+            else:
+                page.keyboard.press("Space")
         wait_for_ply(page, ply)
-    page.wait_for_timeout(SETTLE_MS)
+    expect(page.locator("[role=status]").first).to_contain_text(
+        re.compile("First player wins|captured"), timeout=WAIT_MS
+    )
     status = page.locator("[role=status]").first.inner_text()
     assert "First player wins" in status or "captured" in status, status
     states = [state.play(*line[:i]) for i in range(len(line))]
@@ -182,17 +267,17 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
     pick_game(page, title, **options)
     for _ in range(3):  # a few moves, so there are draws of both sides
         play_any_move(page)
-    page.wait_for_timeout(SETTLE_MS)
     seen = page.evaluate(PAGE_DUMP)
     player_lines = move_list(page)
     if slug == "war-stories":  # the deal is face down (War Chest deals its armies face up)
         assert not re.search(r"(?<![\w-])deal:", seen)
     page.screenshot(path=str(ARTIFACTS / f"view-{slug}.png"))
-    page.locator(".re-side select").filter(has_text="All-seeing").select_option(label="All-seeing (analysis)")
-    page.wait_for_timeout(1000)
+    see_all(page)
+    open_folded_tools(page)  # drawn by the kernel after the all-seeing view: the list is too
+    box = page.locator("input[placeholder='paste a position text here']")
+    expect(box).not_to_have_value("", timeout=WAIT_MS)  # the all-seeing view shows the position
     all_lines = move_list(page)
-    open_folded_tools(page)
-    position = page.locator("input[placeholder='paste a position text here']").input_value()
+    position = box.input_value()
     # a line the player saw differently (not just without the name of a card the flip showed)
     secrets = [
         full.split(": ", 1)[1] for mine, full in zip(player_lines, all_lines, strict=True) if mine != full
@@ -206,19 +291,38 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
 def play_any_move(page) -> None:
     """Play the first move of the 'Any move' menu, then lift the hand-over curtain."""
     button = page.get_by_role("button", name="Play", exact=True)
+    n = len(move_list(page))
     if button.is_enabled():
-        n = len(move_list(page))
         button.click()
-        page.wait_for_function(
-            f"() => document.querySelectorAll('{MOVES}').length > {n}"
-            " || document.querySelector('.re-curtain:not([style*=\"none\"]) button')",
-            timeout=15_000,
-        )
-        page.wait_for_timeout(SETTLE_MS)
+        page.wait_for_function(PLAYED, arg=n, timeout=WAIT_MS)
     curtain = page.get_by_role("button", name=re.compile("^Show .*'s view$"))
     if curtain.count() and curtain.first.is_visible():
         curtain.first.click()
-        page.wait_for_timeout(SETTLE_MS)
+        page.wait_for_function(LIFTED, arg=n, timeout=WAIT_MS)
+
+
+#: a move was played (the list had `n` entries) and the page is drawn for what comes next:
+#: the hand-over curtain, or the longer list with the next move to choose (Play, or the
+#: look at what the turn turned up)
+PLAYED = (
+    """(n) => {
+    const shown = (s) => Array.from(document.querySelectorAll(s)).some(e => e.offsetParent !== null);
+    const play = Array.from(document.querySelectorAll('.re-side button')).find(b => b.textContent === 'Play');
+    return shown('.re-curtain-button') || document.querySelectorAll('"""
+    + MOVES
+    + """').length > n
+        && (shown('.re-done-button') || !!play && play.offsetParent !== null && !play.disabled);
+}"""
+)
+#: the curtain is lifted and the next player's view drawn: board and the list (more than `n`)
+LIFTED = (
+    """(n) => !Array.from(document.querySelectorAll('.re-curtain-button'))
+        .some(e => e.offsetParent !== null)
+    && !!document.querySelector('.re-board [data-cell]')
+    && document.querySelectorAll('"""
+    + MOVES
+    + """').length > n"""
+)
 
 
 @pytest.mark.parametrize("options, slug", [({}, "war-chest"), ({"Players": "4"}, "war-chest-4p")])
@@ -239,7 +343,7 @@ def test_war_chest_map_and_own_zones_fit_one_screen(browser, server, options, sl
     page.screenshot(path=str(ARTIFACTS / f"{slug}-one-screen.png"))
     coin = own.first.get_attribute("data-cell")
     board.locator(f'[data-cell="{coin}"]').click()
-    page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_function(LIT, timeout=WAIT_MS)
     assert lit_targets(page) >= 1
     page.screenshot(path=str(ARTIFACTS / f"{slug}-highlight.png"))
     page.close()
@@ -250,7 +354,7 @@ def test_phone_every_control_inside_the_viewport(browser, server, title):
     """390x844: the controls stack under the board, nothing sticks out sideways."""
     page = open_explorer(browser, server, viewport=PHONE)
     pick_game(page, title)
-    page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_function(LAID_OUT, timeout=WAIT_MS)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     board = page.locator(".re-board svg").bounding_box()
     moves = page.locator(".re-movelist").bounding_box()
@@ -305,10 +409,9 @@ def test_history_by_click_and_by_keys(browser, server):
     page = open_explorer(browser, server)
     for ply, (a, b) in enumerate((("b2", "b3"), ("a4", "a3"), ("a1", "b2")), start=1):
         click_cell(page, a)
-        page.wait_for_timeout(250)
+        page.wait_for_function(LIT, timeout=WAIT_MS)
         click_cell(page, b)
-        wait_for_ply(page, ply)
-    page.wait_for_timeout(SETTLE_MS)
+        wait_for_ply(page, ply)  # the list is drawn after the board
     end = page.locator(".re-board .re-scene").inner_html()
     page.locator('.re-movelist .re-move[data-ply="1"]').click()
     page.wait_for_function(
@@ -350,9 +453,9 @@ def test_the_curtain_takes_the_focus_and_gives_it_to_the_board(browser, server):
     for _ in range(12):
         if curtain.is_visible():
             break
-        if play.is_enabled():
-            play.click()
-        page.wait_for_timeout(1000)
+        n = len(move_list(page))
+        play.click()
+        page.wait_for_function(PLAYED, arg=n, timeout=WAIT_MS)
     else:
         pytest.fail("no hand-over curtain in a dozen moves")
     page.wait_for_function(
@@ -455,7 +558,7 @@ def test_the_board_uses_the_screen(browser, server, viewport):
     """Issue #22 item 5: at 1280x800 the 3x4 board is at least 420 px tall with both hands in
     view; on a phone it takes the width it has and nothing sticks out sideways."""
     page = open_explorer(browser, server, viewport=viewport)
-    page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_function(LAID_OUT, timeout=WAIT_MS)
     squares = [page.locator(f'.re-board [data-cell="{f}{r}"]').bounding_box() for f in "abc" for r in "1234"]
     top = min(b["y"] for b in squares)
     bottom = max(b["y"] + b["height"] for b in squares)
@@ -533,7 +636,9 @@ def test_a_copied_link_opens_the_same_board_and_log_in_a_new_page(browser, serve
     other = browser.new_page(viewport=DESKTOP)
     other.goto(url, timeout=180_000)
     other.get_by_text("Opened from the link.").wait_for(timeout=60_000)
-    other.wait_for_timeout(SETTLE_MS)
+    other.wait_for_function(  # the list is drawn after the board and the note
+        f"() => document.querySelectorAll('{MOVES}').length === {len(shown)}", timeout=WAIT_MS
+    )
     assert move_list(other) == shown and len(shown) >= 4
     assert other.inner_html(".re-board svg") == board
     other.close()
@@ -557,7 +662,7 @@ def test_the_board_editor_builds_a_position_and_plays_from_it(
     editor = page.locator(".re-editor")
     editor.wait_for(timeout=15_000)
     editor.get_by_role("button", name="Remove").click()
-    page.wait_for_timeout(SETTLE_MS)
+    expect(editor.get_by_role("button", name="Remove").locator(".fa-check")).to_have_count(1, timeout=WAIT_MS)
     editor.locator(f'.re-board [data-cell="{remove}"]').dispatch_event("pointerdown")
     editor.get_by_text("1 piece out of the game").wait_for(timeout=15_000)
     counter = editor.locator(".widget-inline-hbox").filter(has_text="First player's hand: Kodama")
@@ -593,15 +698,16 @@ def test_the_board_editor_places_a_to_war_card_from_its_reserve_and_plays_from_i
     page.get_by_role("button", name="Edit position").click()
     editor = page.locator(".re-editor")
     editor.wait_for(timeout=15_000)
+    box = editor.locator("input[type=text]")
+    set_up = box.input_value()
     editor.locator(".widget-dropdown").filter(has_text="Phase").locator("select").select_option("in play")
-    page.wait_for_timeout(SETTLE_MS)
+    expect(box).not_to_have_value(set_up, timeout=WAIT_MS)  # the position text says the phase
     editor.get_by_text("Südliche Armee: counted pieces").click()
     reserve = editor.locator(".widget-inline-hbox").filter(has_text="Mamluk").first.locator("input")
     before = int(reserve.input_value())  # 6, or 5 when the first draw was a Mamluk
     editor.get_by_role("button", name="Mamluk").click()
-    page.wait_for_timeout(SETTLE_MS)
+    expect(editor.get_by_role("button", name="Mamluk").locator(".fa-check")).to_have_count(1, timeout=WAIT_MS)
     editor.locator('.re-board [data-cell="a1"]').dispatch_event("pointerdown")
-    box = editor.locator("input[type=text]")
     expect(box).to_have_value(re.compile(r"^0:MAM\."), timeout=15_000)
     expect(reserve).to_have_value(str(before - 1), timeout=15_000)
     page.screenshot(path=str(ARTIFACTS / "editor-to-war-390.png"), full_page=True)
@@ -613,7 +719,6 @@ def test_the_board_editor_places_a_to_war_card_from_its_reserve_and_plays_from_i
         arg=text,
         timeout=30_000,
     )
-    page.wait_for_timeout(SETTLE_MS)
     play_any_move(page)
     assert len(move_list(page)) >= 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from browser_support import ARTIFACTS, ROOT, chromium_path, launch, voila
+from browser_support import ARTIFACTS, ROOT, chromium_path, voila
 
 import rules_kernel as rk
 from widgets import heatmap
@@ -48,12 +48,9 @@ def expected_cells():
     return out
 
 
-def test_heatmaps_colour_their_cells():
-    from playwright.sync_api import sync_playwright
-
+def test_heatmaps_colour_their_cells(browser):
     wanted = expected_cells()
-    with voila("statistics.ipynb") as url, sync_playwright() as p:
-        browser = launch(p)
+    with voila("statistics.ipynb") as url:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url, timeout=120_000)
         page.wait_for_function(
@@ -76,8 +73,7 @@ def test_heatmaps_colour_their_cells():
             assert len(coloured) == sum(1 for n in counts.values() if n > 0) > 0, name
         page.locator(".re-heatmap").first.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "heatmap-1280x800.png"))
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(300)
+        page.set_viewport_size({"width": 390, "height": 844})  # CSS lays the page out again at once
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
         widths = page.evaluate(
             "() => [...document.querySelectorAll('canvas.re-heatmap-canvas')]"
@@ -88,4 +84,4 @@ def test_heatmaps_colour_their_cells():
         assert legend.bounding_box()["width"] <= 390
         page.locator(".re-heatmap").nth(3).scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "heatmap-390x844.png"))
-        browser.close()
+        page.close()

@@ -9,11 +9,19 @@ The same rule is checked headless on the drawing list by tests/test_labels.py.
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from browser_support import ARTIFACTS, chromium_path, open_folded_tools, voila
 from playing import random_game
+from test_browser import WAIT_MS, see_all_where_hidden, wait_for_start
 
 import rules_kernel as rk
+from rules_kernel.session import Session
+from widgets.layout import layout_scene
+from widgets.presentation import present
+from widgets.svg import hit_layer
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
@@ -72,27 +80,47 @@ def server():
         yield url
 
 
-def position_in_play(game_id: str) -> str:
+#: every name the hit layer gives a place of the position is on the board (a lit target's
+#: label says first what a click on it does: "a1: turn over … (here: Ki on a1)", or "a1: …"
+#: for an empty place; widgets/svg.py _with_words)
+NAMED = """(labels) => {
+    const shown = new Set();
+    for (const e of document.querySelectorAll('.re-board [data-cell]')) {
+        const label = e.getAttribute('aria-label') || '';
+        const here = label.match(/ \\(here: (.*)\\)$/);
+        shown.add(label).add(here ? here[1] : label.split(':')[0]);
+    }
+    return labels.every(label => shown.has(label));
+}"""
+
+
+def position_in_play(game_id: str) -> rk.State:
+    """The last position of a random game (up to 40 plies) at which a player is to act: the
+    explorer resolves a pending chance event at once, so the page would show another one."""
     states, _ = random_game(rk.load_game(game_id), 1, cap=40)
-    return states[-1].to_text()
+    return next(s for s in reversed(states) if s.is_terminal() or s.current_player != rk.CHANCE)
+
+
+def names_of(state: rk.State) -> list[str]:
+    """The names the hit layer gives the places of `state` in the all-seeing view."""
+    scene = present(Session(state, seed=0), None).scene
+    return sorted(
+        {html.unescape(m) for m in re.findall(r'aria-label="([^"]*)"', hit_layer(scene, layout_scene(scene)))}
+    )
 
 
 def show(page, title: str, game_id: str) -> None:
     """The game in the all-seeing view (no curtain), at a position in play."""
-    page.locator("select").first.select_option(label=title)
-    page.wait_for_timeout(400)
-    page.get_by_role("button", name="New game").click()
-    page.wait_for_timeout(1500)
-    seeing = page.locator(".re-side select").filter(has_text="All-seeing")
-    if seeing.count():
-        seeing.first.select_option(label="All-seeing (analysis)")
-        page.wait_for_timeout(800)
+    page.locator("select").first.select_option(label=title)  # a new game of it, at once
+    wait_for_start(page, title)
+    see_all_where_hidden(page)
     open_folded_tools(page)
+    state = position_in_play(game_id)
     page.locator(
         "input[placeholder='paste a position text here'], textarea[placeholder='paste a position text here']"
-    ).first.fill(position_in_play(game_id))
+    ).first.fill(state.to_text())
     page.get_by_role("button", name="Load position").click()
-    page.wait_for_timeout(2000)
+    page.wait_for_function(NAMED, arg=names_of(state), timeout=WAIT_MS)
 
 
 @pytest.mark.parametrize("viewport, slug", [(DESKTOP, "desktop"), (PHONE, "phone")])

@@ -18,11 +18,13 @@ from playwright.sync_api import expect
 from test_browser import (
     DESKTOP,
     MOVES,
+    WAIT_MS,
     move_list,
     open_explorer,
     pick_game,
     play_any_move,
     see_all_where_hidden,
+    wait_for_start,
 )
 
 from widgets.links import FIELDS
@@ -76,7 +78,11 @@ def test_new_game_takes_the_copied_link_out_of_the_address_bar(browser, server):
 
     page.reload(timeout=180_000)  # what the address opens now: a fresh page
     page.wait_for_selector(".re-board [data-cell]", timeout=180_000)
-    page.wait_for_timeout(1500)  # the page's side has sent its address: a link would open now
+    # the page's side sends its address once drawn (widgets/links.py: a link would open on
+    # it); the kernel answers in order, so once it has built the folded tools, opened after
+    # the side column is drawn, it has read the address
+    page.locator(".re-tools-toggle").first.wait_for(timeout=WAIT_MS)
+    open_folded_tools(page)
     assert page.url == address
     assert move_list(page) == [] and len(old_moves) == 3
     assert "Opened from the link" not in page.inner_text("body")
@@ -120,8 +126,12 @@ def test_new_game_leaves_no_text_of_the_last_game_in_the_screen_reader_regions(b
     assert last_said in before and cursor_said in before
 
     page.get_by_role("button", name="New game", exact=True).click()
-    page.wait_for_function(f"() => document.querySelectorAll('{MOVES}').length < {len(old_moves)}")
-    page.wait_for_timeout(1500)  # every widget has had its redraw
+    wait_for_start(page, "War Chest", Players="4")  # the list, drawn last, has the new game's draws
+    page.wait_for_function(  # a new drawing empties the board's and the list's live lines
+        "() => ['.re-board > .re-sr-only', '.re-movelist + .re-sr-only']"
+        ".every(s => !(document.querySelector(s) || {}).textContent)",
+        timeout=WAIT_MS,
+    )
     new_moves = set(page.eval_on_selector_all(MOVES, "els => els.map(e => e.textContent.trim())"))
     after = page.evaluate(REGIONS)
     assert said(page, "board") == "" and said(page, "move list") == ""

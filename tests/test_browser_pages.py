@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, launch, voila
+from browser_support import ARTIFACTS, chromium_path, voila
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None, reason="Debian's chromium is not installed (./run tests installs it)"
@@ -46,13 +46,22 @@ EXPLAINER_READY = (
 )
 
 
-def open_page(p, url: str, notebook: str, viewport: dict) -> tuple[object, float]:
-    browser = launch(p)
+#: every board is laid out for the width it has (the kernel lays a board shrunk by more than a
+#: tenth out again: widgets/board.py)
+NARROW = """() => Array.from(document.querySelectorAll('.re-board')).every(board => {
+    const svg = board.querySelector('svg');
+    const room = Math.floor(board.getBoundingClientRect().width / 10) * 10;
+    return !svg || svg.viewBox.baseVal.width <= room / 0.9 + 1;
+})"""
+
+
+def open_page(browser, url: str, notebook: str, viewport: dict) -> tuple[object, float]:
+    """A new page of the session's browser on `url`, once rendered, and the seconds it took."""
     page = browser.new_page(viewport=viewport)
     start = time.monotonic()
     page.goto(url, timeout=120_000)
     page.wait_for_function(READY.get(notebook, EXPLAINER_READY), timeout=120_000)
-    return browser, page, time.monotonic() - start
+    return page, time.monotonic() - start
 
 
 def visible_text(page) -> str:
@@ -60,12 +69,10 @@ def visible_text(page) -> str:
 
 
 @pytest.mark.parametrize("notebook", STATISTICS + EXPLAINERS)
-def test_page_renders_and_reads_like_a_page(notebook):
-    from playwright.sync_api import sync_playwright
-
+def test_page_renders_and_reads_like_a_page(browser, notebook):
     name = notebook.removesuffix(".ipynb")
-    with voila(notebook) as url, sync_playwright() as p:
-        browser, page, elapsed = open_page(p, url, notebook, {"width": 1280, "height": 800})
+    with voila(notebook) as url:
+        page, elapsed = open_page(browser, url, notebook, {"width": 1280, "height": 800})
         page.screenshot(path=str(ARTIFACTS / f"{name}-1280x800.png"), full_page=True)
         text = visible_text(page)
         reprs = [m.group(0) for m in REPR.finditer(text)]
@@ -77,19 +84,17 @@ def test_page_renders_and_reads_like_a_page(notebook):
         if notebook in STATISTICS:
             assert captions, "no table or figure caption"
         page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(300)
+        page.wait_for_function(NARROW, timeout=30_000)  # the boards drawn again for the phone
         page.screenshot(path=str(ARTIFACTS / f"{name}-390x844.png"), full_page=True)
-        browser.close()
+        page.close()
     print(f"{notebook}: rendered in {elapsed:.1f} s (goal {BUDGET[notebook]:.0f} s; see bench_pages.py)")
 
 
-def test_solve_a_puzzle_by_clicking():
+def test_solve_a_puzzle_by_clicking(browser):
     """Yōkai 3x4, the first puzzle: a wrong move is called wrong; Undo; the Kitsune takes the
     Koropokkuru (b3 to c4, 'Sieger des Spiels' 1.) and the page says so."""
-    from playwright.sync_api import sync_playwright
-
-    with voila("rules-yokai-3x4.ipynb") as url, sync_playwright() as p:
-        browser, page, _ = open_page(p, url, "rules-yokai-3x4.ipynb", {"width": 1280, "height": 800})
+    with voila("rules-yokai-3x4.ipynb") as url:
+        page, _ = open_page(browser, url, "rules-yokai-3x4.ipynb", {"width": 1280, "height": 800})
         puzzle = page.locator(".re-puzzle").first
         puzzle.scroll_into_view_if_needed()
 
@@ -108,4 +113,4 @@ def test_solve_a_puzzle_by_clicking():
         puzzle.get_by_text("Right!").wait_for(timeout=15_000)
         assert "Sieger des Spiels" in puzzle.inner_text()
         puzzle.screenshot(path=str(ARTIFACTS / "puzzle-solved.png"))
-        browser.close()
+        page.close()

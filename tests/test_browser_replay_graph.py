@@ -54,11 +54,14 @@ def test_analyse_draws_the_graph_and_a_click_on_it_goes_to_that_ply(browser):
         line_x = float(page.locator(".re-eval-current").get_attribute("x1"))
         assert abs(line_x - (LEFT + wanted / plies * (width - LEFT - RIGHT))) < 1  # the ply line moved there
         page.locator("tbody tr").last.evaluate("e => e.scrollIntoView({block: 'end'})")  # graph and table
-        page.wait_for_timeout(500)
         page.screenshot(path=str(ARTIFACTS / "replay-graph-1280x800.png"))
 
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(1500)  # the graph is drawn again as wide as the phone
+        page.wait_for_function(  # the graph is drawn again as wide as the phone
+            "() => { const svg = document.querySelector('.re-evalgraph svg');"
+            " return Math.abs(svg.viewBox.baseVal.width - svg.getBoundingClientRect().width) < 40; }",
+            timeout=30_000,
+        )
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         svg_box = page.locator(".re-evalgraph svg").bounding_box()
         assert svg_box["x"] >= 0 and svg_box["x"] + svg_box["width"] <= PHONE["width"]
