@@ -42,7 +42,9 @@ img, svg { max-width: 100%; height: auto; }
 
 def document(title: str, body: str, home: str | None = None) -> str:
     """A whole page: its title, the style, a link back to the landing page."""
-    back = f'<nav class="home"><a href="{html.escape(home, quote=True)}">← All pages</a></nav>' if home else ""
+    back = (
+        f'<nav class="home"><a href="{html.escape(home, quote=True)}">← All pages</a></nav>' if home else ""
+    )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -10,6 +10,7 @@ import pytest
 import rules_kernel as rk
 from rules_kernel.collection import SHIPPED, shipped
 from widgets.games_from_here import SHIPPED_LABEL, GamesFromHere
+from widgets.runtime import SHOWN
 
 YOKAI = rk.load_game("yokai-3x4")
 
@@ -57,7 +58,7 @@ def test_a_position_nobody_reached_and_a_closed_panel():
     panel.show(YOKAI.initial_state())
     assert panel.table is None and panel.body.layout.display == "none"  # closed: no query
     panel.toggle.value = True
-    assert panel.table is not None and panel.body.layout.display is None
+    assert panel.table is not None and panel.body.layout.display == SHOWN
     panel.show(YOKAI.initial_state().play("b1a2", "b4a3"))
     assert "No game of" in panel.caption.value and not panel.buttons
 
@@ -127,8 +128,8 @@ def test_a_click_on_a_table_the_board_has_left_plays_nothing():
 def test_no_position_hides_the_whole_panel():
     panel = GamesFromHere()
     panel.show(YOKAI.initial_state())
-    assert panel.layout.display is None and panel.buttons
+    assert panel.layout.display == SHOWN and panel.buttons
     panel.show(None)  # the explorer's hand-over curtain is down
     assert panel.layout.display == "none" and not panel.buttons and panel.table is None
     panel.show(YOKAI.initial_state())
-    assert panel.layout.display is None and panel.buttons
+    assert panel.layout.display == SHOWN and panel.buttons

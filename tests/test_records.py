@@ -285,7 +285,7 @@ def test_an_uploaded_game_is_replayed_once_and_every_record_is_checked(monkeypat
             "last_modified": datetime.now(timezone.utc),
         },
     )
-    assert rp.slider.max == 130 and "yokai-3x4" in rp.info.value
+    assert rp.slider.max == 130 and "Yōkai no Mori 3x4" in rp.info.value
     assert [node.ply for node in rp.session.main_line() if node._state is not None] == [0, 64, 128]
     # each record once, in order (the game shown as its session: -130); showing plies replays blocks only
     assert replayed == [4, -130, 4]

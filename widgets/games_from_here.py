@@ -25,6 +25,7 @@ import pandas as pd
 
 from rules_kernel.collection import SHIPPED, Collection
 from rules_kernel.core import State
+from widgets.runtime import SHOWN
 from widgets.safe import error_line, guarded, html, message_html
 
 SHIPPED_LABEL = "Shipped games (simulated, and sample records)"
@@ -97,7 +98,7 @@ class GamesFromHere(w.VBox):
         self.message = w.HTML()
         self.body = w.VBox([w.HTML(STYLE), self.picker, self.caption, self.grid, self.note, self.message])
         self.body.layout.overflow_x = "auto"
-        self.body.layout.display = None if opened else "none"
+        self.body.layout.display = SHOWN if opened else "none"
         say = error_line(self.message)
         self.toggle.observe(guarded(say)(lambda _: self._opened()), names="value")
         self.picker.observe(guarded(say)(lambda _: self._draw()), names="value")
@@ -110,7 +111,7 @@ class GamesFromHere(w.VBox):
         ("mover": the player to move). None: the whole panel hidden, its toggle too (behind
         a hand-over curtain nothing of the page but the curtain's button may show)."""
         self._state, self._viewer = state, viewer
-        self.layout.display = "none" if state is None else None
+        self.layout.display = "none" if state is None else SHOWN
         if self.toggle.value:
             guarded(error_line(self.message))(self._draw)()
 
@@ -139,7 +140,7 @@ class GamesFromHere(w.VBox):
 
     # --- drawing ---------------------------------------------------------------------------
     def _opened(self) -> None:
-        self.body.layout.display = None if self.toggle.value else "none"
+        self.body.layout.display = SHOWN if self.toggle.value else "none"
         if self.toggle.value:
             self._draw()
 

@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from rules_kernel.core import State
 from widgets.explorer.common import AUTO, Page, Part
-from widgets.games_from_here import GamesFromHere
+from widgets.runtime import SHOWN, importable
 
 TITLE = "Games from here"
 
@@ -30,7 +30,7 @@ class FromHerePart(Part):
         super().__init__(page)
         self.play = play
         self.column: w.Box | None = None  # set by the page's building (the side column)
-        self.panel: GamesFromHere | None = None
+        self.panel = None  # a widgets.games_from_here.GamesFromHere, made on first opening
         self._shown: tuple[State | None, int | str | None] = (None, "mover")
         self.toggle = page.looks.make(
             w.ToggleButton,
@@ -40,6 +40,8 @@ class FromHerePart(Part):
             layout=AUTO,
         )
         self.toggle.observe(page.acts(lambda _: self.opened()), names="value")
+        if not importable("duckdb"):  # the static site's browser Python: no DuckDB, no collection
+            self.toggle.layout = w.Layout(display="none")
 
     def opened(self) -> None:
         opened = self.toggle.value
@@ -47,12 +49,16 @@ class FromHerePart(Part):
         if opened and self.panel is None:
             self.build()
         if self.panel is not None:
-            self.panel.layout.display = None if opened else "none"
+            self.panel.layout.display = SHOWN if opened else "none"
             if opened:
                 self.panel.show(*self._shown)
 
     def build(self) -> None:
-        """The panel, opened (its own toggle hidden: this part's stands for it), under ours."""
+        """The panel, opened (its own toggle hidden: this part's stands for it), under ours.
+        Imported here: the collection reads with pandas and DuckDB, which the static site's
+        browser Python has not (the explorer itself must start there)."""
+        from widgets.games_from_here import GamesFromHere
+
         self.panel = GamesFromHere(on_move=self.play, opened=True)
         self.panel.toggle.layout.display = "none"
         if self.column is not None:
