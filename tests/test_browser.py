@@ -282,7 +282,9 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
     secrets = [
         full.split(": ", 1)[1] for mine, full in zip(player_lines, all_lines, strict=True) if mine != full
     ]
-    assert secrets and position, "the all-seeing view shows what the player's view hid"
+    # War Stories' list reads the same in every view (the deal is face down in every list,
+    # issue 46 item 2): its secrets are the face-down cards, which the position text names
+    assert (secrets or slug == "war-stories") and position, "the all-seeing view shows what the view hid"
     for secret in secrets + [position]:
         assert secret not in seen, f"{secret[:40]!r} leaks into the player's view"
     page.close()
@@ -532,7 +534,10 @@ def test_the_move_list_in_the_page_is_the_kernels_words(browser, server, title, 
     expected = [str(line) for line in line_of(Session.from_record(record), None)]
     assert len(expected) >= 5
     shown = move_list(page)
-    assert [re.sub(r"^\d+\. ", "", s) for s in shown] == [re.sub(r"^\d+\. ", "", e) for e in expected]
+    # the list puts a chance event inside the turn it belongs to (To War!'s draw opens the
+    # drawer's turn: issue 46 item 3), under that side's name, where a line says "Chance for"
+    expected = [re.sub(r"^Chance for ", "", re.sub(r"^\d+\. ", "", e)) for e in expected]
+    assert [re.sub(r"^\d+\. ", "", s) for s in shown] == expected
     page.close()
 
 

@@ -27,9 +27,10 @@ SETTLED = """(n) => {
         && (shown('.re-curtain-button') || shown('.re-done-button') || (play && !play.disabled));
 }"""
 #: the hit layer's names of one seat's hand coins: "Player A1: hand: Lancer", "…: Marshall ×2"
+#: (another seat's hand, face down, is "Player A1: hand: hidden coin ×2": it names no coin)
 HAND_LABELS = """(seat) => Array.from(document.querySelectorAll('.re-board [data-cell]'))
     .map(e => e.getAttribute('aria-label') || '')
-    .filter(label => label.startsWith(seat + ': hand: '))"""
+    .filter(label => label.startsWith(seat + ': hand: ') && !label.includes(': hand: hidden coin'))"""
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +40,12 @@ def server():
 
 
 def pass_with_any_move(page) -> None:
-    """Choose the first 'pass …' of the Any move menu and press Play (the menu's words are
+    """Choose the first 'passes, …' of the Any move menu and press Play (the menu's words are
     joined by no-break spaces)."""
-    menu = page.locator(".re-side select").filter(has=page.locator("option", has_text=re.compile(r"^pass\s")))
-    index = menu.evaluate("s => Array.from(s.options).findIndex(o => /^pass\\s/.test(o.textContent))")
+    menu = page.locator(".re-side select").filter(
+        has=page.locator("option", has_text=re.compile(r"^passes,\s"))
+    )
+    index = menu.evaluate("s => Array.from(s.options).findIndex(o => /^passes,\\s/.test(o.textContent))")
     assert index >= 0
     menu.select_option(index=index)
     page.get_by_role("button", name="Play", exact=True).click()

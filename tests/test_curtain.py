@@ -335,3 +335,14 @@ def test_plain_to_war_hides_nothing_so_it_opens_on_the_whole_board_with_no_curta
         assert plain.curtain_for is None
     strategic = widgets.Explorer("to-war", seed=3, strategic=True)
     assert strategic.perspective.value == FOLLOW_TURN
+
+
+def test_the_strategic_variant_after_plain_to_war_opens_in_the_player_to_moves_view():
+    """Plain To War! opens on the whole board; New game with the strategic variant (hidden
+    hands) must not keep that view: it opens in the view of the player to move, as every game
+    with secrets does (a browser test found the whole board kept, the hands in sight)."""
+    ex = widgets.Explorer("to-war", seed=3)
+    assert ex.perspective.label == "Whole board"
+    ex.form.fields["strategic"].input.value = True  # the Options panel's checkbox
+    ex.new_button.click()
+    assert ex.game.options["strategic"] and ex.perspective.value == FOLLOW_TURN

@@ -68,7 +68,7 @@ class Seats(Part):
             layout={"width": "100%", "max_width": "250px"},
         )
         self.play_button = make(w.Button, description="Play", layout={"width": "70px"})
-        self._menus_for: str | None = None  # the game whose views the menu offers
+        self._menus_for: tuple[str, bool] | None = None  # the game (and its secrets) the menu is for
         on = page.acts
         self.agent_kind.observe(on(lambda _: self.settings_changed()), names="value")
         self.manual_chance.observe(on(lambda _: self.settings_changed()), names="value")
@@ -108,10 +108,11 @@ class Seats(Part):
             ]
         else:
             views = [("Whole board", ALL_SEEING), *views]
-        # the view sticks across New game of the same game; another game opens in its own
-        # default (a game with secrets in the view of the player to move, never all-seeing)
-        kept = self.perspective.value if self._menus_for == game.id else None
-        self._menus_for = game.id
+        # the view sticks across New game of the same game with the same secrets; another game,
+        # or the same with other secrets (plain To War!, then its strategic variant's hidden
+        # hands), opens in its own default: with secrets, the view of the player to move
+        kept = self.perspective.value if self._menus_for == (game.id, secrets) else None
+        self._menus_for = (game.id, secrets)
         self.perspective.options = views
         self.perspective.value = kept if kept in [value for _, value in views] else views[0][1]
 
