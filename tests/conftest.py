@@ -18,11 +18,12 @@ from site_support import build_static_site
 from tablebase_support import warm_up
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, started once for the test process (the files skip without it); each
-    test opens its own pages and closes them. Playwright's sync API allows one
-    `sync_playwright()` per thread, so a test uses this browser rather than starting its own."""
+    """Debian's Chromium, started once for the module (the files skip without it); each test
+    opens its own pages and closes them. Not once per test process: Playwright's sync API
+    allows one `sync_playwright()` per thread, and the publishing tests start their own beside
+    their servers (a session-wide browser made them fail: "Sync API inside the asyncio loop")."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -326,7 +326,7 @@ def test_a_shipped_record_replays_in_the_browser(browser, served):
     watch = Watch(browser, served, viewport={"width": 390, "height": 844})
     page = watch.open("voici/render/replay.html")
     assert page.locator(".widget-slider").filter(has_text="Ply").count() == 1
-    page.get_by_text("actions: ").first.wait_for(timeout=30_000)  # the notebook's loop over a record file
+    page.get_by_text("Result: ").first.wait_for(timeout=30_000)  # the record shown: its game and result
     page.screenshot(path=str(ARTIFACTS / "static-replay-phone.png"))
     watch.assert_python_came_from_the_snapshot()
     watch.assert_clean()
