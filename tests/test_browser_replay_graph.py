@@ -39,7 +39,9 @@ def test_analyse_draws_the_graph_and_a_click_on_it_goes_to_that_ply(browser):
         page.wait_for_selector("th:has-text('Blunders')", timeout=15_000)
         assert page.locator("th").filter(has_text="Blunders").count() == 1
 
-        # a click three fifths along the plot: the replay goes to the ply under it
+        # a click three fifths along the plot: the replay goes to the ply under it (the graph
+        # scrolled into sight first: under the board, a mouse click outside the window is lost)
+        page.locator(".re-evalgraph svg").scroll_into_view_if_needed()
         box = page.locator(".re-evalgraph svg").bounding_box()
         width = page.evaluate("() => document.querySelector('.re-evalgraph svg').viewBox.baseVal.width")
         left, right = LEFT / width, (width - RIGHT) / width  # the plot's edges, as parts of the width
