@@ -425,7 +425,7 @@ class Replay(w.VBox):
 
     def _mark_in_menu(self, record: records.Record | None) -> None:
         """The menu shows the game on show (none where it is not one of the menu's)."""
-        found = next((i for i, (_, r) in enumerate(self._entries) if r is record or r == record), None)
+        found = next((i for i, (_, r) in enumerate(self._entries) if r == record), None)
         self._quiet = True
         try:
             self.record_menu.value = found

@@ -69,17 +69,21 @@ import sys
 import types
 from typing import Any
 
-from rules_kernel.record_model import bounded_json, errors, model
-from rules_kernel.record_model.bounded_json import MAX_NESTING, MAX_NUMBER_CHARS, parse_json
-from rules_kernel.record_model.errors import MAX_ECHO_CHARS, RecordError, one_line
-from rules_kernel.record_model.model import (
+from rules_kernel.record_model import (  # the record itself, re-exported as it always was
     FORMAT,
+    MAX_ECHO_CHARS,
     MAX_START_CHARS,
     Record,
     RecordedAction,
+    RecordError,
+    bounded_json,
     check_options,
     check_start,
+    errors,
+    model,
+    one_line,
 )
+from rules_kernel.record_model.bounded_json import MAX_NESTING, MAX_NUMBER_CHARS, parse_json
 from rules_kernel.records import lines, pgn_kif, uploads
 from rules_kernel.records.detection import Format, detect
 from rules_kernel.records.jsonl import (
