@@ -309,8 +309,10 @@ def play_any_move(page) -> None:
 PLAYED = (
     """(n) => {
     const shown = (s) => Array.from(document.querySelectorAll(s)).some(e => e.offsetParent !== null);
+    const named = (s) => Array.from(document.querySelectorAll(s))
+        .some(e => e.offsetParent !== null && e.textContent.trim());
     const play = Array.from(document.querySelectorAll('.re-side button')).find(b => b.textContent === 'Play');
-    return shown('.re-curtain-button') || document.querySelectorAll('"""
+    return named('.re-curtain-button') || document.querySelectorAll('"""
     + MOVES
     + """').length > n
         && (shown('.re-done-button') || !!play && play.offsetParent !== null && !play.disabled);

@@ -22,9 +22,11 @@ CURTAIN = ".re-curtain-button"
 #: what the turn turned up, or the next move to choose
 SETTLED = """(n) => {
     const shown = (s) => Array.from(document.querySelectorAll(s)).some(e => e.offsetParent !== null);
+    const named = (s) => Array.from(document.querySelectorAll(s))
+        .some(e => e.offsetParent !== null && e.textContent.trim());
     const play = Array.from(document.querySelectorAll('.re-side button')).find(b => b.textContent === 'Play');
     return document.querySelectorAll('.re-movelist .re-move:not(.re-start)').length > n
-        && (shown('.re-curtain-button') || shown('.re-done-button') || (play && !play.disabled));
+        && (named('.re-curtain-button') || shown('.re-done-button') || (play && !play.disabled));
 }"""
 #: the hit layer's names of one seat's hand coins: "Player A1: hand: Lancer", "…: Marshall ×2"
 #: (another seat's hand, face down, is "Player A1: hand: hidden coin ×2": it names no coin)

@@ -177,9 +177,7 @@ class HandOver(Part):
             # emptied before the curtain shows: the page never holds both the curtain and the
             # last view's hit layer (its names), not even for the messages in between
             self.clear_board()
-        self.board.widget.layout.display = "none" if curtain else SHOWN
-        self.curtain.layout.display = "flex" if curtain else "none"
-        if curtain:
+        if curtain:  # its words first: the curtain never shows a button without a name
             name = self.game.player_names[self.curtain_for]
             self.curtain_text.value = html(
                 "<p><b>{name} to play.</b> Pass the screen to {name}; the board stays hidden "
@@ -187,6 +185,8 @@ class HandOver(Part):
                 name=name,
             )
             self.curtain_button.description = f"Show {name}'s view"
+        self.board.widget.layout.display = "none" if curtain else SHOWN
+        self.curtain.layout.display = "flex" if curtain else "none"
 
     def _show_done(self) -> None:
         looking = self.handing_over is not None
