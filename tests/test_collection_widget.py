@@ -1,14 +1,17 @@
 """The "Games from here" panel (widgets/games_from_here.py) over the shipped collection
 (rules_kernel/data/collection): the table for the board's position, a click on a move plays
-it, texts escaped, errors as one line, only the collections the author offers."""
+it, texts escaped, errors as one line, only the collections the author offers and the
+visitor's own uploads."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import ipywidgets as w
 import pytest
 
 import rules_kernel as rk
-from rules_kernel.collection import SHIPPED, shipped
+from rules_kernel.collection import SHIPPED, Collection, shipped
 from widgets.games_from_here import SHIPPED_LABEL, GamesFromHere
 from widgets.runtime import SHOWN
 
@@ -133,3 +136,41 @@ def test_no_position_hides_the_whole_panel():
     assert panel.layout.display == "none" and not panel.buttons and panel.table is None
     panel.show(YOKAI.initial_state())
     assert panel.layout.display == SHOWN and panel.buttons
+
+
+# --- a visitor's own games (the issue: "pick a collection: the shipped ones, or one
+# uploaded/imported") -----------------------------------------------------------------------
+
+FORMATS = Path(__file__).parent / "formats"
+
+
+def upload(panel: GamesFromHere, name: str, content: bytes) -> None:
+    """What the browser's file chooser does: the Upload widget's value set."""
+    panel.upload.value = [{"name": name, "size": len(content), "content": memoryview(content)}]
+
+
+def test_an_uploaded_file_becomes_a_collection_to_pick_and_query():
+    panel = GamesFromHere()
+    panel.show(YOKAI.initial_state())
+    games = (FORMATS / "dobutsu.kif").read_bytes()
+    upload(panel, "../../etc/<b>club</b>.kif", games)  # the name labels it, never a path
+    assert panel.message.value == ""
+    label = dict((value, text) for text, value in panel.picker.options)[panel.picker.value]
+    assert label.startswith("Your file: ../../etc/<b>club</b>.kif (1 games")
+    assert "&lt;b&gt;club" in panel.caption.value and "<b>club" not in panel.caption.value
+    folder = Path(panel.picker.value)
+    assert folder.name == "collection" and folder.parent.name.startswith("games-from-here-")
+    assert not (Path("/etc") / "<b>club</b>.kif").exists()
+    first = Collection(folder).moves.sort_values(["game_id", "ply"]).iloc[0]["notation"]
+    assert list(panel.table["notation"]) == [first]  # the one game's first move, from the start
+    assert len(panel.picker.options) == 2  # the shipped games are still offered
+
+
+def test_an_upload_with_no_readable_game_or_of_another_kind_is_one_line_and_adds_nothing():
+    panel = GamesFromHere()
+    panel.show(YOKAI.initial_state())
+    upload(panel, "notes.kif", b"this is no game record at all\n")
+    assert "no game of notes.kif could be read" in panel.message.value
+    upload(panel, "picture.png", b"\x89PNG")
+    assert "picture.png is not a record file or archive" in panel.message.value
+    assert "Traceback" not in panel.message.value and len(panel.picker.options) == 1

@@ -43,3 +43,46 @@ def test_behind_the_curtain_the_panel_shows_nothing():
             ex.play(rng.choice(ex.state.legal_moves()))
     assert ex.curtain_for is not None
     assert ex.from_here.panel.layout.display == "none" and ex.from_here.panel._state is None
+
+
+# --- the Replay's panel (the issue: "In the explorer and the replay") ---------------------
+
+SHIPPED_GAMES = "data/yokai-3x4-random.jsonl"
+
+
+def test_the_replay_folds_the_panel_and_it_follows_the_ply_on_show():
+    replay = widgets.Replay(SHIPPED_GAMES)
+    panel = replay.games_from_here
+    assert not panel.toggle.value and panel.table is None  # folded: nothing read
+    panel.toggle.value = True
+    start = replay.states[0]
+    assert panel._state is start and panel.table["n"].sum() > 0
+    replay.show(3)
+    assert panel._state is replay.states[3]  # it follows the slider
+    assert set(panel.table["notation"]) <= {str(m) for m in replay.states[3].legal_moves()}
+
+
+def test_a_click_on_the_games_own_next_move_steps_along_the_game():
+    replay = widgets.Replay(SHIPPED_GAMES)
+    panel = replay.games_from_here
+    panel.toggle.value = True
+    record_next = replay._nodes[1].notation
+    assert record_next in list(panel.table["notation"]), "the shipped collection holds this game"
+    length = replay.slider.max
+    panel.play(record_next)
+    assert replay.session.ply == 1 and replay.slider.value == 1
+    assert replay.slider.max == length and replay.main_line_button.layout.display == "none"
+
+
+def test_another_move_becomes_a_line_of_its_own_and_the_main_line_comes_back():
+    replay = widgets.Replay(SHIPPED_GAMES)
+    panel = replay.games_from_here
+    panel.toggle.value = True
+    record_next = replay._nodes[1].notation
+    other = next(n for n in panel.table["notation"] if n != record_next)
+    panel.play(other)
+    assert replay.session.ply == 1 and replay._nodes[1].notation == other
+    assert replay.main_line_button.layout.display != "none"  # "Back to the main line" offered
+    assert replay.board.scene == replay.scenes[1]  # the board shows the move played
+    replay.enter_line(None)
+    assert replay._nodes[1].notation == record_next

@@ -6,9 +6,12 @@ and the engine's value beside them; a click on a move plays it.
     panel = GamesFromHere({"My club": "my-games/"}, on_move=print)   # shipped one first
     panel.show(state)                       # the table for this position
 
-The collections offered are the shipped one (`rules_kernel.collection.SHIPPED`) and the ones
-the page's author names in code; nothing a visitor sends (an upload, a link, a widget value)
-becomes a path: the picker's values are the author's list, checked again on every change.
+The collections offered are the shipped one (`rules_kernel.collection.SHIPPED`), the ones
+the page's author names in code, and the visitor's own uploads ("Add your games": record
+files or an archive, imported into a temporary folder of the panel's own). Nothing a visitor
+sends (an upload's name, a link, a widget value) becomes a path: an upload is written under a
+name the panel makes, and the picker's values are the panel's list, checked again on every
+change.
 Every text reaching HTML goes through `widgets.safe.html`; every callback through `guarded`
 (an error is one line on the panel, never a traceback).
 """
@@ -17,16 +20,20 @@ from __future__ import annotations
 
 import math
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import ipywidgets as w
 import pandas as pd
 
-from rules_kernel.collection import SHIPPED, Collection
+from rules_kernel import records
+from rules_kernel.collection import SHIPPED, Collection, CollectionError, import_collection
+from rules_kernel.collection.sources import ARCHIVE_SUFFIXES, RECORD_SUFFIXES
 from rules_kernel.core import State
 from widgets.runtime import SHOWN
 from widgets.safe import error_line, guarded, html, message_html
+from widgets.upload import Upload
 
 SHIPPED_LABEL = "Shipped games (simulated, and sample records)"
 #: the most moves listed (the most played first); the rest are counted in the caption
@@ -96,12 +103,33 @@ class GamesFromHere(w.VBox):
         )
         self.note = w.HTML()
         self.message = w.HTML()
-        self.body = w.VBox([w.HTML(STYLE), self.picker, self.caption, self.grid, self.note, self.message])
+        #: a visitor's own games: record files or an archive, imported into a folder of the
+        #: panel's own (the file's name only labels it), then offered in the picker
+        self.upload = Upload(
+            "Add your games",
+            accept=",".join((*RECORD_SUFFIXES, *ARCHIVE_SUFFIXES)),
+            limit=records.MAX_UPLOAD_BYTES,
+        )
+        self.upload.on_refused(lambda line: setattr(self.message, "value", message_html(line, error=True)))
+        self.body = w.VBox(
+            [
+                w.HTML(STYLE),
+                w.HBox([self.picker, self.upload]),
+                self.caption,
+                self.grid,
+                self.note,
+                self.message,
+            ]
+        )
         self.body.layout.overflow_x = "auto"
         self.body.layout.display = SHOWN if opened else "none"
         say = error_line(self.message)
         self.toggle.observe(guarded(say)(lambda _: self._opened()), names="value")
         self.picker.observe(guarded(say)(lambda _: self._draw()), names="value")
+        self.upload.observe(guarded(say)(lambda _: self._uploaded()), names="value")
+        self._folders: list[
+            tempfile.TemporaryDirectory
+        ] = []  # the uploads' collections, removed with the panel
         super().__init__([self.toggle, self.body])
         self.add_class("re-games-from-here")
 
@@ -124,6 +152,40 @@ class GamesFromHere(w.VBox):
         if path not in self._open:
             self._open[path] = Collection(path)
         return self._open[path]
+
+    def add_upload(self, name: str, content: bytes) -> None:
+        """Import an uploaded file (`name` only labels it and tells its format by its ending)
+        into a collection of the panel's own, and show it. Its bad games are counted in one
+        line; a file with no good game adds nothing."""
+        if len(content) > records.MAX_UPLOAD_BYTES:  # the browser's check is never trusted
+            raise CollectionError(self.upload.refusal(name, len(content)))
+        ending = next((e for e in (*ARCHIVE_SUFFIXES, *RECORD_SUFFIXES) if name.lower().endswith(e)), None)
+        if ending is None:
+            raise CollectionError(f"{name[:60]} is not a record file or archive this panel reads")
+        folder = tempfile.TemporaryDirectory(prefix="games-from-here-")
+        source = Path(folder.name, "upload" + ending)  # our name, never the visitor's
+        source.write_bytes(content)
+        try:
+            report = import_collection([source], Path(folder.name, "collection"), progress=False)
+        except CollectionError:
+            folder.cleanup()
+            raise
+        if not report.games:
+            folder.cleanup()
+            first = f": {report.problems[0]}" if report.problems else ""
+            raise CollectionError(f"no game of {name[:60]} could be read{first[:200]}")
+        self._folders.append(folder)
+        path = str(Path(folder.name, "collection"))
+        bad = f", {len(report.problems)} left out" if report.problems else ""
+        label = f"Your file: {name[:60]} ({report.games:,} games{bad})"
+        self._offered[path] = label
+        self.picker.options = [(text, value) for value, text in self._offered.items()]
+        self.picker.value = path
+
+    def _uploaded(self) -> None:
+        files = self.upload.value
+        if files:
+            self.add_upload(str(files[0]["name"]), bytes(files[0]["content"]))
 
     def play(self, notation: str) -> None:
         """What a click on a move's row does: `on_move(notation)`."""

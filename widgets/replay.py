@@ -39,7 +39,7 @@ from widgets.explorer.records_part import shipped
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.presentation import has_secrets, shown_to
-from widgets.runtime import SHOWN
+from widgets.runtime import SHOWN, importable
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
 
@@ -117,6 +117,8 @@ class Replay(w.VBox):
         self.copy_link.on_click(on(lambda _: self._copy_link()))
         self.address.on_copied(on(self._link_copied))
         sharing = [self.pictures.box, self.copy_link, self.link_note, self.address]
+        #: the moves played from the position on show in a collection of real games (issue 47)
+        self.games_from_here = games_from_here(self.play_from_here)
         #: the comment on the position shown, and the other lines from it (a record's tree)
         self.comment = w.HTML()
         self.comment.add_class("re-comment")
@@ -127,7 +129,15 @@ class Replay(w.VBox):
         self.main_line_button.on_click(on(lambda _: self.enter_line(None)))
         annotations = [self.comment, self.lines_here, self.main_line_button]
         side = w.VBox(
-            [self.info, *annotations, w.HTML("<b>Moves</b>"), self.moves, self.window_note, *sharing],
+            [
+                self.info,
+                *annotations,
+                w.HTML("<b>Moves</b>"),
+                self.moves,
+                self.window_note,
+                *sharing,
+                self.games_from_here,
+            ],
             layout=w.Layout(flex="0 1 330px", min_width="260px"),
         )
         #: Analyse, then the evaluation graph and the table per player, under the board and the list
@@ -155,6 +165,7 @@ class Replay(w.VBox):
         self._stop: Callable[[], None] | None = None  # stops observing the session
         self._window: tuple[int, int] = (0, -1)  # the plies the move list holds
         self._listing = False  # the move list is being refilled: its index changes are not jumps
+        self._playing = False  # a move of Games from here is being played: drawn after
         if source is not None:
             self.load(source, index=index)
 
@@ -295,6 +306,21 @@ class Replay(w.VBox):
         self._follow(nodes)
         self.session.go(target)
 
+    def play_from_here(self, notation: str) -> None:
+        """A move of the Games from here panel, played from the ply on show: the record's own
+        next move walks on along the game; another is a line of its own in the game's tree,
+        which the replay then follows ("Back to the main line" returns)."""
+        if self.session is None:
+            return
+        self._playing = True  # drawn once, below, on the line of the move played
+        try:
+            node = self.session.play(notation, auto=False)
+        finally:
+            self._playing = False
+        if not (node.ply < len(self._nodes) and self._nodes[node.ply] is node):
+            self.enter_line(node)  # a move the game did not play here: its own line
+        self._draw()
+
     def _follow(self, nodes: list[Node]) -> None:
         self._nodes = nodes
         self.states, self.scenes = States(nodes), Scenes(self.session, nodes, self.perspective)
@@ -322,7 +348,7 @@ class Replay(w.VBox):
         self.lines_here.children = tuple(buttons)
 
     def _session_changed(self, change: Change) -> None:
-        if change.session is self.session:
+        if change.session is self.session and not self._playing:
             self._draw()
 
     def _draw(self) -> None:
@@ -341,6 +367,8 @@ class Replay(w.VBox):
             self.player.value = ply
         self._show_annotations(ply)
         self.graph.current = ply
+        if hasattr(self.games_from_here, "show"):  # a replay in a player's view matches that view
+            self.games_from_here.show(self._nodes[ply].state, self.perspective)
 
     def _list_moves_around(self, ply: int) -> None:
         """Fill the move list with the plies of the block on show and its two neighbours
@@ -436,6 +464,16 @@ class Replay(w.VBox):
         if self._quiet or change["new"] is None:
             return
         self._show_record(self._entries[change["new"]][1])
+
+
+def games_from_here(play: Callable[[str], object]) -> w.Widget:
+    """The Games from here panel, folded (nothing read until it is opened); an empty box where
+    there is no DuckDB (the static site's browser Python has none)."""
+    if not importable("duckdb"):
+        return w.Box(layout=w.Layout(display="none"))
+    from widgets.games_from_here import GamesFromHere
+
+    return GamesFromHere(on_move=play, opened=False)
 
 
 def _has_secrets(state: State) -> bool:

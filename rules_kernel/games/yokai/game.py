@@ -7,7 +7,7 @@ heuristic, reference), whose values live in `hints.py`, `notation.py`, `scene.py
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option, ReferenceEntry, State
@@ -29,6 +29,13 @@ from rules_kernel.games.yokai.scene import NAME_BREAKS
 from rules_kernel.games.yokai.state import YokaiState
 from rules_kernel.persistent import Counts
 from rules_kernel.position_text import read_position
+
+
+@lru_cache(maxsize=32)
+def _start_parts(variant: type[YokaiGame], options: tuple) -> tuple:
+    """The start position's board, hands, side and ply, read from the variant's START."""
+    start = variant(**dict(options)).from_text(variant.START)
+    return start.board, start.hands, start.side, start.ply
 
 
 class YokaiGame(Game):
@@ -65,7 +72,9 @@ class YokaiGame(Game):
         return _tables_for(type(self))
 
     def initial_state(self) -> YokaiState:
-        return self.from_text(self.START)
+        # read once per variant and options: a collection's import starts 100,000 games
+        board, hands, side, ply = _start_parts(type(self), tuple(sorted(self.options.items())))
+        return YokaiState(self, board, hands, side, ply, Counts())
 
     def from_text(self, text: str) -> YokaiState:
         """A position from Fairy-Stockfish FEN; anything that is not a position this game

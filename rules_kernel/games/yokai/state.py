@@ -54,7 +54,10 @@ class YokaiState(State):
         "_repeats",
         "_legal",
         "_outcome",
-    )  # _outcome: core.State.outcome's cache
+        "_legal_kept",
+        "_by_text",
+        "_next",
+    )  # caches: _outcome (core.State.outcome's), the legal moves as a set and by notation, the last successor
 
     def __init__(
         self,
@@ -83,6 +86,9 @@ class YokaiState(State):
         set_(self, "_repeats", repeats)
         set_(self, "_legal", None)
         set_(self, "_outcome", NOT_COMPUTED)  # a slot has no class default
+        set_(self, "_legal_kept", None)
+        set_(self, "_by_text", None)
+        set_(self, "_next", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("states are immutable; apply() returns a new one")
@@ -105,12 +111,31 @@ class YokaiState(State):
             object.__setattr__(self, "_legal", _legal_moves(self.game, self.board, self.hands, self.side))
         return self._legal
 
-    def _legal_set(self) -> set[YokaiMove]:
-        return set() if self.is_terminal() else set(self._moves())
+    def _legal_set(self) -> frozenset[YokaiMove]:
+        if self._legal_kept is None:
+            moves = frozenset() if self.is_terminal() else frozenset(self._moves())
+            object.__setattr__(self, "_legal_kept", moves)
+        return self._legal_kept
+
+    def parse_move(self, text: str) -> YokaiMove:
+        """`core.State.parse_move`, by a table of the legal moves' notations made once: a
+        record's replay and its words (`action_text`) each read the same move."""
+        if self._by_text is None:
+            by_text = {} if self.is_terminal() else {str(move): move for move in self._moves()}
+            object.__setattr__(self, "_by_text", by_text)
+        move = self._by_text.get(text.strip())
+        return move if move is not None else super().parse_move(text)
 
     def _successor(self, move: YokaiMove) -> YokaiState:
+        # the last successor is kept: the move's words (`action_text`) apply it again right
+        # after a replay or a click did; one entry, so a search keeps no more than its line
+        kept = self._next
+        if kept is not None and kept[0] == move:
+            return kept[1]
         board, hands = _make(self.board, self.hands, move, self.side)
-        return YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
+        after = YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
+        object.__setattr__(self, "_next", (move, after))
+        return after
 
     def _compute_outcome(self) -> Outcome | None:
         game = self.game
