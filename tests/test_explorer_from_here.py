@@ -52,9 +52,10 @@ SHIPPED_GAMES = "data/yokai-3x4-random.jsonl"
 
 def test_the_replay_folds_the_panel_and_it_follows_the_ply_on_show():
     replay = widgets.Replay(SHIPPED_GAMES)
-    panel = replay.games_from_here
-    assert not panel.toggle.value and panel.table is None  # folded: nothing read
-    panel.toggle.value = True
+    folded = replay.games_from_here
+    assert not folded.toggle.value and folded.panel is None  # folded: nothing made, nothing read
+    folded.toggle.value = True
+    panel = folded.panel
     start = replay.states[0]
     assert panel._state is start and panel.table["n"].sum() > 0
     replay.show(3)
@@ -64,8 +65,8 @@ def test_the_replay_folds_the_panel_and_it_follows_the_ply_on_show():
 
 def test_a_click_on_the_games_own_next_move_steps_along_the_game():
     replay = widgets.Replay(SHIPPED_GAMES)
-    panel = replay.games_from_here
-    panel.toggle.value = True
+    replay.games_from_here.toggle.value = True
+    panel = replay.games_from_here.panel
     record_next = replay._nodes[1].notation
     assert record_next in list(panel.table["notation"]), "the shipped collection holds this game"
     length = replay.slider.max
@@ -76,8 +77,8 @@ def test_a_click_on_the_games_own_next_move_steps_along_the_game():
 
 def test_another_move_becomes_a_line_of_its_own_and_the_main_line_comes_back():
     replay = widgets.Replay(SHIPPED_GAMES)
-    panel = replay.games_from_here
-    panel.toggle.value = True
+    replay.games_from_here.toggle.value = True
+    panel = replay.games_from_here.panel
     record_next = replay._nodes[1].notation
     other = next(n for n in panel.table["notation"] if n != record_next)
     panel.play(other)

@@ -118,7 +118,7 @@ class Replay(w.VBox):
         self.address.on_copied(on(self._link_copied))
         sharing = [self.pictures.box, self.copy_link, self.link_note, self.address]
         #: the moves played from the position on show in a collection of real games (issue 47)
-        self.games_from_here = games_from_here(self.play_from_here)
+        self.games_from_here = FoldedGamesFromHere(self.play_from_here)
         #: the comment on the position shown, and the other lines from it (a record's tree)
         self.comment = w.HTML()
         self.comment.add_class("re-comment")
@@ -367,8 +367,8 @@ class Replay(w.VBox):
             self.player.value = ply
         self._show_annotations(ply)
         self.graph.current = ply
-        if hasattr(self.games_from_here, "show"):  # a replay in a player's view matches that view
-            self.games_from_here.show(self._nodes[ply].state, self.perspective)
+        # a replay in a player's view matches what that player sees
+        self.games_from_here.show(self._nodes[ply].state, self.perspective)
 
     def _list_moves_around(self, ply: int) -> None:
         """Fill the move list with the plies of the block on show and its two neighbours
@@ -466,14 +466,44 @@ class Replay(w.VBox):
         self._show_record(self._entries[change["new"]][1])
 
 
-def games_from_here(play: Callable[[str], object]) -> w.Widget:
-    """The Games from here panel, folded (nothing read until it is opened); an empty box where
-    there is no DuckDB (the static site's browser Python has none)."""
-    if not importable("duckdb"):
-        return w.Box(layout=w.Layout(display="none"))
-    from widgets.games_from_here import GamesFromHere
+class FoldedGamesFromHere(w.VBox):
+    """The Games from here panel behind its toggle, made on first opening: a replay that
+    never opens it imports neither pandas nor DuckDB (the static site's browser Python has
+    neither: there the toggle is hidden). `show` is the panel's, kept until it exists."""
 
-    return GamesFromHere(on_move=play, opened=False)
+    def __init__(self, play: Callable[[str], object]) -> None:
+        self.play, self.panel = play, None
+        self._shown: tuple[State | None, int | None] = (None, None)
+        self.toggle = w.ToggleButton(
+            value=False,
+            description="Games from here ▸",
+            tooltip="the moves played from this position in a collection of real games",
+            layout=w.Layout(width="auto"),
+        )
+        self.message = w.HTML()  # a failure to open it, in one line
+        self.toggle.observe(guarded(error_line(self.message))(lambda _: self._opened()), names="value")
+        super().__init__([self.toggle, self.message])
+        if not (importable("duckdb") and importable("pandas")):
+            self.layout.display = "none"
+
+    def _opened(self) -> None:
+        opened = self.toggle.value
+        self.toggle.description = f"Games from here {'▾' if opened else '▸'}"
+        if opened and self.panel is None:
+            from widgets.games_from_here import GamesFromHere
+
+            self.panel = GamesFromHere(on_move=self.play, opened=True)
+            self.panel.toggle.layout.display = "none"  # this toggle stands for it
+            self.children = (self.toggle, self.panel, self.message)
+        if self.panel is not None:
+            self.panel.layout.display = SHOWN if opened else "none"
+            if opened:
+                self.panel.show(*self._shown)
+
+    def show(self, state: State, viewer: int | None) -> None:
+        self._shown = (state, viewer)
+        if self.panel is not None and self.toggle.value:
+            self.panel.show(state, viewer)
 
 
 def _has_secrets(state: State) -> bool:
