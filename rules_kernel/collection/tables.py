@@ -100,16 +100,20 @@ class Positions:
 
     def texts(self, states: list[core.State], options: str) -> list[str]:
         out = []
+        game_id = states[0].game.id if states else ""
         for state in states:
-            fields = state.to_text().split(" ")
-            key = (state.game.id, options, len(fields))
+            text = state.to_text()
+            key = (game_id, options, text.count(" ") + 1)
             drop = self.counters.get(key)
             if drop is None:
-                drop = self.counters[key] = _counter_fields(states, len(fields))
-            out.append(
-                " ".join(f for i, f in enumerate(fields) if i not in drop) if drop else " ".join(fields)
-            )
+                drop = self.counters[key] = _counter_fields(states, key[2])
+            out.append(_without(text, drop) if drop else text)
         return out
+
+
+def _without(text: str, drop: frozenset[int]) -> str:
+    """`text` without the fields numbered in `drop`."""
+    return " ".join(f for i, f in enumerate(text.split(" ")) if i not in drop)
 
 
 def position_key(text: str, viewer: int | None = None) -> int:

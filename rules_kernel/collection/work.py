@@ -117,6 +117,7 @@ def _pieces(label: str, stream) -> Iterator[Unit]:
 def work(unit: Unit) -> Done:
     """A unit's games replayed into rows; each bad game a problem (file, line, ply)."""
     done = Done(unit.label, unit.first)
+    secrets: dict[type, bool] = {}  # what each game declares, asked once per unit
     for found in _games(unit):
         if isinstance(found, records.RecordError):
             done.problems.append(str(found))
@@ -131,7 +132,10 @@ def work(unit: Unit) -> Done:
         done.positions["ply"].extend(range(len(texts)))
         done.positions["position"].extend(texts)
         done.positions["key"].extend(map(position_key, texts))
-        if has_secrets(states[0]):
+        kind = type(states[0].game)
+        if kind not in secrets:
+            secrets[kind] = has_secrets(states[0])
+        if secrets[kind]:
             view_rows(states, game_id, options, _POSITIONS, done.views)
     done.counters = {key: sorted(drop) for key, drop in _POSITIONS.counters.items()}
     return done

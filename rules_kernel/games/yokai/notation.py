@@ -235,8 +235,25 @@ def _kodama_remarks(game: YokaiGame, board) -> list[str]:
     return remarks
 
 
+#: the board, hands and side of positions already written, by variant and packed position (a
+#: collection's import writes every position of 100,000 games; openings repeat); bounded
+_WRITTEN: dict[tuple[int, bytes], str] = {}
+_WRITTEN_MAX = 200_000
+
+
 def position_text(state: YokaiState) -> str:
     """The position as Fairy-Stockfish FEN (`YokaiState.to_text`)."""
+    key = (id(state.tables), state._key)
+    written = _WRITTEN.get(key)
+    if written is None:
+        if len(_WRITTEN) >= _WRITTEN_MAX:
+            _WRITTEN.clear()
+        written = _WRITTEN[key] = _placement(state)
+    return f"{written} - - 0 {state.ply // 2 + 1}"
+
+
+def _placement(state: YokaiState) -> str:
+    """The FEN's board, hands and side to move."""
     t = state.tables
     rows = []
     for rank in range(t.ranks - 1, -1, -1):
@@ -257,8 +274,7 @@ def position_text(state: YokaiState) -> str:
         for kind in _HAND_ORDER
         for _ in range(state.hands[owner][kind])
     )
-    side = "wb"[state.side]
-    return f"{'/'.join(rows)}[{hand}] {side} - - 0 {state.ply // 2 + 1}"
+    return f"{'/'.join(rows)}[{hand}] {'wb'[state.side]}"
 
 
 # --- the move list's words ----------------------------------------------------------------
