@@ -106,10 +106,11 @@ def _plain(markdown: str) -> str:
     return re.sub(r"(?<!\w)_+|_+(?!\w)", "", text).strip()  # _emphasis_, not snake_case
 
 
-def _first_sentence(text: str, limit: int = 160) -> str:
+def _first_sentence(text: str) -> str:
+    """The paragraph's first sentence, whole: a card never cuts a text with "…" (a page whose
+    first sentence is long says what it is in its metadata's `description`)."""
     match = re.match(r"(.+?[.!?])(\s|$)", text)
-    sentence = match.group(1) if match else text
-    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+    return match.group(1) if match else text
 
 
 def thumbnail_svg(game_id: str, seed: str) -> str:

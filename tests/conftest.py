@@ -156,3 +156,29 @@ def pytest_sessionfinish(session) -> None:
     if child is not None and child.poll() is None:
         child.kill()  # the run ended (or was interrupted) before the compile did
         child.wait()
+
+
+# --- no test leaves Ctrl-C changed for the tests after it -------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_it_was():
+    """A test that changes how this process takes Ctrl-C (SIGINT's handler, or SIGINT blocked
+    in the main thread's signal mask) and does not put it back fails here, by name: a later
+    test of the interrupts (test_simulate's signals_deferred) would otherwise fail in its place,
+    once in a while, depending on which tests a worker ran before it."""
+    before = _ctrl_c_state()
+    yield
+    after = _ctrl_c_state()
+    assert after == before, f"this test left Ctrl-C changed: {before} before, {after} after"
+
+
+def _ctrl_c_state() -> tuple[object, bool]:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return (None, False)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else set()
+    blocked = signal.SIGINT in mask
+    return (signal.getsignal(signal.SIGINT), blocked)

@@ -80,6 +80,17 @@ def test_landing_card_text_comes_from_the_notebook():
     assert cards["replay.ipynb"].game_id == "yokai-5x6"  # its metadata: rules_explorer.thumbnail
 
 
+def test_a_card_never_cuts_its_text(tmp_path):
+    """Issue 46 item 7 (the page tour found three cards cut with "…"): a long first sentence
+    stays whole, and every shipped card says what its page is in full."""
+    long = "A sentence " + "that goes on " * 20 + "to its end. And a second one."
+    write_notebook(tmp_path / "long.ipynb", f"# Long\n\n{long}")
+    (card,) = landing.notebook_cards(tmp_path)
+    assert card.description == long.split(" And")[0] and "…" not in card.description
+    for card in landing.notebook_cards(NOTEBOOKS):
+        assert not card.description.endswith("…") and card.description.endswith((".", "!", "?")), card
+
+
 @pytest.mark.parametrize("declared", ["no-such-game", ["yokai-3x4"], "../../etc/passwd", {"id": "to-war"}, 7])
 def test_a_thumbnail_the_metadata_names_is_taken_only_when_it_is_a_game(tmp_path, declared):
     """Notebook metadata is data: an unknown id, a path or a non-string picks the fallback."""

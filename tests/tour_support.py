@@ -14,6 +14,7 @@ import contextlib
 import json
 import math
 import re
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -36,7 +37,7 @@ class Seen:
     """What one page shows, as `COLLECT` reads it."""
 
     text: str = ""  # document.body.innerText
-    names: list[str] = field(default_factory=list)  # aria-label, title, alt, SVG <title>
+    names: list[str] = field(default_factory=list)  # aria-label, title, alt (rendered), SVG <title>
     labels: list[str] = field(default_factory=list)  # zone headings, buttons, captions, links...
     boards: list[dict] = field(default_factory=list)  # {"texts": [[text, x, y, w, h]], "markers": [...]}
     lists: list[list[int]] = field(default_factory=list)  # each move list's turn numbers, in order
@@ -281,6 +282,9 @@ def check(page: str, seen: Seen) -> set[Violation]:
 COLLECT = """() => {
     const names = [];
     for (const el of document.body.querySelectorAll('[aria-label], [title], [alt]')) {
+        // an element not rendered (display: none, or inside such) is neither seen nor read
+        // aloud: ipywidgets leaves title="null" on every hidden description label
+        if (!el.getClientRects().length) continue;
         for (const a of ['aria-label', 'title', 'alt']) {
             const v = el.getAttribute(a);
             if (v !== null) names.push(v);
@@ -381,9 +385,11 @@ SIGNATURE = """() => JSON.stringify([
         .map(e => e.offsetParent !== null),
     Array.from(document.querySelectorAll('[aria-live]')).map(e => e.textContent),
 ])"""
-#: how long a click on a piece may stay unanswered before the next one is tried (a piece with no
-#: move lights nothing and may say nothing)
-QUIET_MS = 3000
+#: how long a click may stay unanswered before the next cell is tried. Every click answers
+#: (targets lit, or "Selection cleared: the Kodama on b2 has no move now.", issue 46 item 1),
+#: so this bounds a slow answer on a loaded machine, not a silence: a short bound there took
+#: a slow answer for none and clicked on (the tour's War Chest game stopped that way)
+QUIET_MS = 12_000
 LAST_PLY = """() => Number(Array.from(document.querySelectorAll('.re-movelist [data-ply]'))
     .map(e => e.dataset.ply).pop() || 0)"""
 
@@ -470,7 +476,26 @@ def play_by_clicks(page, actions: int, click: Callable, *, on_lit: Callable | No
             if lit:
                 raise AssertionError(f"a click on the lit target {cell} changed nothing") from None
             # a piece that has no move here: nothing to light (tried; the next one)
+        settle(page)
     raise AssertionError(f"{actions} actions not played by clicking; clicked {clicked}")
+
+
+#: a page is settled when its signature stays the same this long: a move redraws the page in
+#: several messages (the highlight cleared, the list, the curtain coming down), and a page read
+#: half-way offers cells that are gone a moment later
+SETTLED_MS = 700
+
+
+def settle(page, limit_ms: int = 20_000) -> None:
+    """Wait until the page's signature stops changing (SETTLED_MS without a change), at most
+    `limit_ms`."""
+    deadline = time.monotonic() + limit_ms / 1000
+    while time.monotonic() < deadline:
+        before = page.evaluate(SIGNATURE)
+        try:
+            page.wait_for_function(f"() => ({SIGNATURE})() !== {json.dumps(before)}", timeout=SETTLED_MS)
+        except PlaywrightTimeout:
+            return
 
 
 # --- screenshots ----------------------------------------------------------------------------------

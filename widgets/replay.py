@@ -74,6 +74,7 @@ class Replay(w.VBox):
             min=0,
             max=0,
             description="Ply",
+            tooltip="the position after this many actions of the game",
             continuous_update=True,
             layout=w.Layout(width="100%", max_width="420px"),
         )
@@ -87,7 +88,12 @@ class Replay(w.VBox):
             limit=records.MAX_UPLOAD_BYTES,
         )
         self.record_index = w.BoundedIntText(
-            value=index, min=0, max=10**6, description="Game #", layout=w.Layout(width="160px")
+            value=index,
+            min=0,
+            max=10**6,
+            description="Game #",
+            tooltip="which game of the file to show (the first is 0)",
+            layout=w.Layout(width="160px"),
         )
         #: every game the project ships and every game of the files uploaded, named in words
         #: (the dashboard form, `upload=True`); choosing one shows it

@@ -500,7 +500,12 @@ class StatsDashboard(w.VBox):
             layout=w.Layout(width="420px"),
         )
         self.more = w.BoundedIntText(
-            value=20, min=1, max=500, description="How many", layout=w.Layout(width="170px")
+            value=20,
+            min=1,
+            max=500,
+            description="How many",
+            tooltip="how many games to play",
+            layout=w.Layout(width="170px"),
         )
         self.run = w.Button(description="Run more games", icon="play", button_style="primary")
         self.progress = w.IntProgress(value=0, min=0, max=1, description="", layout=w.Layout(width="300px"))

@@ -62,7 +62,13 @@ def make_controls(ex: Explorer) -> None:
     ex.status = make(w.HTML)
     #: the position's text, the board editor, the record, the picture and the link: folded,
     #: built on first opening (build_folded_tools)
-    ex.tools_toggle = make(w.ToggleButton, value=False, description=f"{FOLDED_TITLE} ▸", layout=AUTO)
+    ex.tools_toggle = make(
+        w.ToggleButton,
+        value=False,
+        description=f"{FOLDED_TITLE} ▸",
+        tooltip="the position as text, a picture of the game, a link to it",
+        layout=AUTO,
+    )
     ex.tools_toggle.add_class("re-tools-toggle")
     ex.tools_box = w.VBox(layout=w.Layout(display="none", width="100%"))
 

@@ -78,7 +78,13 @@ class RecordsPart(Part):
         self.seed, self.agents, self.manual_chance, self.opened = seed, agents, manual_chance, opened
         self.entries: list[tuple[str, records.Record]] = []
         self.uploads = 0
-        self.toggle = page.looks.make(w.ToggleButton, value=False, description=f"{TITLE} ▸", layout=AUTO)
+        self.toggle = page.looks.make(
+            w.ToggleButton,
+            value=False,
+            description=f"{TITLE} ▸",
+            tooltip="open a game the project ships, or a file of your own",
+            layout=AUTO,
+        )
         self.toggle.add_class("re-records-toggle")
         self.box = w.VBox(layout=w.Layout(display="none", width="100%"))  # its own: shown, hidden
         self.toggle.observe(page.acts(lambda _: self.show()), names="value")
