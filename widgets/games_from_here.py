@@ -114,7 +114,7 @@ class GamesFromHere(w.VBox):
         self.body = w.VBox(
             [
                 w.HTML(STYLE),
-                w.HBox([self.picker, self.upload]),
+                w.VBox([self.picker, self.upload]),  # one under the other: a phone has no room beside
                 self.caption,
                 self.grid,
                 self.note,
