@@ -26,6 +26,21 @@ def test_notebook_is_committed_without_outputs(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_heading_is_a_heading_not_a_paragraph(path):
+    """Issue 46's list: the War Chest explainer showed "Control and the end\\n\\nControl
+    (bezetting) puts your marker…" as one huge heading: its cell held the two characters
+    backslash and n where it meant a line break. No markdown cell holds them, and every
+    heading is one short line."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        assert "\\n" not in cell.source, f"{path.name}: a literal backslash-n in {cell.source[:60]!r}"
+        headings = [line for line in cell.source.splitlines() if line.startswith("#")]
+        assert all(len(line) <= 90 for line in headings), f"{path.name}: {headings}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
