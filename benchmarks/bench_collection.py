@@ -27,25 +27,25 @@ Printed: games/s and peak memory of each load, the tables' sizes, the queries' m
 The issue's goals (import ≥ 2,000 games/s on 2 cores, a from-position query ≤ 100 ms, under
 1 GB) are printed beside the figures.
 
-Figures on the development machine (2 cores, a test run beside it, under `nice -n 19`),
-`--games 100000` (1,275,325 moves):
+Figures on the development machine (2 cores, quiet), 2026-12-07, `--games 20000` (257,016
+moves; the games reused from --work):
 
-    load of 100,000 games                games/s  seconds  peak MiB  on disk MiB
-    collection import, 1 process           1,010    99.00       404         12.6
-    collection import, 2 processes         1,599    62.54       613         12.6
-    pandas alone (no rules)               40,410     2.47       415          3.1
+    load of 20,000 games                 games/s  seconds  peak MiB  on disk MiB
+    collection import, 1 process             770    25.96       515          6.3
+    collection import, 2 processes         1,233    16.22       646          6.3
+    pandas alone (no rules)               20,767     0.96       183          0.6
 
     moves from a position              ms (best of 5)  moves  played
-    duckdb start                                172.0      6 102,064
-    duckdb middle                               206.1      5   6,816
-    pandas start                                105.2      6 102,064
-    pandas middle                                65.8      5   6,816
+    from_position start                          28.2      4  20,306
+    duckdb sql start                             65.5      5  20,410
+    from_position middle                         28.0      5   1,350
+    duckdb sql middle                            62.0      5   1,361
+    pandas start                                 78.4      5  20,410
+    pandas middle                                45.0      5   1,361
 
-(an earlier run, less loaded: 1,108 games/s on 1 process, DuckDB 96.5 and 100.6 ms). So
-the import is short of 2,000 games/s on 2 cores: replaying every game by the rules (and
-Yōkai's move words, which apply each move again) is where the time goes, which pandas alone
-does not do; memory is under 1 GB; the from-position query is near 100 ms with DuckDB over
-the Parquet files as they are (no index, no sort by position).
+So the import is short of 2,000 games/s on 2 cores: replaying every game by the rules and
+writing each move in words is where the time goes, which pandas alone does not do; memory is
+under 1 GB; `from_position` (by key in from_here.parquet) is well under 100 ms.
 """
 
 from __future__ import annotations
