@@ -127,9 +127,8 @@ class GamesFromHere(w.VBox):
         self.toggle.observe(guarded(say)(lambda _: self._opened()), names="value")
         self.picker.observe(guarded(say)(lambda _: self._draw()), names="value")
         self.upload.observe(guarded(say)(lambda _: self._uploaded()), names="value")
-        self._folders: list[
-            tempfile.TemporaryDirectory
-        ] = []  # the uploads' collections, removed with the panel
+        #: the uploads' collections, removed with the panel
+        self._folders: list[tempfile.TemporaryDirectory] = []
         super().__init__([self.toggle, self.body])
         self.add_class("re-games-from-here")
 
@@ -167,13 +166,12 @@ class GamesFromHere(w.VBox):
         source.write_bytes(content)
         try:
             report = import_collection([source], Path(folder.name, "collection"), progress=False)
-        except CollectionError:
-            folder.cleanup()
+            if not report.games:
+                first = f": {report.problems[0]}" if report.problems else ""
+                raise CollectionError(f"no game of {name[:60]} could be read{first[:200]}")
+        except BaseException:
+            folder.cleanup()  # nothing of a refused upload is kept
             raise
-        if not report.games:
-            folder.cleanup()
-            first = f": {report.problems[0]}" if report.problems else ""
-            raise CollectionError(f"no game of {name[:60]} could be read{first[:200]}")
         self._folders.append(folder)
         path = str(Path(folder.name, "collection"))
         bad = f", {len(report.problems)} left out" if report.problems else ""

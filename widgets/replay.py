@@ -39,7 +39,7 @@ from widgets.explorer.records_part import shipped
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.presentation import has_secrets, shown_to
-from widgets.runtime import SHOWN, importable
+from widgets.runtime import SHOWN, collections_readable
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
 
@@ -489,7 +489,7 @@ class FoldedGamesFromHere(w.VBox):
         self.message = w.HTML()  # a failure to open it, in one line
         self.toggle.observe(guarded(error_line(self.message))(lambda _: self._opened()), names="value")
         super().__init__([self.toggle, self.message])
-        if not (importable("duckdb") and importable("pandas")):
+        if not collections_readable():
             self.layout.display = "none"
 
     def _opened(self) -> None:

@@ -19,6 +19,12 @@ THREADS = sys.platform != "emscripten"
 _FOUND: dict[str, bool] = {}
 
 
+def collections_readable() -> bool:
+    """Whether game collections can be read here (Games from here): pandas and DuckDB, which
+    the static site's browser Python has not."""
+    return importable("duckdb") and importable("pandas")
+
+
 def importable(module: str) -> bool:
     """Whether `module` can be imported here, found without importing it (pandas or Pillow
     would cost a page's start); a finder that refuses it counts as absent."""

@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from rules_kernel.core import State
 from widgets.explorer.common import AUTO, Page, Part
-from widgets.runtime import SHOWN, importable
+from widgets.runtime import SHOWN, collections_readable
 
 TITLE = "Games from here"
 
@@ -40,7 +40,7 @@ class FromHerePart(Part):
             layout=AUTO,
         )
         self.toggle.observe(page.acts(lambda _: self.opened()), names="value")
-        if not importable("duckdb"):  # the static site's browser Python: no DuckDB, no collection
+        if not collections_readable():  # the static site's browser Python
             self.toggle.layout = w.Layout(display="none")
 
     def opened(self) -> None:
