@@ -27,6 +27,7 @@ from widgets.canvas import CanvasPainter, rgb
 from widgets.draw import BOARD_LINE, INK, MIN_TEXT, Op, Painter, board_layout, board_only
 from widgets.layout import Layout
 from widgets.safe import html
+from widgets.stats import tables  # the statistics' table toolkit: escaped cells, a caption
 from widgets.svg import svg_document, svg_elements
 
 #: a sequential scale, light (few) to dark (many): viridis, read the same with the common
@@ -224,21 +225,19 @@ class HeatmapFigure:
 
 def when_table(figure: HeatmapFigure) -> w.HTML:
     """Per cell: how often, in how many games, and when (plies) — the 'when' of a heatmap."""
-    from widgets import stats_panel as sp  # its table helper (escaped cells, a caption)
-
     frame = figure.data.cells.reset_index()
     columns = [
-        sp.label("cell", "Location", figure.names),
-        sp.count("events", figure.picture.what.capitalize()),
-        sp.count("games", "In games"),
-        sp.Column("First at ply", lambda r: f"{int(r['first_ply']):,}"),
-        sp.Column("Median ply", lambda r: f"{r['median_ply']:,.0f}"),
+        tables.label("cell", "Location", figure.names),
+        tables.count("events", figure.picture.what.capitalize()),
+        tables.count("games", "In games"),
+        tables.Column("First at ply", lambda r: f"{int(r['first_ply']):,}"),
+        tables.Column("Median ply", lambda r: f"{r['median_ply']:,.0f}"),
     ]
     caption = (
         f"{figure.picture.title}, and when: n = {figure.data.games:,} games, "
         f"{figure.data.events:,} {figure.picture.what}"
     )
-    return sp.table(frame, columns, caption)
+    return tables.table(frame, columns, caption)
 
 
 def heatmap_panel(actions: pd.DataFrame, chosen: list[Picture] | None = None) -> w.Box:
