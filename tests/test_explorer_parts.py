@@ -17,6 +17,7 @@ from widgets import runtime
 from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.editor import PositionEditor
+from widgets.explorer import building
 from widgets.explorer.clicks import Clicks
 from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGENT, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
@@ -397,6 +398,35 @@ def test_the_options_form_is_made_when_first_opened_and_a_new_game_reads_it(page
     options.set("yokai-3x4", {})  # another game: a form of its own, the last one closed
     assert options.form.widget is not made and made.comm is None
     assert options.options_form_box.children == (options.form.widget,) and "players" not in options.values()
+
+
+def test_choosing_a_game_sets_its_menu_quietly_and_its_options(page):
+    """A game the page opens (a link's, a position's) is set in the Game menu without the
+    menu's observer starting another game, with the options its new game starts with."""
+    select = w.Dropdown(options=[("Yokai", "yokai-3x4"), ("War Chest", "war-chest")], value="yokai-3x4")
+    heard = []
+    select.observe(page.acts(lambda ch: heard.append((ch["new"], bool(page.quiet)))), names="value")
+    options = GameOptions(page, select)
+    options.choose("war-chest", {"players": 4})
+    assert select.value == "war-chest" and heard == [("war-chest", True)] and not page.quiet
+    assert options.values()["players"] == 4
+
+
+# --- the page (building.py) ---------------------------------------------------------------------
+def test_the_folded_tools_are_built_on_first_opening_and_the_board_keeps_its_zoom():
+    toggle, box, built = w.ToggleButton(value=False), w.VBox(layout=w.Layout(display="none")), Calls()
+    toggle.observe(lambda _: building.show_folded_tools(toggle, box, built), names="value")
+    toggle.value = True
+    assert built.count == 1 and box.layout.display != "none" and toggle.description.endswith("▾")
+    toggle.value = False
+    assert built.count == 1 and box.layout.display == "none" and toggle.description.endswith("▸")
+    board, column = Board(), w.VBox(layout=w.Layout())
+    board.show(rk.load_game("yokai-3x4").initial_state().scene())
+    zoom = building.fit_board(board, column, None, compact=False)
+    assert zoom == building.board_zoom(board.natural_width, board.natural_height) > 1
+    assert board.widget.zoom == zoom and column.layout.max_width == f"{board.natural_width * zoom:.0f}px"
+    assert building.fit_board(board, column, 1.25, compact=False) == 1.25  # set once per game
+    assert building.fit_board(board, column, None, compact=True) == 1.0  # a live diagram
 
 
 # --- the explorer over its parts (explorer.py) --------------------------------------------------

@@ -1,19 +1,24 @@
 """The explorer's page: its own controls (the game's menu and options, New game, the status,
 the folded tools' toggle), where every part's widgets go (`lay_out`: the header, the board's
-column, the side column), the folded tools assembled on first opening (the board editor under
-its button), and the board's size."""
+column, the side column), the folded tools opened, closed and assembled on first opening (the
+board editor under its button, taking the focus when opened), and the board's size."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
 import rules_kernel as rk
 from widgets.explorer.common import AUTO, ROW
+from widgets.runtime import SHOWN
 
 if TYPE_CHECKING:  # the explorer imports this module: its type only for the hints
+    from widgets.board import Board
+    from widgets.explorer.editor_part import EditorPart
     from widgets.explorer.explorer import Explorer
+    from widgets.focus import FocusMover
 
 PAGE_CSS = """<style>
 .re-explorer { width: 100%; max-width: 1240px; }
@@ -43,6 +48,20 @@ def board_zoom(width: float, height: float) -> float:
     game's start, its zones beside it: the 3x4 board grows 1.4 times (its squares about 118
     px, the board 470 px tall), a hex map as wide as fits beside the controls."""
     return max(1.0, min(ZOOM_MOST, ROOM_WIDTH / width, ROOM_HEIGHT / height))
+
+
+def fit_board(board: Board, column: w.Box, zoom: float | None, *, compact: bool) -> float:
+    """Show the board at `zoom` and fit its column to the drawing; `zoom` None: the game has
+    just started, and its zoom is set now from the board's drawing, once per game, so that the
+    board never jumps in size (a live diagram, `compact`, keeps its drawing's size). Returns
+    the zoom, for the next redraw."""
+    if zoom is None:
+        zoom = 1.0 if compact else board_zoom(board.natural_width, board.natural_height)
+    board.widget.zoom = zoom
+    width = f"{board.natural_width * zoom:.0f}px"  # the board column fits its drawing
+    column.layout.max_width = width
+    column.layout.flex = f"1 1 {width}"
+    return zoom
 
 
 def make_controls(ex: Explorer) -> None:
@@ -134,6 +153,15 @@ def lay_out(ex: Explorer) -> list[w.Widget]:
     return [header, ex.options_box, main, ex.reference_box]
 
 
+def show_folded_tools(toggle: w.ToggleButton, box: w.Box, build: Callable[[], None]) -> None:
+    """The folded tools opened or closed by their toggle; `build` makes them on first opening."""
+    opened = toggle.value
+    if opened:
+        build()
+    toggle.description = f"{FOLDED_TITLE} {'▾' if opened else '▸'}"
+    box.layout.display = SHOWN if opened else "none"
+
+
 def build_folded_tools(ex: Explorer) -> None:
     """The folded tools' widgets (each part's `build`), once, in the folded box."""
     positions, editor, exporter, links = ex.positions, ex.editor, ex.exporter, ex.links
@@ -154,3 +182,12 @@ def build_folded_tools(ex: Explorer) -> None:
         links.copy_link,
         links.link_note,
     )
+    # after the editor part's own observer (which opens it): the focus follows into it
+    focus = ex.hand_over.focus
+    editor.edit_toggle.observe(ex.page.acts(lambda ch: focus_editor(editor, focus, ch["new"])), names="value")
+
+
+def focus_editor(editor: EditorPart, focus: FocusMover, opened: bool) -> None:
+    """The editor, opened under its button, takes the keyboard focus (its first control)."""
+    if opened and editor.editor_box.children:
+        focus.move_to(EDITOR_CLASS)

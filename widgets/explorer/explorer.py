@@ -27,7 +27,7 @@ from rules_kernel.core import Action, State
 from rules_kernel.session import Change, Session
 from widgets.board import Board
 from widgets.explorer import building
-from widgets.explorer.building import PAGE_CSS, ROOM_HEIGHT, ROOM_WIDTH, board_zoom
+from widgets.explorer.building import PAGE_CSS, ROOM_HEIGHT, ROOM_WIDTH, board_zoom, fit_board
 from widgets.explorer.clicks import Clicks
 from widgets.explorer.common import FromPart, Page
 from widgets.explorer.curtain import HandOver
@@ -44,7 +44,6 @@ from widgets.explorer.seats import Seats
 from widgets.looks import Looks
 from widgets.presentation import Presentation, has_secrets, present
 from widgets.reference import reference_panel
-from widgets.runtime import SHOWN
 from widgets.safe import html
 
 #: what the explorer answers for with its parts' (scripts, tests and notebooks use them): the
@@ -172,9 +171,8 @@ class Explorer(w.VBox):
         self._wire()
         super().__init__([self.looks.make(w.HTML, value=PAGE_CSS), *building.lay_out(self)])
         self.add_class("re-explorer")
-        with self.page.quiet:  # the menu's observer starts a game: this one starts below
-            self.game_select.value = game_id
-        self._set_options(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
+        # the menu set quietly (its observer would start a game): this one starts below
+        self.game_options.choose(game_id, dict(game.options) if isinstance(game, rk.Game) else options)
         self.new_game()
         if position is not None:
             self.set_position(position)
@@ -212,33 +210,20 @@ class Explorer(w.VBox):
         self.board.on_history(on(lambda key: self.history.history_key(key)))
         self.game_select.observe(on(lambda ch: self._game_chosen(ch["new"])), names="value")
         self.new_button.on_click(on(lambda _: self._new_game_pressed()))
-        self.tools_toggle.observe(on(lambda _: self._show_folded_tools()), names="value")
+        tools = self.tools_toggle, self.tools_box, self._build_folded_tools
+        self.tools_toggle.observe(on(lambda _: building.show_folded_tools(*tools)), names="value")
         self.perspective.observe(on(lambda _: self.hand_over.view_changed()), names="value")
 
     # --- widgets made on first use ---------------------------------------------------------
-    def _show_folded_tools(self) -> None:
-        opened = self.tools_toggle.value
-        if opened:
-            self._build_folded_tools()
-        self.tools_toggle.description = f"{building.FOLDED_TITLE} {'▾' if opened else '▸'}"
-        self.tools_box.layout.display = SHOWN if opened else "none"
-
     def _build_folded_tools(self) -> None:
         """The folded tools' widgets, once, showing the position on the page."""
         if self._folded_built:
             return
         self._folded_built = True
         building.build_folded_tools(self)
-        # after the editor part's own observer (which opens it): the focus follows into it
-        self.edit_toggle.observe(self.page.acts(lambda ch: self._editor_opened(ch["new"])), names="value")
         if self._view is not None:
             self._show_position(self._view, self.curtain_for is not None)
             self.export(self._view)
-
-    def _editor_opened(self, opened: bool) -> None:
-        """The editor, opened under its button, takes the keyboard focus (its first control)."""
-        if opened and self.editor_box.children:
-            self.hand_over.focus.move_to(building.EDITOR_CLASS)
 
     # --- the game ----------------------------------------------------------------------
     def _new_game_pressed(self) -> None:
@@ -301,17 +286,12 @@ class Explorer(w.VBox):
 
     def _open_game(self, game_id: str, options: dict[str, Any]) -> None:
         """A new game of `game_id` with `options` (a link's), its menu set quietly."""
-        with self.page.quiet:
-            self.game_select.value = game_id
-        self._set_options(game_id, options)
+        self.game_options.choose(game_id, options)
         self.new_game()
 
     def _switch_game(self, game_id: str) -> None:
         """A new game of `game_id` (its options' defaults), its menu set quietly."""
-        with self.page.quiet:
-            self.game_select.value = game_id
-        self._set_options(game_id, {})
-        self.new_game()
+        self._open_game(game_id, {})
 
     def _forget_the_last_game(self) -> None:
         """Nothing of the game before stays on the page: the screen-reader line, the notes
@@ -383,14 +363,7 @@ class Explorer(w.VBox):
         if not curtain:
             self._shown_viewer = view.viewer
             self.clicks.show(view)
-            if self._zoom is None:  # set once per game from its start: the board never jumps in size
-                self._zoom = (
-                    1.0 if self.compact else board_zoom(self.board.natural_width, self.board.natural_height)
-                )
-            zoom = self.board.widget.zoom = self._zoom
-            width = f"{self.board.natural_width * zoom:.0f}px"  # the board column fits its drawing
-            self.board_column.layout.max_width = width
-            self.board_column.layout.flex = f"1 1 {width}"
+            self._zoom = fit_board(self.board, self.board_column, self._zoom, compact=self.compact)
         self.history.show(view, curtain)
         self.seats.show_menus(view, curtain)
         self._show_position(view, curtain)

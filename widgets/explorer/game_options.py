@@ -24,7 +24,8 @@ WHEN = (
 
 class GameOptions(Part):
     """The options' toggle and box (`options_toggle`, `options_form_box`, `options_box`) and
-    the form (`form`, made on first use) of the game `game_select` names."""
+    the form (`form`, made on first use) of the game `game_select` (the Game menu) names;
+    `choose` sets both for a game the page opens."""
 
     def __init__(self, page: Page, game_select: w.Dropdown) -> None:
         super().__init__(page)
@@ -44,6 +45,13 @@ class GameOptions(Part):
         self.options_note: w.HTML | None = None
         self._wanted: tuple[str, dict[str, Any]] = (game_select.value, {})
         self.options_toggle.observe(page.acts(lambda _: self.show()), names="value")
+
+    def choose(self, game_id: str, values: dict[str, Any]) -> None:
+        """`game_id` in the Game menu, set quietly (its observer starts no game: the caller
+        starts one), and `values` the options its next game starts with."""
+        with self.page.quiet:
+            self.game_select.value = game_id
+        self.set(game_id, values)
 
     def set(self, game_id: str, values: dict[str, Any]) -> None:
         """The options the next New game starts with: their form is made when it is first shown
