@@ -331,7 +331,8 @@ def test_the_record_is_offered_in_the_all_seeing_view_and_kept_from_a_player_s_v
     line = exporter.export()
     (record,) = records.read(text=line)
     assert [a.notation for a in record.actions] == [node.notation for node in session.node.path()[1:]]
-    assert f"Download war-chest.jsonl ({session.ply} actions)" in exporter.export_area.value
+    assert f"Download the game as a record ({session.ply} actions)" in exporter.export_area.value
+    assert 'download="war-chest.jsonl"' in exporter.export_area.value  # the file's name
     eyes.perspective.value = 0  # a player's view: the record names every coin in the bags
     assert exporter.export() == "" and "names every hidden card" in exporter.export_area.value
     states, viewer, name = exporter.picture_source()

@@ -8,8 +8,10 @@ explainer, perfect play, Games from here, and any page a new landing card names.
 whole visible text, every accessible name of what is rendered, the labels and each board's
 texts and markers are read (tour_support.COLLECT) and checked by the rules of tour_support: no
 move notation, no kebab-case id, no Python, no command, no file path, no label cut with "…",
-no marker over a text, one turn count. A page not drawn within DRAWN_WITHIN_S is a violation
-too (the tour goes on with the others). Screenshots: test-artifacts/tour/, and the time each
+no marker over a text, one turn count, no NaN and no statistics caption without its number of
+games (checks that tests/test_browser_pages.py made on a server of its own per page, at one
+size: the tour makes them on every page at both). A page not drawn within DRAWN_WITHIN_S is a
+violation too (the tour goes on with the others). Screenshots: test-artifacts/tour/, and the time each
 page took in test-artifacts/tour/timings.txt.
 
 KNOWN would hold a violation the project accepts for now, exactly, with the issue item that
@@ -42,6 +44,7 @@ from tour_support import (
     look,
     marker_covers,
     notation,
+    numbers,
     paths,
     play_by_clicks,
     python,
@@ -135,6 +138,7 @@ CLEAN = seen(
     names=["Kodama (First player) on b2", "Side A: hand: Light Cavalry"],
     labels=["Side A: supply: 4 kinds", "Koro-", "pokkuru", "Thinking…  done"],
     lists=[[1, 2, 3]],
+    captions=["Wins by seat; n = 10,000 games"],
 )
 
 
@@ -170,6 +174,8 @@ CLEAN = seen(
         (python, seen("replay.jump(10)      # the board"), "replay.jump("),
         (python, seen("its own rules kernel (rules_kernel.tablebase, ...)"), "rules_kernel.tablebase"),
         (python, seen("", names=["null"]), "null"),
+        (python, seen("seat\n0    0.51\nName: share, dtype: float64"), "dtype: float64"),
+        (python, seen("Wins by seat\nTrue\nthe table"), "True"),
         (
             command_rule,
             seen("python -m rules_kernel.make_data --only statistics"),
@@ -193,6 +199,13 @@ CLEAN = seen(
         ),
         (turn_count, seen("", lists=[[44, 45, 45, 46]]), "45. then 45."),
         (turn_count, seen("", lists=[[1, 2, 4]]), "2. then 4."),
+        (numbers, seen("First player's share: NaN"), "NaN"),
+        (numbers, seen("won nan% of the games"), "nan%"),
+        (
+            numbers,
+            seen(captions=["Wins by seat (2-player games)"]),
+            "no n in the caption 'Wins by seat (2-player games)'",
+        ),
     ],
 )
 def test_a_rule_fails_on_a_text_made_to_break_it_and_passes_on_a_clean_one(rule, broken, offending):
@@ -212,6 +225,7 @@ def test_every_rule_passes_on_the_clean_page_and_has_a_breaking_case():
         "cut_labels",
         "markers_over_text",
         "turn_count",
+        "numbers",
     }
 
 
@@ -240,13 +254,15 @@ BROKEN_PAGE = """
   <div class="re-turn"><span class="re-turn-no">2.</span></div></div>
 <p>Showing the position after move 3 of 5. <button title="null">Play</button> yokai-3x4</p>
 <p>Run python -m publish; see docs/publishing.md.</p>
+<table class="stats-table"><caption>Wins by seat</caption><tr><td>NaN</td></tr></table>
 """
 
 
 def test_the_page_reader_and_every_rule_fail_on_a_page_made_to_break_them(browser):
     """The same rules over a page read in Chromium (tour_support.COLLECT): the dot drawn over
     "Kodama", the cut zone heading, the notation in a name, the kebab id, the bare null, the
-    command, the path and the count that disagrees with the list are each found; the ring
+    command, the path, the count that disagrees with the list, the NaN and the caption without
+    its n are each found; the ring
     around a cell (no paint over the name) is not; the page with them fixed is clean."""
     page = browser.new_page(viewport=SIZES["1280x800"])
     page.set_content(BROKEN_PAGE)
@@ -261,6 +277,7 @@ def test_the_page_reader_and_every_rule_fail_on_a_page_made_to_break_them(browse
         "command",
         "path",
         "turn count",
+        "numbers",
     }, found
     assert Violation("broken", "marker over text", "circle over 'Kodama'") in found
     assert Violation("broken", "turn count", "move 3 of 5 (the list ends at 2.)") in found
@@ -272,6 +289,7 @@ def test_the_page_reader_and_every_rule_fail_on_a_page_made_to_break_them(browse
         .replace(' title="null"', "")
         .replace(" yokai-3x4", "")
         .replace("Run python -m publish; see docs/publishing.md.", "Ask the site's host.")
+        .replace("Wins by seat</caption><tr><td>NaN", "Wins by seat; n = 200</caption><tr><td>51%")
     )
     page.set_content(fixed)
     assert check("fixed", look(page)) == set()

@@ -41,6 +41,7 @@ class Seen:
     labels: list[str] = field(default_factory=list)  # zone headings, buttons, captions, links...
     boards: list[dict] = field(default_factory=list)  # {"texts": [[text, x, y, w, h]], "markers": [...]}
     lists: list[list[int]] = field(default_factory=list)  # each move list's turn numbers, in order
+    captions: list[str] = field(default_factory=list)  # each statistics table's and figure's caption
 
 
 # --- the words a page must not use ------------------------------------------------------------
@@ -86,6 +87,8 @@ PYTHON = [
     re.compile(r"\b[A-Z]\w*(?:Error|Exception): "),
     re.compile(r"\b[a-z_]\w*\.[a-z_]\w*\((?=[^)]*\))"),  # replay.jump(10), records.read_records(...)
     re.compile(r"\b(?:rules_kernel|widgets|publish)\.[a-z_]+\b|\brules_kernel\b"),
+    re.compile(r"\bdtype: \w+"),  # a pandas Series printed
+    re.compile(r"^[ \t]*(?:True|False|None)[ \t]*$", re.M),  # a cell's value printed alone
 ]
 NAME_REPR = re.compile(r"\s*(?:None|null|undefined|NaN|True|False)\s*")
 COMMAND = [
@@ -103,6 +106,10 @@ PATH = [
 #: a label cut short: a word ends in "…" (maybe before a closing bracket) and the label ends there
 CUT = re.compile(r"\w…[)\]]?\s*$")
 LOOKING_BACK = re.compile(r"\b(?:move|turn|ply|action) (\d+) of (\d+)\b")
+#: a number that is not one: pandas' missing value printed, a share of it
+NOT_A_NUMBER = re.compile(r"\bNaN\b|\bnan%")
+#: how many games a statistics caption speaks of ("n = 10,000")
+CAPTION_N = re.compile(r"\bn\s*=\s*[\d,]+")
 
 
 def _matches(rule: str, page: str, patterns: Iterable[re.Pattern], strings: Iterable[str]) -> list[Violation]:
@@ -160,6 +167,17 @@ def turn_count(page: str, seen: Seen) -> list[Violation]:
             last = ", ".join(f"{e}." for e in sorted(ends)) or "no number"
             found.append(Violation(page, "turn count", f"{m.group(0)} (the list ends at {last})"))
     return found
+
+
+def numbers(page: str, seen: Seen) -> list[Violation]:
+    """No "NaN" shown for a number; every statistics table and figure says how many games it
+    counts in its caption ("n = 10,000"): a share without its n cannot be weighed."""
+    found = [Violation(page, "numbers", m.group(0)) for m in NOT_A_NUMBER.finditer(seen.text)]
+    return found + [
+        Violation(page, "numbers", f"no n in the caption {caption.strip()[:60]!r}")
+        for caption in seen.captions
+        if not CAPTION_N.search(caption)
+    ]
 
 
 # --- markers over texts: geometry on the page's pixels -----------------------------------------
@@ -266,6 +284,7 @@ RULES: list[Callable[[str, Seen], list[Violation]]] = [
     cut_labels,
     markers_over_text,
     turn_count,
+    numbers,
 ]
 
 
@@ -278,7 +297,8 @@ def check(page: str, seen: Seen) -> set[Violation]:
 
 #: everything the rules read, from the page in one call: the visible text, every accessible
 #: name, the labels (board texts, buttons, options, headings, captions, links), each board's
-#: scene texts and highlight markers in page pixels, each move list's turn numbers
+#: scene texts and highlight markers in page pixels, each move list's turn numbers, the
+#: statistics tables' and figures' captions
 COLLECT = """() => {
     const names = [];
     for (const el of document.body.querySelectorAll('[aria-label], [title], [alt]')) {
@@ -331,7 +351,9 @@ COLLECT = """() => {
     }
     const lists = Array.from(document.querySelectorAll('.re-movelist')).map(
         l => Array.from(l.querySelectorAll('.re-turn-no')).map(e => parseInt(e.textContent, 10)));
-    return {text: document.body.innerText, names, labels, boards, lists};
+    const captions = Array.from(document.querySelectorAll('table.stats-table caption, figcaption'))
+        .filter(e => e.getClientRects().length).map(e => e.innerText);
+    return {text: document.body.innerText, names, labels, boards, lists, captions};
 }"""
 
 

@@ -36,6 +36,13 @@ def kinds_here() -> tuple[tuple[str, str], ...]:
     return tuple((label, kind) for label, kind in KINDS if kind not in RASTER)
 
 
+#: the download link's words for each kind
+LINK_WORDS = {
+    "png": "the position as a picture (PNG)",
+    "svg": "the position as a picture (SVG)",
+    "gif": "the game so far, animated (GIF)",
+    "animated-svg": "the game so far, animated (SVG)",
+}
 MIME = {"png": "image/png", "svg": "image/svg+xml", "gif": "image/gif", "animated-svg": "image/svg+xml"}
 SUFFIX = {"png": "png", "svg": "svg", "gif": "gif", "animated-svg": "svg"}
 
@@ -79,10 +86,13 @@ class PictureExport:
             states, note = states[-MAX_FRAMES:], f" (its last {MAX_FRAMES} positions)"
         data = self._draw(kind, list(states), viewer)
         filename = f"{name}.{SUFFIX[kind]}"
+        # the words name the picture as the menu does; the file's name (the game's id and the
+        # ply) is only the download's
         self.link.value = html(
-            '<a download="{filename}" href="data:{mime};base64,{data}">Download {filename}</a> '
+            '<a download="{filename}" href="data:{mime};base64,{data}">Download: {what}</a> '
             "<small>{size} KB{note}</small>",
             filename=filename,
+            what=LINK_WORDS[kind],
             mime=MIME[kind],
             data=b64encode(data).decode(),
             size=f"{len(data) / 1024:,.0f}",

@@ -79,8 +79,9 @@ class ExportPart(Part):
             return ""
         data = b64encode((line + "\n").encode()).decode()
         self.export_area.value = html(
+            # the words say what it is; the file's name (the game's id) is only the download's
             '<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
-            '{data}">Download {name}.jsonl ({n} actions)</a>',
+            '{data}">Download the game as a record ({n} actions)</a>',
             name=self.game.id,
             data=data,
             n=len(self.session.node.path()) - 1,
