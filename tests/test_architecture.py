@@ -385,3 +385,32 @@ def test_the_import_contract_fails_on_an_import_against_the_layers(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     assert "The kernel's layers" in run.stdout and "BROKEN" in run.stdout, run.stdout
     assert "rules_kernel.analysis.ismcts -> rules_kernel.agents" in run.stdout, run.stdout
+
+
+#: the games' rules test files: the rules alone, as the rulebooks state them
+RULES_TEST_FILES = ("test_yokai.py", "test_war_stories.py", "test_to_war.py", "test_war_chest.py")
+
+
+def widget_imports(source: str) -> list[str]:
+    """The modules of `widgets` a test file's source imports, anywhere in it (inside a test too)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        found += [n for n in names if n == "widgets" or n.startswith("widgets.")]
+    return found
+
+
+def test_the_rules_test_files_test_no_widget():
+    """Widget tests live in files of their own (issue 45 item 9): a game's rules file tests its
+    rules; the move list's words as a widget writes them are tests/test_move_list_words.py's."""
+    assert sorted(
+        widget_imports("def test():\n    import widgets\nfrom widgets.presentation import x\n")
+    ) == [
+        "widgets",
+        "widgets.presentation",
+    ]
+    for name in RULES_TEST_FILES:
+        source = (ROOT / "tests" / name).read_text(encoding="utf-8")
+        assert widget_imports(source) == [], f"tests/{name} imports {widget_imports(source)}"

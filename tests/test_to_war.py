@@ -599,30 +599,3 @@ def test_a_second_step_and_a_discard_in_words():
         )
     )
     assert blocked.action_text("discard:SAQ", 1) == "discards Saqāliba: no square to place it on"
-
-
-def test_the_move_list_shows_the_words_as_they_are():
-    """The move list (widgets) puts the side before the words and adds nothing: the words name
-    the unit already (the board's label "Beduine 4/3" is not put before them)."""
-    from widgets.presentation import move_lines
-
-    state, states, actions = GAME.initial_state(), [], []
-    for notation, _ in BASIC_GAME_WORDS[:28]:
-        action = (
-            state.parse_chance(notation) if state.current_player == rk.CHANCE else state.parse_move(notation)
-        )
-        states.append(state)
-        actions.append(action)
-        state = state.apply(action)
-    lines = [str(line) for line in move_lines(states, actions, None)]
-    assert lines[:2] == [
-        "1. Chance for Südliche Armee: draws Beduine",  # numbered by turn: the draw opens it
-        "1. Südliche Armee: places Beduine on b2",
-    ]
-    assert lines[25:] == [
-        "13. Südliche Armee: places Saqāliba on b1, displacing Sarbaz",
-        "13. Südliche Armee: pushes Sarbaz from b1 to b2, displacing Beduine",
-        "13. Südliche Armee: pushes Beduine from b2 to b3, attacking Bogenschütze: attack 4 > defence 2, "
-        "Bogenschütze discarded, Beduine takes b3",
-    ]
-    assert [str(line) for line in move_lines(states, actions, 1)] == lines  # the basic game hides nothing

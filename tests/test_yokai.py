@@ -482,27 +482,6 @@ def test_a_5x6_game_in_words():
     assert sentences(oni, ["b5a4+"]) == ["Oni b5–a4 becomes Super-Oni"]
 
 
-def test_the_explorer_move_list_shows_the_words():
-    """The move list names the piece once: the words already do (widgets.presentation)."""
-    import widgets
-
-    ex = widgets.Explorer("yokai-3x4")
-    ex.play("b2b3")
-    ex.play("c4b3")
-    ex.play("C@c3")
-    assert ex.move_list.options == (
-        "1. First player: Kodama b2–b3 takes Kodama",
-        "2. Second player: Kitsune c4–b3 takes Kodama",
-        "3. First player: drops Kodama on c3",
-    )
-    ex = widgets.Explorer("yokai-5x6")
-    ex.set_position("2k2/5/1G+S2/5/5/2K2[] w - - 0 1")
-    ex.play("c4c5")
-    assert ex.move_list.options == (
-        "1. First player: Super-Oni c4–c5: checkmate, the Koropokkuru cannot escape capture",
-    )
-
-
 # --- position text: what the box and the rules make impossible (issue 14) ----------------------
 
 
