@@ -28,24 +28,30 @@ The issue's goals (import ≥ 2,000 games/s on 2 cores, a from-position query �
 1 GB) are printed beside the figures.
 
 Figures on the development machine (2 cores, quiet), 2026-12-07, `--games 20000` (257,016
-moves; the games reused from --work):
+moves; the games reused from --work; each figure includes its process's start and imports):
 
     load of 20,000 games                 games/s  seconds  peak MiB  on disk MiB
-    collection import, 1 process             770    25.96       515          6.3
-    collection import, 2 processes         1,233    16.22       646          6.3
-    pandas alone (no rules)               20,767     0.96       183          0.6
+    collection import, 1 process           2,964     6.75       485          6.3
+    collection import, 2 processes         5,109     3.91       624          6.3
+    pandas alone (no rules)               49,448     0.40       190          0.6
 
     moves from a position              ms (best of 5)  moves  played
-    from_position start                          28.2      4  20,306
-    duckdb sql start                             65.5      5  20,410
-    from_position middle                         28.0      5   1,350
-    duckdb sql middle                            62.0      5   1,361
-    pandas start                                 78.4      5  20,410
-    pandas middle                                45.0      5   1,361
+    from_position start                           9.3      4  20,306
+    duckdb sql start                             28.1      5  20,410
+    from_position middle                          8.5      5   1,350
+    duckdb sql middle                            24.1      5   1,361
+    pandas start                                 21.8      5  20,410
+    pandas middle                                16.7      5   1,361
 
-So the import is short of 2,000 games/s on 2 cores: replaying every game by the rules and
-writing each move in words is where the time goes, which pandas alone does not do; memory is
-under 1 GB; `from_position` (by key in from_here.parquet) is well under 100 ms.
+The import before Yōkai kept what the rules say of each position across games (commit
+8ee3c93), run just before on the same machine: 1,993 games/s on 1 process and 3,107 on 2
+(peak 520 and 646 MiB), so 1.49x and 1.64x faster now. Per process, the old and the new code
+on the same four slices of 5,000 games, each in a fresh process with its imports done first,
+interleaved: 2,216 and 3,346 games/s (1.51x). The earlier figures (770 and 1,233 games/s,
+commit afcd226) were taken on a slower machine (pandas alone: 20,767 games/s there); the same
+ratios make about 1,150 and 2,000 games/s on it. So on 2 cores the import passes the issue's
+2,000 games/s here, and is at about that on the slower machine (an estimate, not a figure);
+memory is under 1 GB; `from_position` (by key in from_here.parquet) is well under 100 ms.
 """
 
 from __future__ import annotations

@@ -246,6 +246,29 @@ def test_positions_without_move_counters(tmp_path, played):
     assert list(texts) == [s.to_text().rsplit(" ", 2)[0] for s in states]
 
 
+def test_what_is_kept_by_position_carries_no_history(tmp_path):
+    """Yōkai keeps what the rules say of a position for every game that meets it (its moves,
+    its moves' words): a third repetition is a draw, said in the words, only in the game that
+    made it; and a move legal where an earlier game played it is still refused, by line and
+    ply, where it is not."""
+    game = rk.load_game("yokai-3x4")
+    shuffle = ["c1c2", "a4a3", "c2c1", "a3a4"]  # the two Tanuki out and back: the start again
+    drawn = records.Record.from_actions(game, shuffle * 2)  # the start a third time
+    going_on = records.Record.from_actions(game, shuffle)  # the same last move, a second time
+    path = tmp_path / "games.jsonl"
+    records.write(path, [drawn, going_on], format="jsonl")
+    illegal = {"format": records.FORMAT, "game": game.id, "options": {}, "actions": [*shuffle[:2], "a3a4"]}
+    with path.open("a") as out:  # a3a4 at ply 2: the second player's Tanuki, the first to move
+        out.write(json.dumps(illegal) + "\n")
+    report = import_collection([path], tmp_path / "out", progress=False)
+    assert report.games == 2
+    assert [str(p).split(": ")[0] for p in report.problems] == [f"{path}, line 3, ply 2"]
+    found = rk.Collection(tmp_path / "out")
+    last = found.moves.groupby("game_id")["text"].last()
+    assert list(last) == ["Tanuki a3–a4 repeats the position a third time: a draw", "Tanuki a3–a4"]
+    assert list(found.games["result"]) == ["1/2-1/2", "*"]
+
+
 def test_counters_are_told_by_equality_in_every_game():
     """Yōkai's FEN drops its move counters; a game whose numbers are all part of the position
     keeps them; the probe never drops a field that tells two positions apart."""

@@ -193,6 +193,7 @@ def _add(done: Done, imported: Counter[str], writers: dict[str, TableWriter], re
         row["game_id"] += offset
         row["source_index"] += index
         writers["games"].add_row(row)
+    writers["games"].batch()  # a unit's rows made Arrow while the workers replay more
     for name in ("moves", "positions", "views"):
         columns = writers[name].columns
         for column, values in getattr(done, name).items():

@@ -82,6 +82,9 @@ _HEADER_PLACES = {
     "site": (("headers", "site"), ("pgn", "Site"), ("kif", "場所")),
     "time_control": (("headers", "time_control"), ("pgn", "TimeControl"), ("kif", "持ち時間")),
 }
+#: the parts of meta that hold headers, and the columns of a record that has none
+_HEADER_HOLDERS = frozenset(place for places in _HEADER_PLACES.values() for place, _ in places)
+_NO_HEADERS = dict.fromkeys(_HEADER_PLACES)
 _CLAIMS = {0: "1-0", 1: "0-1", "draw": "1/2-1/2"}
 
 
@@ -101,14 +104,33 @@ class Positions:
     def texts(self, states: list[core.State], options: str) -> list[str]:
         out = []
         game_id = states[0].game.id if states else ""
+        cuts: dict[int, tuple[int, frozenset[int]]] = {}  # this game's, by field count
         for state in states:
             text = state.to_text()
-            key = (game_id, options, text.count(" ") + 1)
-            drop = self.counters.get(key)
-            if drop is None:
-                drop = self.counters[key] = _counter_fields(states, key[2])
-            out.append(_without(text, drop) if drop else text)
+            width = text.count(" ") + 1
+            cut = cuts.get(width)
+            if cut is None:
+                cut = cuts[width] = self._cut((game_id, options, width), states)
+            tail, drop = cut
+            if tail:  # the counters end the text (Yōkai's FEN: its last two fields)
+                out.append(text.rsplit(" ", tail)[0])
+            else:
+                out.append(_without(text, drop) if drop else text)
         return out
+
+    def _cut(self, key: tuple[str, str, int], states: list[core.State]) -> tuple[int, frozenset[int]]:
+        """(how many last fields are the counters, else 0; the counter fields) of a text of
+        that game, options and width."""
+        drop = self.counters.get(key)
+        if drop is None:
+            drop = self.counters[key] = _counter_fields(states, key[2])
+        return _tail(drop, key[2]), drop
+
+
+def _tail(drop: frozenset[int], width: int) -> int:
+    """How many last fields `drop` numbers when it numbers the last fields and nothing else
+    (then a text without them is its start up to that many spaces from the right); else 0."""
+    return len(drop) if drop and drop == frozenset(range(width - len(drop), width)) else 0
 
 
 def _without(text: str, drop: frozenset[int]) -> str:
@@ -174,14 +196,21 @@ def options_text(record: Record) -> str:
     return json.dumps(record.options, sort_keys=True, ensure_ascii=False)
 
 
-def game_row(record: Record, game_id: int, source: str, index: int, states: list[core.State]) -> dict:
-    """The games table's row of a replayed record."""
+def game_row(
+    record: Record,
+    game_id: int,
+    source: str,
+    index: int,
+    states: list[core.State],
+    options: str | None = None,
+) -> dict:
+    """The games table's row of a replayed record (`options`: its `options_text`, if known)."""
     names = [_player_name(p) for p in record.players]
     result, winner, reason, finished = _result(record, states[-1])
     row = {
         "game_id": game_id,
         "game": record.game,
-        "options": options_text(record),
+        "options": options_text(record) if options is None else options,
         "players": names,
         "player_1": names[0] if names else None,
         "player_2": names[1] if len(names) > 1 else None,
@@ -195,33 +224,36 @@ def game_row(record: Record, game_id: int, source: str, index: int, states: list
         "source_index": index,
         "source_line": record.line,
     }
-    for column in _HEADER_PLACES:
-        row[column] = _header(record, column)
+    meta = record.meta if isinstance(record.meta, dict) else {}
+    if any(isinstance(meta.get(place), dict) for place in _HEADER_HOLDERS):
+        for column in _HEADER_PLACES:
+            row[column] = _header(record, column)
+    else:  # no headers at all (a simulated game's record)
+        row.update(_NO_HEADERS)
     return row
 
 
 def move_rows(record: Record, game_id: int, states: list[core.State], columns: dict[str, list]) -> None:
     """The moves table's rows of a replayed record, appended column by column."""
-    names = [_player_name(p) for p in record.players]
-    seats = states[0].game.player_names
-    clocks, spent = seconds_of_meta(record, "clocks"), seconds_of_meta(record, "times")
-    for ply, (action, before) in enumerate(zip(record.actions, states, strict=False), start=1):
-        mover = before.current_player
-        chance = mover == core.CHANCE
-        columns["game_id"].append(game_id)
-        columns["ply"].append(ply)
-        columns["mover"].append(None if chance else mover)
-        columns["seat"].append("chance" if chance else _at(seats, mover))
-        columns["player"].append(None if chance else _at(names, mover))
-        columns["notation"].append(action.notation)
-        columns["text"].append(before.action_text(action.notation))
-        columns["chance"].append(action.chance)
-        columns["clock"].append(clocks.get(ply))
-        columns["spent"].append(spent.get(ply))
-
-
-def _at(values, index: int):
-    return values[index] if 0 <= index < len(values) else None
+    # each seat's name and player, by the mover's number (none for another number)
+    seat_of = {**dict(enumerate(states[0].game.player_names)), core.CHANCE: "chance"}
+    player_of = {**dict(enumerate(_player_name(p) for p in record.players)), core.CHANCE: None}
+    actions = record.actions[: len(states)]  # the actions before a state (all, from a replay)
+    count = len(actions)
+    plies = range(1, count + 1)
+    movers = [state.current_player for state in states[:count]]
+    columns["game_id"].extend([game_id] * count)
+    columns["ply"].extend(plies)
+    columns["mover"].extend([None if mover == core.CHANCE else mover for mover in movers])
+    columns["seat"].extend(map(seat_of.get, movers))
+    columns["player"].extend(map(player_of.get, movers))
+    columns["notation"].extend([action.notation for action in actions])
+    words = [before.action_text(action.notation) for action, before in zip(actions, states, strict=False)]
+    columns["text"].extend(words)
+    columns["chance"].extend([action.chance for action in actions])
+    for column, key in (("clock", "clocks"), ("spent", "times")):
+        seconds = seconds_of_meta(record, key)
+        columns[column].extend([seconds.get(ply) for ply in plies] if seconds else [None] * count)
 
 
 def _player_name(player: Any) -> str | None:
@@ -268,12 +300,17 @@ def _header(record: Record, column: str) -> str | None:
 
 
 class TableWriter:
-    """One table's rows into a Parquet file, a row group at a time."""
+    """One table's rows into a Parquet file, a row group at a time. Rows come as Python values
+    (`add_row`, or appended to `columns` and told by `added`), are made Arrow columns a
+    unit's worth at a time (`batch`: while worker processes replay the next units), and are
+    written as a row group once ROWS_PER_GROUP have come."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
         self.path, self.schema = path, schema
         self.columns: dict[str, list] = {name: [] for name in schema.names}
+        self.batches: list[pa.RecordBatch] = []  # rows made Arrow, not yet written
         self.rows = 0  # written or waiting
+        self._held = 0  # rows in `batches`
         self._writer: pq.ParquetWriter | None = None
 
     def add_row(self, row: dict) -> None:
@@ -283,21 +320,32 @@ class TableWriter:
         self.maybe_flush()
 
     def added(self, count: int) -> None:
-        """`count` rows were appended to `columns` directly."""
+        """`count` rows were appended to `columns` directly (a unit's): made Arrow now."""
         self.rows += count
+        self.batch()
         self.maybe_flush()
 
+    def batch(self) -> None:
+        """The rows waiting in `columns` made an Arrow batch."""
+        waiting = len(self.columns["game_id"])
+        if waiting:
+            self.batches.append(pa.RecordBatch.from_pydict(self.columns, schema=self.schema))
+            self._held += waiting
+            for values in self.columns.values():
+                values.clear()
+
     def maybe_flush(self) -> None:
-        if len(self.columns["game_id"]) >= ROWS_PER_GROUP:
+        if self._held + len(self.columns["game_id"]) >= ROWS_PER_GROUP:
             self.flush()
 
     def flush(self) -> None:
         if self._writer is None:
             self._writer = pq.ParquetWriter(self.path, self.schema, compression="zstd")
-        if self.columns["game_id"]:
-            self._writer.write_table(pa.Table.from_pydict(self.columns, schema=self.schema))
-            for values in self.columns.values():
-                values.clear()
+        self.batch()
+        if self.batches:
+            self._writer.write_table(pa.Table.from_batches(self.batches, schema=self.schema))
+            self.batches.clear()
+            self._held = 0
 
     def close(self) -> None:
         self.flush()  # an empty table is written too: its schema, no rows

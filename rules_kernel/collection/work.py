@@ -6,7 +6,6 @@ results back in order, so the collection is the same whatever the number of work
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import multiprocessing
 import signal
@@ -18,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules_kernel import core, records
+from rules_kernel import core, records, registry
 from rules_kernel.collection.sources import CollectionError, Problem, Skipped, Source
 from rules_kernel.collection.tables import (
     SCHEMAS,
@@ -31,8 +30,12 @@ from rules_kernel.collection.tables import (
     view_rows,
 )
 
-#: a JSON Lines file is cut into pieces of about this many bytes (whole lines) for the workers
-PIECE_BYTES = 2 * 1024 * 1024
+#: a JSON Lines file is cut into pieces of about this many bytes (whole lines) for the workers:
+#: small enough that the last ones keep every worker busy to the end
+PIECE_BYTES = 512 * 1024
+#: units under way per worker at most (memory stays bounded: a few MB of rows a unit); enough
+#: that the workers never wait while the importing process writes what came back
+UNITS_AHEAD = 8
 #: the bytes read to tell a file's format
 _HEAD = 64 * 1024
 
@@ -67,6 +70,9 @@ class Done:
 
 #: each process's positions (the counter fields it has told, by game, options and width)
 _POSITIONS = Positions()
+#: each process's position keys, by position text: openings repeat (forgotten past KEYS_KEPT)
+_KEYS: dict[str, int] = {}
+KEYS_KEPT = 200_000
 
 
 def units_of(source: Source) -> Iterator[Unit | Problem]:
@@ -124,14 +130,14 @@ def work(unit: Unit) -> Done:
             continue
         record, states = found
         game_id = len(done.games)
-        done.games.append(game_row(record, game_id, unit.label, game_id, states))
-        move_rows(record, game_id, states, done.moves)
         options = options_text(record)
+        done.games.append(game_row(record, game_id, unit.label, game_id, states, options))
+        move_rows(record, game_id, states, done.moves)
         texts = _POSITIONS.texts(states, options)
         done.positions["game_id"].extend([game_id] * len(texts))
         done.positions["ply"].extend(range(len(texts)))
         done.positions["position"].extend(texts)
-        done.positions["key"].extend(map(position_key, texts))
+        done.positions["key"].extend(_keys(texts))
         kind = type(states[0].game)
         if kind not in secrets:
             secrets[kind] = has_secrets(states[0])
@@ -139,6 +145,19 @@ def work(unit: Unit) -> Done:
             view_rows(states, game_id, options, _POSITIONS, done.views)
     done.counters = {key: sorted(drop) for key, drop in _POSITIONS.counters.items()}
     return done
+
+
+def _keys(texts: list[str]) -> list[int]:
+    """`position_key` of each text, each text's worked out once."""
+    known, keys = _KEYS, []
+    for text in texts:
+        key = known.get(text)
+        if key is None:
+            if len(known) >= KEYS_KEPT:
+                known.clear()
+            key = known[text] = position_key(text)
+        keys.append(key)
+    return keys
 
 
 def _games(unit: Unit) -> Iterator[tuple[records.Record, list[core.State]] | records.RecordError]:
@@ -162,13 +181,8 @@ def _records(unit: Unit) -> Iterator[records.Record | records.RecordError]:
     """A unit's records as `records.read` reads them (format told by content), except that
     JSON Lines are read here without replaying (`work` replays each game once, not twice)."""
     if unit.jsonl:
-        shift = unit.first_line - 1
-        for item in records.scan_records(io.BytesIO(unit.data), replay=False, name=unit.label):
-            if isinstance(item, records.RecordError):
-                line = None if item.line is None else item.line + shift
-                yield records.RecordError(item.reason, source=item.source, line=line, ply=item.ply)
-            else:
-                yield dataclasses.replace(item, line=item.line + shift) if shift else item
+        data = io.BytesIO(unit.data)
+        yield from records.scan_records(data, replay=False, name=unit.label, first_line=unit.first_line)
         return
     try:
         if unit.path is not None:
@@ -187,15 +201,17 @@ def _records(unit: Unit) -> Iterator[records.Record | records.RecordError]:
 
 def run_units(items: Iterable[Unit | Problem | Skipped], workers: int) -> Iterator[Done | Problem | Skipped]:
     """`work` of every unit, in order, here (workers <= 1) or on `workers` processes, at most
-    two units a worker under way (memory stays bounded); problems and skipped files pass
+    UNITS_AHEAD units a worker under way (memory stays bounded); problems and skipped files pass
     through in their place. Closing the iterator (an interrupt, a failure) ends the workers;
     a worker that dies (killed, out of memory) is a CollectionError, not a wait for ever."""
     if workers <= 1:
         for item in items:
             yield work(item) if isinstance(item, Unit) else item
         return
-    # fork where there is fork: a worker starts in milliseconds with the kernel imported
+    # fork where there is fork: a worker starts in milliseconds with the kernel imported,
+    # and the games' modules (which the first record would make each worker import)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    registry.list_games()
     with contextlib.suppress(Exception):
         sys.stdout.flush()
         sys.stderr.flush()
@@ -205,7 +221,7 @@ def run_units(items: Iterable[Unit | Problem | Skipped], workers: int) -> Iterat
         pending: deque = deque()
         for item in items:
             pending.append(pool.submit(work, item) if isinstance(item, Unit) else item)
-            while len(pending) > 2 * workers:
+            while len(pending) > UNITS_AHEAD * workers:
                 yield _result(pending.popleft())
         while pending:
             yield _result(pending.popleft())

@@ -280,7 +280,7 @@ class Record:
             options = check_options(data["game"], data["options"])
         except RecordError as exc:
             raise fail(exc.reason) from exc
-        actions = tuple(_parse_action(a, ply, source, line) for ply, a in enumerate(data["actions"]))
+        actions = _actions(data["actions"], source, line)
         result = data.get("result")
         if result is not None:
             _check_result_shape(result, fail)
@@ -441,6 +441,28 @@ def _takes_whole_number(option: core.Option) -> bool:
     if option.choices is not None:
         return any(_is_int(choice) for choice in option.choices)
     return _is_int(option.default)
+
+
+#: the moves read so far, by notation: an action is an immutable value, so one object serves
+#: every record that plays it (a collection's import reads millions of moves, of a few
+#: thousand notations); forgotten at once past this many
+_READ_MOVES: dict[str, RecordedAction] = {}
+_READ_MOVES_KEPT = 100_000
+
+
+def _actions(values: list, source: str | None, line: int | None) -> tuple[RecordedAction, ...]:
+    read = _READ_MOVES
+    out = []
+    for ply, value in enumerate(values):
+        action = read.get(value) if type(value) is str else None
+        if action is None:
+            action = _parse_action(value, ply, source, line)
+            if type(value) is str:
+                if len(read) >= _READ_MOVES_KEPT:
+                    read.clear()
+                read[value] = action
+        out.append(action)
+    return tuple(out)
 
 
 def _parse_action(value: Any, ply: int, source: str | None, line: int | None) -> RecordedAction:

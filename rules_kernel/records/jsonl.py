@@ -37,14 +37,20 @@ class Collected(NamedTuple):
 
 
 def scan_records(
-    source: PathOrFile, *, replay: bool = False, max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None
+    source: PathOrFile,
+    *,
+    replay: bool = False,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    name: str | None = None,
+    first_line: int = 1,
 ) -> Iterator[Record | RecordError]:
     """Every record of a JSON Lines file and every error, in line order, without stopping at
-    a bad line (streams: one line in memory at a time). `name` labels the source in errors."""
+    a bad line (streams: one line in memory at a time). `name` labels the source in errors;
+    `first_line` numbers the first line (a piece of a longer file: the file's numbers)."""
     try:
         with _open(source, name=name) as (stream, label):
             seen = 0
-            for number, text in _lines(stream, label, max_line_bytes):
+            for number, text in _lines(stream, label, max_line_bytes, first_line):
                 if isinstance(text, RecordError):
                     yield text
                     seen += 1

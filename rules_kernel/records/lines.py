@@ -20,14 +20,15 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 PathOrFile = str | os.PathLike | IO[str] | IO[bytes]
 
 
-def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | RecordError]]:
+def _lines(stream: IO, name: str, limit: int, first: int = 1) -> Iterator[tuple[int, str | RecordError]]:
     """(line number, text or the error of that line) for every line, split at '\\n' only
     (never at the form feeds, vertical tabs, U+2028 ... that str.splitlines also splits at).
     Bytes are decoded line by line, so a bad byte is reported on its own line and the lines
     before it are kept; a line over `limit` bytes (characters for a text stream) is skipped
     unread; a line holding a control character other than tab is an error of that line. A
-    file in UTF-16 or UTF-32 is one error (line 1) and nothing more is read."""
-    number = 0
+    file in UTF-16 or UTF-32 is one error (line 1) and nothing more is read. `first`: the
+    number of the stream's first line (a piece of a file: its lines keep the file's numbers)."""
+    number = first - 1
     while True:
         number += 1
         try:
@@ -37,7 +38,7 @@ def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | Recor
             return
         if not raw:
             return
-        if number == 1 and isinstance(raw, bytes):
+        if number == first and isinstance(raw, bytes):
             encoding = _wide_encoding(raw)
             if encoding:
                 yield (
@@ -58,7 +59,7 @@ def _lines(stream: IO, name: str, limit: int) -> Iterator[tuple[int, str | Recor
                 ),
             )
             continue
-        yield number, "\n" if raw in (b"\n", "\n") else _decoded(raw, name, number)
+        yield number, "\n" if raw in (b"\n", "\n") else _decoded(raw, name, number, number == first)
 
 
 #: byte order marks, the longer first (UTF-32 LE starts as UTF-16 LE does)
@@ -112,7 +113,7 @@ _CONTROL_NAMES = {
 }
 
 
-def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
+def _decoded(raw: str | bytes, name: str, number: int, first: bool) -> str | RecordError:
     if isinstance(raw, str):
         text = raw
     else:
@@ -124,7 +125,7 @@ def _decoded(raw: str | bytes, name: str, number: int) -> str | RecordError:
                 source=name,
                 line=number,
             )
-    if number == 1 and text.startswith("\ufeff"):
+    if first and text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark is no content
     body = text[:-1] if text.endswith("\n") else text
     found = _LINE_CONTROL.search(body[:-1] if body.endswith("\r") else body)

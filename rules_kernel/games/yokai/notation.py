@@ -32,6 +32,7 @@ from rules_kernel.games.yokai.rules import (
     _decided,
     _in_check,
     _is_drop_mate,
+    _kept,
     _legal_moves,
     _make,
     kind_of,
@@ -235,46 +236,63 @@ def _kodama_remarks(game: YokaiGame, board) -> list[str]:
     return remarks
 
 
-#: the board, hands and side of positions already written, by variant and packed position (a
-#: collection's import writes every position of 100,000 games; openings repeat); bounded
-_WRITTEN: dict[tuple[int, bytes], str] = {}
-_WRITTEN_MAX = 200_000
-
-
 def position_text(state: YokaiState) -> str:
     """The position as Fairy-Stockfish FEN (`YokaiState.to_text`)."""
-    key = (id(state.tables), state._key)
-    written = _WRITTEN.get(key)
-    if written is None:
-        if len(_WRITTEN) >= _WRITTEN_MAX:
-            _WRITTEN.clear()
-        written = _WRITTEN[key] = _placement(state)
-    return f"{written} - - 0 {state.ply // 2 + 1}"
+    written_at = state.game.tables.written_at  # the board, hands and side: once per position
+    placement = written_at.get(state._key)
+    if placement is None:
+        placement = _kept(written_at, state._key, _placement(state))
+    return f"{placement} - - 0 {state.ply // 2 + 1}"
 
 
 def _placement(state: YokaiState) -> str:
-    """The FEN's board, hands and side to move."""
-    t = state.tables
+    """The FEN's board, hands and side to move, from the ranks and hands written before (by
+    their bytes in the packed position: no objects for the garbage collector to follow)."""
+    t = state.game.tables
+    key, size, files, ranks, hands = state._key, t.size, t.files, t.written_ranks, t.written_hands
     rows = []
-    for rank in range(t.ranks - 1, -1, -1):
-        row, empty = "", 0
-        for file in range(t.files):
-            code = state.board[rank * t.files + file]
-            if code == EMPTY:
-                empty += 1
-                continue
-            if empty:
-                row, empty = row + str(empty), 0
-            letter = t.letter[kind_of(code)]
-            row += letter if owner_of(code) == 0 else letter.lower()
-        rows.append(row + (str(empty) if empty else ""))
-    hand = "".join(
+    for start in range(size - files, -1, -files):  # from the top rank down
+        row = key[start : start + files]
+        text = ranks.get(row)
+        if text is None:
+            if len(ranks) >= _WRITTEN_KEPT:
+                ranks.clear()
+            text = ranks[row] = _rank_text(t, row)
+        rows.append(text)
+    held = key[size:-1]
+    hand = hands.get(held)
+    if hand is None:
+        if len(hands) >= _WRITTEN_KEPT:
+            hands.clear()
+        hand = hands[held] = _hand_text(t, state.hands)
+    return f"{'/'.join(rows)}[{hand}] {'wb'[state.side]}"
+
+
+#: ranks and hands written are kept up to this many each (3x4 has about a thousand ranks)
+_WRITTEN_KEPT = 100_000
+
+
+def _hand_text(t, hands: tuple[tuple[int, ...], ...]) -> str:
+    return "".join(
         t.letter[kind] if owner == 0 else t.letter[kind].lower()
         for owner in (0, 1)
         for kind in _HAND_ORDER
-        for _ in range(state.hands[owner][kind])
+        for _ in range(hands[owner][kind])
     )
-    return f"{'/'.join(rows)}[{hand}] {'wb'[state.side]}"
+
+
+def _rank_text(t, row: bytes) -> str:
+    """One rank of the FEN's board: its pieces' letters and counts of empty squares."""
+    text, empty = "", 0
+    for code in row:
+        if code == EMPTY:
+            empty += 1
+            continue
+        if empty:
+            text, empty = text + str(empty), 0
+        letter = t.letter[kind_of(code)]
+        text += letter if owner_of(code) == 0 else letter.lower()
+    return text + (str(empty) if empty else "")
 
 
 # --- the move list's words ----------------------------------------------------------------
@@ -282,24 +300,16 @@ def _placement(state: YokaiState) -> str:
 _ORDINALS = ("a first", "a second", "a third", "a fourth", "a fifth", "a sixth", "a seventh", "an eighth")
 
 
-def action_text(state: YokaiState, move: YokaiMove) -> str:
-    """The move in the rulebook's words (`YokaiState.action_text`)."""
-    t, game, side = state.tables, state.game, state.side
-    if move.drop is not None:
-        mover, kind, captured = "", move.drop, EMPTY
-        clauses = [f"drops {KIND_NAMES[move.drop]} on {t.names[move.to]}"]
-    else:
-        kind, captured = kind_of(state.board[move.frm]), state.board[move.to]
-        mover = f"{KIND_NAMES[kind]} {t.names[move.frm]}\u2013{t.names[move.to]}"
-        clauses = [f"takes {KIND_NAMES[kind_of(captured)]}"] if captured else []
-        if move.promote:
-            clauses.append(f"becomes {KIND_NAMES[PROMOTES_TO[kind]]}")
-        elif t.step_moves[move.frm, move.to, True, side] in state._legal_set():
-            clauses.append(f"stays {KIND_NAMES[kind]}")  # the promotion was a choice, declined
-    ending = ""
-    after = state.apply(move)
+def action_text(state: YokaiState, move: YokaiMove, after: YokaiState) -> str:
+    """The move in the rulebook's words (`YokaiState.action_text`); `after`: the state it
+    leads to."""
+    t, game, side = state.game.tables, state.game, state.side
     outcome = after.outcome()
-    if outcome is not None and kind_of(captured) != KOROPOKKURU:  # "takes Koropokkuru" says it all
+    if outcome is None:
+        return move_words(state, move)
+    mover, clauses, kind, captured = _move_clauses(state, move)
+    ending = ""
+    if kind_of(captured) != KOROPOKKURU:  # "takes Koropokkuru" says it all
         if outcome.is_draw and _decided(game, after.board, after.hands, after.side) is None:  # repetition
             n = game.options["repetitions"]
             clauses.append(
@@ -322,8 +332,61 @@ def action_text(state: YokaiState, move: YokaiMove) -> str:
         else:
             where = t.names[after.board.index(piece(KOROPOKKURU, outcome.winner))]
             ending = f": the Koropokkuru on {where} stands safely on its far rank"
+    return _phrase(mover, clauses) + ending
+
+
+#: the words of moves kept (`move_words`) up to this many (a variant's moves, pieces and
+#: captures make a few thousand)
+_WORDS_KEPT = 100_000
+
+
+def move_words(state: YokaiState, move: YokaiMove) -> str:
+    """The words of a legal move that does not end the game: the piece and its squares, what
+    it takes, whether it promotes (or declines to). They depend on nothing else, so they are
+    kept by those (`_Tables.move_words`): a collection's import words millions of moves."""
+    t = state.game.tables
+    if move.drop is not None:
+        key: object = move._text
+    else:
+        board = state.board  # the kinds (`kind_of`) of the piece that moves and the one taken
+        key = (move._text, board[move.frm] & 15, board[move.to] & 15, _declines(state, move))
+    words = t.move_words.get(key)
+    if words is None:
+        if len(t.move_words) >= _WORDS_KEPT:
+            t.move_words.clear()
+        mover, clauses, _, _ = _move_clauses(state, move)
+        words = t.move_words[key] = _phrase(mover, clauses)
+    return words
+
+
+def _move_clauses(state: YokaiState, move: YokaiMove) -> tuple[str, list[str], int, int]:
+    """(the piece and its squares, the clauses: what it takes, how it promotes; the kind that
+    moves, the code of the piece taken) of a legal move, before how the game ends."""
+    t = state.game.tables
+    if move.drop is not None:
+        return "", [f"drops {KIND_NAMES[move.drop]} on {t.names[move.to]}"], move.drop, EMPTY
+    kind, captured = kind_of(state.board[move.frm]), state.board[move.to]
+    mover = f"{KIND_NAMES[kind]} {t.names[move.frm]}\u2013{t.names[move.to]}"
+    clauses = [f"takes {KIND_NAMES[kind_of(captured)]}"] if captured else []
+    if move.promote:
+        clauses.append(f"becomes {KIND_NAMES[PROMOTES_TO[kind]]}")
+    elif _declines(state, move):
+        clauses.append(f"stays {KIND_NAMES[kind]}")
+    return mover, clauses, kind, captured
+
+
+def _declines(state: YokaiState, move: YokaiMove) -> bool:
+    """Whether a step that does not promote could have promoted here: the promotion was a
+    choice, declined (only a piece that promotes at all can have had the choice)."""
+    if move.promote or kind_of(state.board[move.frm]) not in PROMOTES_TO:
+        return False
+    promoting = state.game.tables.step_moves[move.frm, move.to, True, state.side]
+    return promoting._text in state._allowed_now()
+
+
+def _phrase(mover: str, clauses: list[str]) -> str:
     words = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else "".join(clauses)
-    return " ".join(part for part in (mover, words) if part) + ending
+    return " ".join(part for part in (mover, words) if part)
 
 
 # --- explaining an illegal move ----------------------------------------------------------

@@ -148,6 +148,19 @@ class _Tables:
         self.neighbours = tuple(
             tuple(d for d in self._steps_from(sq, STEPS[KOROPOKKURU], 0)) for sq in range(n)
         )
+        # what the rules say of each position met whatever the game's history, shared by the
+        # states at it (state.py; by `position_key`, bounded there): the notations of the
+        # moves allowed, how the position alone decides the game, its text up to the move
+        # counters; plain strings where they can be, which the garbage collector need not
+        # follow (an import keeps a hundred thousand positions)
+        self.allowed_at: dict[bytes, dict[str, None]] = {}
+        self.decided_at: dict[bytes, Outcome | None] = {}
+        self.written_at: dict[bytes, str] = {}
+        # the position text's ranks and hands as written, and the words of moves that do not
+        # end the game, by what they depend on (notation.py)
+        self.written_ranks: dict[bytes, str] = {}
+        self.written_hands: dict[bytes, str] = {}
+        self.move_words: dict[object, str] = {}
         self.step_moves = {}  # (frm, to, promote, side) -> move
         self.drops = {}  # (kind, to, side) -> move
         for side in (0, 1):
@@ -172,6 +185,39 @@ class _Tables:
                         (zone_cell(f"hand-{side}", letter), self.names[to]),
                     )
 
+        every_move = (*self.step_moves.values(), *self.drops.values())
+        self.by_notation = tuple(  # side -> notation -> the move
+            {str(move): move for move in every_move if move.side == side} for side in (0, 1)
+        )
+        # move generation's tables: each piece's steps from each square with the moves each
+        # step makes (whether it promotes is the piece's, the squares' and the variant's
+        # alone), and each kind's drops by square
+        self.step_table = {
+            code: tuple(
+                tuple((to, self._step_made(game, code, frm, to)) for to in self.dest[code][frm])
+                for frm in range(n)
+            )
+            for code in self.dest
+        }
+        self.drop_rows = {
+            (kind, side): tuple(self.drops[kind, to, side] for to in range(n))
+            for kind, to, side in self.drops
+            if to == 0
+        }
+
+    def _step_made(self, game: type[YokaiGame], code: int, frm: int, to: int) -> tuple[YokaiMove, ...]:
+        """The moves a step of piece `code` from `frm` to `to` makes, in generation order: into
+        or out of the promotion zone a promotable piece promotes (where promotion is a
+        choice, it may also not, but a Kodama reaching the last rank must)."""
+        kind, side = code & 15, code >> OWNER_SHIFT
+        zone = self.zone[side]
+        if kind in PROMOTES_TO and (to in zone or frm in zone):
+            promotes = self.step_moves[frm, to, True, side]
+            if not game.PROMOTION_OPTIONAL or (kind == KODAMA and to in self.far_rank[side]):
+                return (promotes,)
+            return (promotes, self.step_moves[frm, to, False, side])
+        return (self.step_moves[frm, to, False, side],)
+
     def square_name(self, sq: int) -> str:
         return f"{chr(ord('a') + sq % self.files)}{sq // self.files + 1}"
 
@@ -192,6 +238,20 @@ class _Tables:
         }
 
 
+#: each of a variant's tables of what the rules say of a position (`_Tables.allowed_at`,
+#: `decided_at`, `written_at`) keeps at most this many positions, then forgets
+#: them all at once and gathers them again (the openings first)
+POSITIONS_KEPT = 200_000
+
+
+def _kept(table: dict, key: bytes, value):
+    """`value`, kept in `table` (one of `_Tables`' by position) under the position `key`."""
+    if len(table) >= POSITIONS_KEPT:
+        table.clear()
+    table[key] = value
+    return value
+
+
 #: one `_Tables` per variant class, built on first use and shared by every game of it
 _TABLE_CACHE: dict[type, _Tables] = {}
 
@@ -208,41 +268,31 @@ def _tables_for(cls: type[YokaiGame]) -> _Tables:
 def _pseudo_moves(game: YokaiGame, board, hands, side) -> list[YokaiMove]:
     """Every step and drop, before the royal-Koropokkuru and drop-mate checks."""
     t = game.tables
-    steps, dest, zone = t.step_moves, t.dest, t.zone[side]
-    last = t.far_rank[side]
-    optional = game.PROMOTION_OPTIONAL
+    steps = t.step_table
     moves = []
     for frm, code in enumerate(board):
         if code == EMPTY or code >> OWNER_SHIFT != side:
             continue
-        kind = code & 15
-        promotable = kind in PROMOTES_TO
-        for to in dest[code][frm]:
+        for to, made in steps[code][frm]:
             target = board[to]
-            if target != EMPTY and target >> OWNER_SHIFT == side:
-                continue
-            if promotable and (to in zone or frm in zone):
-                if not optional:
-                    moves.append(steps[frm, to, True, side])
-                    continue
-                moves.append(steps[frm, to, True, side])
-                if not (kind == KODAMA and to in last):
-                    moves.append(steps[frm, to, False, side])
-            else:
-                moves.append(steps[frm, to, False, side])
+            if target == EMPTY or target >> OWNER_SHIFT != side:
+                moves += made
     hand = hands[side]
-    empties = [sq for sq, code in enumerate(board) if code == EMPTY]
+    empties = None
     restricted = game.DROP_RESTRICTIONS
     for kind in _HAND_ORDER:
         if not hand[kind] or kind == KOROPOKKURU:
             continue
+        if empties is None:
+            empties = [sq for sq, code in enumerate(board) if code == EMPTY]
         if restricted and kind == KODAMA:
+            last = t.far_rank[side]
             files = {sq % t.files for sq, c in enumerate(board) if c == piece(KODAMA, side)}
             targets = [sq for sq in empties if sq not in last and sq % t.files not in files]
         else:
             targets = empties
-        drops = t.drops
-        moves.extend(drops[kind, to, side] for to in targets)
+        drops = t.drop_rows[kind, side]
+        moves += [drops[to] for to in targets]
     return moves
 
 
@@ -313,7 +363,7 @@ def _decided(game: YokaiGame, board, hands, side: int) -> Outcome | None:
                 return Outcome.win(player, "the Koropokkuru was captured")
         return None
     for player in (1 - side, side):
-        if piece(KOROPOKKURU, 1 - player) not in board:
+        if _KOROPOKKURU_OF[1 - player] not in board:
             return Outcome.win(player, "the Koropokkuru was captured")
     safe = [player for player in (0, 1) if _safe_on_far_rank(game, board, player)]
     if len(safe) == 2:
@@ -325,8 +375,12 @@ def _decided(game: YokaiGame, board, hands, side: int) -> Outcome | None:
     return None
 
 
+#: each player's Koropokkuru as a board code
+_KOROPOKKURU_OF = (piece(KOROPOKKURU, 0), piece(KOROPOKKURU, 1))
+
+
 def _safe_on_far_rank(game: YokaiGame, board, player: int) -> bool:
-    sq = board.index(piece(KOROPOKKURU, player))
+    sq = board.index(_KOROPOKKURU_OF[player])
     return sq in game.tables.far_rank[player] and not _attacked(game, board, sq, 1 - player)
 
 

@@ -15,6 +15,7 @@ from rules_kernel.games.yokai.rules import (
     YokaiMove,
     _decided,
     _in_check,
+    _kept,
     _legal_moves,
     _make,
     _perft,
@@ -55,9 +56,10 @@ class YokaiState(State):
         "_legal",
         "_outcome",
         "_legal_kept",
-        "_by_text",
         "_next",
-    )  # caches: _outcome (core.State.outcome's), the legal moves as a set and by notation, the last successor
+    )  # caches: _outcome (core.State.outcome's), the moves as a list and the legal ones as a
+    # set, the last successor; what the rules say of the position whatever the game's history
+    # is kept by position for every state at it (`_Tables.allowed_at`, `decided_at`, ...)
 
     def __init__(
         self,
@@ -69,26 +71,28 @@ class YokaiState(State):
         counts: Counts,
         last_move: YokaiMove | None = None,
     ) -> None:
-        set_ = object.__setattr__
-        set_(self, "game", game)
-        set_(self, "board", board)
-        set_(self, "hands", hands)
-        set_(self, "side", side)
-        set_(self, "ply", ply)
-        set_(self, "last_move", last_move)  # for drawing only: not part of the position
+        # each slot set by its own descriptor (`_SLOT_SETTERS`): faster than object.__setattr__,
+        # and a replay makes a state per ply
+        game_, board_, hands_, side_, ply_, last_move_, key_, counts_, repeats_, *caches = _SLOT_SETTERS
+        legal_, outcome_, legal_kept_, next_ = caches
+        game_(self, game)
+        board_(self, board)
+        hands_(self, hands)
+        side_(self, side)
+        ply_(self, ply)
+        last_move_(self, last_move)  # for drawing only: not part of the position
         # the position as 2 * 9 + squares + 1 small numbers, packed: exact and compact
         key = bytes((*board, *hands[0], *hands[1], side))
-        set_(self, "_key", key)
+        key_(self, key)
         # counts of every position of the game so far, shared with the parent (no parent
         # chain is kept): O(log32 n) per ply instead of a walk along the whole history
         counts, repeats = counts.add(key)
-        set_(self, "_counts", counts)
-        set_(self, "_repeats", repeats)
-        set_(self, "_legal", None)
-        set_(self, "_outcome", NOT_COMPUTED)  # a slot has no class default
-        set_(self, "_legal_kept", None)
-        set_(self, "_by_text", None)
-        set_(self, "_next", None)
+        counts_(self, counts)
+        repeats_(self, repeats)
+        legal_(self, None)
+        outcome_(self, NOT_COMPUTED)  # a slot has no class default
+        legal_kept_(self, None)
+        next_(self, None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("states are immutable; apply() returns a new one")
@@ -102,14 +106,31 @@ class YokaiState(State):
     def current_player(self) -> int:
         return self.side
 
+    def is_terminal(self) -> bool:
+        # core.State's, one call shorter: a replay asks it several times a ply
+        outcome = self._outcome
+        return (self.outcome() if outcome is NOT_COMPUTED else outcome) is not None
+
     def legal_moves(self) -> list[YokaiMove]:
         return [] if self.is_terminal() else list(self._moves())
 
     def _moves(self) -> list[YokaiMove]:
         """The moves the rules allow here, ignoring whether the game has ended (cached)."""
         if self._legal is None:
-            object.__setattr__(self, "_legal", _legal_moves(self.game, self.board, self.hands, self.side))
+            move_of = self.game.tables.by_notation[self.side]
+            object.__setattr__(self, "_legal", [move_of[text] for text in self._allowed()])
         return self._legal
+
+    def _allowed(self) -> dict[str, None]:
+        """The notations of the moves the rules allow here (a dict's keys, in the rules'
+        order), ignoring whether the game has ended: worked out once per position and kept
+        as plain strings, which the garbage collector need not follow."""
+        t = self.game.tables
+        allowed = t.allowed_at.get(self._key)
+        if allowed is None:
+            found = _legal_moves(self.game, self.board, self.hands, self.side)
+            allowed = _kept(t.allowed_at, self._key, dict.fromkeys([move._text for move in found]))
+        return allowed
 
     def _legal_set(self) -> frozenset[YokaiMove]:
         if self._legal_kept is None:
@@ -117,20 +138,23 @@ class YokaiState(State):
             object.__setattr__(self, "_legal_kept", moves)
         return self._legal_kept
 
+    def _allowed_now(self) -> dict[str, None]:
+        """The notations of the legal moves (none once the game has ended)."""
+        return {} if self.is_terminal() else self._allowed()
+
     def parse_move(self, text: str) -> YokaiMove:
-        """`core.State.parse_move`, by a table of the legal moves' notations made once: a
-        record's replay and its words (`action_text`) each read the same move."""
-        if self._by_text is None:
-            by_text = {} if self.is_terminal() else {str(move): move for move in self._moves()}
-            object.__setattr__(self, "_by_text", by_text)
-        move = self._by_text.get(text.strip())
-        return move if move is not None else super().parse_move(text)
+        """`core.State.parse_move`, by the notations of the legal moves found once per
+        position: a record's replay and its words (`action_text`) each read the same move."""
+        notation_ = text.strip()
+        if notation_ in self._allowed() and not self.is_terminal():
+            return self.game.tables.by_notation[self.side][notation_]
+        return super().parse_move(text)
 
     def _successor(self, move: YokaiMove) -> YokaiState:
         # the last successor is kept: the move's words (`action_text`) apply it again right
         # after a replay or a click did; one entry, so a search keeps no more than its line
         kept = self._next
-        if kept is not None and kept[0] == move:
+        if kept is not None and (kept[0] is move or kept[0] == move):
             return kept[1]
         board, hands = _make(self.board, self.hands, move, self.side)
         after = YokaiState(self.game, board, hands, 1 - self.side, self.ply + 1, self._counts, move)
@@ -139,12 +163,15 @@ class YokaiState(State):
 
     def _compute_outcome(self) -> Outcome | None:
         game = self.game
-        result = _decided(game, self.board, self.hands, self.side)
+        decided_at = game.tables.decided_at  # by capture or try: the position's alone
+        result = decided_at.get(self._key, NOT_COMPUTED)
+        if result is NOT_COMPUTED:
+            result = _kept(decided_at, self._key, _decided(game, self.board, self.hands, self.side))
         if result is not None:
             return result
         if self.repetition_count() >= game.options["repetitions"]:
             return Outcome.draw(f"repetition: the same position {game.options['repetitions']} times")
-        if game.ROYAL and not self._moves():
+        if game.ROYAL and not self._allowed():
             reason = (
                 "checkmate: the Koropokkuru cannot escape capture"
                 if _in_check(game, self.board, self.side)
@@ -221,7 +248,12 @@ class YokaiState(State):
         does ("reaches the far rank safely", "repeats the position a third time: a draw",
         ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama
         Samurai goes to the hand as a Kodama). Everything is public: `viewer` changes nothing."""
-        return notation.action_text(self, self._action_of(action))
+        if isinstance(action, str):
+            move = self.parse_move(action)  # a legal move of a game going on, or IllegalMoveError
+            after = self._successor(move)
+        else:
+            move, after = action, self.apply(action)  # IllegalMoveError if it cannot be played here
+        return notation.action_text(self, move, after)
 
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
@@ -240,3 +272,14 @@ class YokaiState(State):
         """(name, owner) of the piece on a square like 'b2', or None."""
         code = self.board[self.tables.index[square]]
         return (KIND_NAMES[kind_of(code)], owner_of(code)) if code else None
+
+
+#: the setter of each of YokaiState's slots (the class refuses `state.x = ...`), in the order
+#: `__init__` takes them
+_SLOT_SETTERS = tuple(
+    YokaiState.__dict__[name].__set__
+    for name in (
+        *("game", "board", "hands", "side", "ply", "last_move", "_key", "_counts", "_repeats"),
+        *("_legal", "_outcome", "_legal_kept", "_next"),
+    )
+)
