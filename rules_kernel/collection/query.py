@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 
 #: rows per row group of from_here.parquet: small, so a key's rows are read and little else
 FROM_HERE_ROWS_PER_GROUP = 8192
-#: the memory DuckDB may take to sort the index at the end of an import (it spills beyond)
-SORT_MEMORY = "512MB"
+#: the memory DuckDB may take to sort the index at the end of an import (it spills beyond):
+#: the largest part of an import's peak; at 512 MB, 100,000 games on two processes peaked at
+#: 1,170 MiB, at 256 MB at 972 MiB (benchmarks/bench_collection.py)
+SORT_MEMORY = "256MB"
 #: the seconds the tree search (or Fairy-Stockfish) is given by `from_position(engine=...)`
 ENGINE_SECONDS = 0.5
 #: `from_position`'s columns, in order
