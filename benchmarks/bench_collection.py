@@ -46,20 +46,20 @@ moves; the games reused from --work; each figure includes its process's start an
 And `--games 100000` (1,275,325 moves), the issue's size, the same day:
 
     load of 100,000 games                games/s  seconds  peak MiB  on disk MiB
-    collection import, 1 process           3,018    33.13       650         30.2
-    collection import, 2 processes         5,643    17.72       972         30.2
-    pandas alone (no rules)               47,613     2.10       422          3.1
+    collection import, 1 process           3,229    30.97       556         30.2
+    collection import, 2 processes         5,829    17.15       742         30.2
+    pandas alone (no rules)               55,972     1.79       421          3.1
 
     moves from a position              ms (best of 5)  moves  played
-    from_position start                          13.6      4 101,546
-    duckdb sql start                             80.6      6 102,064
-    from_position middle                         11.3      5   6,764
-    duckdb sql middle                            68.5      5   6,816
-    pandas start                                 67.7      6 102,064
-    pandas middle                                43.9      5   6,816
+    from_position start                          12.5      4 101,546
+    duckdb sql start                             77.0      6 102,064
+    from_position middle                         10.9      5   6,764
+    duckdb sql middle                            68.1      5   6,816
+    pandas start                                 67.8      6 102,064
+    pandas middle                                43.1      5   6,816
 
-(with the index's sort at 512 MB, as before, the 2-process peak was 1,170 MiB: over 1 GB; at
-256 MB, 972 MiB.)
+(with the index's sort at 512 MB and 200,000 Yōkai positions kept, the 2-process peak was
+1,170 MiB: over 1 GB.)
 
 The import before Yōkai kept what the rules say of each position across games (commit
 8ee3c93), run just before on the same machine: 1,993 games/s on 1 process and 3,107 on 2

@@ -269,7 +269,7 @@ def _placement(state: YokaiState) -> str:
 
 
 #: ranks and hands written are kept up to this many each (3x4 has about a thousand ranks)
-_WRITTEN_KEPT = 100_000
+_WRITTEN_KEPT = 20_000
 
 
 def _hand_text(t, hands: tuple[tuple[int, ...], ...]) -> str:
