@@ -18,6 +18,7 @@ from widgets.board import Board
 from widgets.controller import ClickController
 from widgets.editor import PositionEditor
 from widgets.explorer import building
+from widgets.explorer import export as export_module
 from widgets.explorer.clicks import Clicks
 from widgets.explorer.common import AGENTS, ALL_SEEING, FOLLOW_TURN, PERFECT_AGENT, Page
 from widgets.explorer.curtain import BEHIND_CURTAIN, HandOver
@@ -332,6 +333,7 @@ def test_the_record_is_offered_in_the_all_seeing_view_and_kept_from_a_player_s_v
     (record,) = records.read(text=line)
     assert [a.notation for a in record.actions] == [node.notation for node in session.node.path()[1:]]
     assert f"Download the game as a record ({session.ply} actions)" in exporter.export_area.value
+    assert session.ply > 1  # a move and the draws before it
     assert 'download="war-chest.jsonl"' in exporter.export_area.value  # the file's name
     eyes.perspective.value = 0  # a player's view: the record names every coin in the bags
     assert exporter.export() == "" and "names every hidden card" in exporter.export_area.value
@@ -443,3 +445,7 @@ def test_every_name_the_explorer_answers_for_is_read_and_set_on_its_part():
     assert all(part.session is ex.session and part.game is ex.game for part in parts)
     ex.new_game()
     assert all(part.session is ex.session and part.game is ex.game for part in parts)
+
+
+def test_the_record_s_link_counts_its_actions_in_words():
+    assert [export_module._actions(n) for n in (1, 2, 1200)] == ["1 action", "2 actions", "1,200 actions"]

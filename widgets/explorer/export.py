@@ -81,10 +81,10 @@ class ExportPart(Part):
         self.export_area.value = html(
             # the words say what it is; the file's name (the game's id) is only the download's
             '<a download="{name}.jsonl" href="data:application/x-ndjson;base64,'
-            '{data}">Download the game as a record ({n} actions)</a>',
+            '{data}">Download the game as a record ({n})</a>',
             name=self.game.id,
             data=data,
-            n=len(self.session.node.path()) - 1,
+            n=_actions(len(self.session.node.path()) - 1),
         )
         return line
 
@@ -94,3 +94,7 @@ class ExportPart(Part):
             return "Nothing to draw while the board is hidden for the hand-over."
         states = [node.state for node in self.session.node.path()]
         return states, self.eyes.viewer, f"{self.game.id}-ply-{self.session.ply}"
+
+
+def _actions(n: int) -> str:
+    return "1 action" if n == 1 else f"{n:,} actions"
