@@ -9,7 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playing import random_game as play
+from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -17,10 +17,6 @@ from rules_kernel.scene import Scene
 
 GAME_IDS = rk.list_games()
 PLY_CAP = 400
-
-
-def random_game(game_id: str, seed: int, cap: int = PLY_CAP):
-    return play(game_id, seed, cap)
 
 
 def test_the_games_are_registered():
@@ -38,7 +34,7 @@ def test_unknown_options_are_refused(game_id):
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_random_games_follow_the_protocol(game_id, seed):
-    states, actions = random_game(game_id, seed)
+    states, actions = random_game(game_id, seed, PLY_CAP)
     game = states[0].game
     for state, action in zip(states, actions, strict=False):
         # moves are hashable values whose notation names them

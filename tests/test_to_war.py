@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playing import random_game as play
+from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -231,10 +231,6 @@ def test_a_bad_table_says_where(change, message):
 # --- properties --------------------------------------------------------------------------------
 
 
-def random_game(seed: int, game=GAME):
-    return play(game, seed)
-
-
 def conserved(state) -> bool:
     """Reserve + hand + grid + discard = 17 per army, card by card."""
     for p in (0, 1):
@@ -260,7 +256,7 @@ def test_thousands_of_random_games_end_and_conserve_the_cards():
             armies=[armies[first], armies[(first + 1 + (seed // 4) % 3) % 4]],
             strategic=seed % 5 == 0,
         )
-        states, _ = random_game(seed, game)
+        states, _ = random_game(game, seed)
         assert states[-1].is_terminal() and len(states) < 400
         if seed % 20 == 0:
             assert all(conserved(s) for s in states)
@@ -270,7 +266,7 @@ def test_thousands_of_random_games_end_and_conserve_the_cards():
 @given(seed=st.integers(0, 2**32), strategic=st.booleans())
 def test_records_round_trip_and_views_hide_hands(seed, strategic):
     game = rk.load_game("to-war", strategic=strategic)
-    states, actions = random_game(seed, game)
+    states, actions = random_game(game, seed)
     record = records.Record.from_json(records.Record.from_actions(game, actions).to_json())
     assert record.replay() == states
     for state in states[::7]:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playing import random_game as play
+from playing import random_game
 
 import rules_kernel as rk
 from rules_kernel import records
@@ -299,14 +299,6 @@ def test_bad_position_text():
 # --- properties over random games --------------------------------------------------------------
 
 
-def random_game(seed: int, game=GAME, cap: int = 4000):
-    return rk.playout(game.initial_state(), random.Random(seed), max_plies=cap)
-
-
-def random_game_with_actions(seed: int, game=GAME):
-    return play(game, seed)
-
-
 def check_invariants(states):
     for s in states[1:]:
         on_board = [c for c in s.cards if c is not None]
@@ -326,7 +318,9 @@ def test_hundreds_of_random_games_end_and_keep_their_invariants():
     lengths = []
     for seed in range(300):
         options = {"shinobi_wo_tsukau": seed % 3 == 1, "nobori": seed % 2 == 1}
-        states = random_game(seed, rk.load_game("war-stories", **options))
+        states = rk.playout(
+            rk.load_game("war-stories", **options).initial_state(), random.Random(seed), max_plies=4000
+        )
         assert states[-1].is_terminal(), f"seed {seed} did not end in 4000 actions"
         if seed % 15 == 0:
             check_invariants(states)
@@ -338,7 +332,7 @@ def test_hundreds_of_random_games_end_and_keep_their_invariants():
 @given(seed=st.integers(0, 2**32), shinobi=st.booleans(), nobori=st.booleans())
 def test_random_games_keep_invariants_and_records_replay(seed, shinobi, nobori):
     game = rk.load_game("war-stories", shinobi_wo_tsukau=shinobi, nobori=nobori)
-    states, actions = random_game_with_actions(seed, game)
+    states, actions = random_game(game, seed)
     check_invariants(states)
     record = records.Record.from_actions(game, actions)
     again = records.Record.from_json(record.to_json())
@@ -355,7 +349,7 @@ def test_replace_keeps_states_immutable():
 
 def test_determinize_deals_only_the_unseen_cards():
     """A searching agent imagines the hidden cards from those neither seen nor removed."""
-    states, _ = random_game_with_actions(11)
+    states, _ = random_game(GAME, 11)
     for state in states[1:200:17]:
         view = state.view(0)
         world = view.determinize(random.Random(5))
@@ -457,7 +451,7 @@ def test_unusual_positions_are_accepted_and_told_by_status(text, remark):
 
 def test_views_and_positions_from_random_games_round_trip_equal_with_equal_hashes():
     for seed in range(6):
-        states, _ = random_game_with_actions(seed, rk.load_game("war-stories", nobori=seed % 2 == 1))
+        states, _ = random_game(rk.load_game("war-stories", nobori=seed % 2 == 1), seed)
         game = states[0].game
         for state in states[:: max(1, len(states) // 30)] + [states[-1]]:
             for shown in [state] + ([state.view(0), state.view(1)] if state.dealt else []):
@@ -587,7 +581,7 @@ def test_no_words_name_a_card_the_viewers_view_hides_after_the_action():
     the words name is labelled in the viewer's default view after the action, or gone."""
     for seed in range(4):
         game = rk.load_game("war-stories", shinobi_wo_tsukau=True, nobori=seed % 2 == 1)
-        states, actions = random_game_with_actions(seed, game)
+        states, actions = random_game(game, seed)
         for before, action, after in zip(states, actions, states[1:], strict=False):
             if not str(action).startswith("flip:"):
                 continue
