@@ -449,3 +449,27 @@ def test_every_name_the_explorer_answers_for_is_read_and_set_on_its_part():
 
 def test_the_record_s_link_counts_its_actions_in_words():
     assert [export_module._actions(n) for n in (1, 2, 1200)] == ["1 action", "2 actions", "1,200 actions"]
+
+
+# --- the board's look (board_look.py) -----------------------------------------------------------
+def test_the_board_s_look_turns_square_boards_and_names_hexes():
+    from playing import random_game
+
+    from widgets.explorer.board_look import BoardLook
+
+    refreshed = []
+    look = BoardLook(lambda f: f, lambda: refreshed.append(1))
+    yokai = rk.load_game("yokai-3x4").initial_state()
+    assert look.flip(yokai.scene(1)) is True  # the second seat's view: from its own side
+    look.turn_board.value = True
+    assert refreshed == [1] and look.flip(yokai.scene(1)) is False and look.flip(yokai.scene(0)) is True
+    assert look.cell_names(yokai.scene()) == {} and look.hex_names.layout.display == "none"
+    chest = rk.load_game("war-chest").initial_state()
+    assert look.flip(chest.scene()) is None and look.turn_board.layout.display == "none"
+    assert look.cell_names(chest.scene()) == {}  # off: the map's own names only
+    look.hex_names.value = True
+    assert refreshed == [1, 1]
+    assert look.cell_names(chest.scene()) == {}  # no coin on the map yet: each hex shows its name
+    states, _ = random_game("war-chest", 1, cap=60)
+    named = [look.cell_names(state.scene()) for state in states]
+    assert any(named) and all(label for names in named for label in names.values())

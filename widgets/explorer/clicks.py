@@ -3,8 +3,8 @@ make, the choices where several moves share the cells clicked, what a click will
 game's words (widgets/guidance.py: each lit target named on hover, under the keyboard cursor,
 in the line under the board and for a screen reader; what comes next while a turn goes on; a
 question before a move that gives up the turn), and the board's drawing with its highlights
-(the last move, the selection, its targets and their values, a hex map's names, the analysis'
-arrows), turned or not."""
+(the last move, the selection, its targets and their values, the analysis' arrows), turned or
+with a hex map's names as the reader asks (board_look.py)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from rules_kernel.core import Move, State
 from widgets import guidance
 from widgets.board import Board
 from widgets.controller import ClickController, ClickResult
+from widgets.explorer.board_look import BoardLook
 from widgets.explorer.common import AUTO, ROW, Page, Part
 from widgets.explorer.curtain import HandOver
 from widgets.explorer.perfect_play import PerfectPlay
 from widgets.presentation import Presentation, name_at
-from widgets.runtime import SHOWN
 from widgets.safe import html
 
 #: a choice button says the game's own label where it is a few plain words ("Promote")
@@ -34,11 +34,12 @@ GUIDE = '<div class="re-guide" style="margin:4px 0">{text}</div>'
 class Clicks(Part):
     """The click controller of the view shown (`controller`), the line under the board that
     says what the selection's lit places do and what comes next (`guide`), the choices' and a
-    question's buttons (`choices`), the screen reader's line (`announcer`), "Turn the board"
-    and "Hex names". `play` plays a move (the explorer's); `shown` is the presentation on the
-    page; `values` marks the targets and draws the analysis' arrows; `refresh` draws the page
-    again. `under_board` holds the guide and the choices: the page puts it right under the
-    board, so a choice appears where the square was clicked, on a phone too."""
+    question's buttons (`choices`), the screen reader's line (`announcer`), and the board's
+    look (`look`: "Turn the board", "Hex names"). `play` plays a move (the explorer's);
+    `shown` is the presentation on the page; `values` marks the targets and draws the
+    analysis' arrows; `refresh` draws the page again. `under_board` holds the guide and the
+    choices: the page puts it right under the board, so a choice appears where the square was
+    clicked, on a phone too."""
 
     def __init__(
         self,
@@ -67,23 +68,12 @@ class Clicks(Part):
         self.asking: Move | None = None
         self._turn_line = ""  # what the player does now, when the game says it (turn_words)
         self._said = ""  # the announcer's last words
-        self.turn_board = w.ToggleButton(
-            value=False,
-            description="Turn the board",
-            tooltip="See the board from the other side (a seat's view starts from its own side)",
-            layout=w.Layout(width="auto"),
-        )
-        self.hex_names = w.ToggleButton(
-            value=False,
-            description="Hex names",
-            tooltip="Write every hex's name on the map, over the coins (the move list names hexes so)",
-            layout=w.Layout(width="auto"),
-        )
+        #: "Turn the board" and "Hex names" (board_look.py)
+        self.look = BoardLook(page.acts, refresh)
+        self.turn_board, self.hex_names = self.look.turn_board, self.look.hex_names
         on = page.acts
         board.on_click(on(self.click))
         board.on_escape(on(self.clear_selection))
-        self.turn_board.observe(on(lambda _: refresh()), names="value")
-        self.hex_names.observe(on(lambda _: refresh()), names="value")
 
     # --- what the viewer knows ----------------------------------------------------------------
     def _seen(self) -> tuple[State | None, int | None]:
@@ -255,7 +245,7 @@ class Clicks(Part):
         self.board.show(
             view.scene,
             cursor=targets[0] if targets else first[0] if first else "",
-            flip=self._flip(view.scene),
+            flip=self.look.flip(view.scene),
             words=self._target_names(),
             **self._highlight_cells(view),
         )
@@ -265,16 +255,6 @@ class Clicks(Part):
         self.guide.value = html(GUIDE, text=line) if line else ""
         if line:
             self.announce(" ".join(part for part in (self._said, line) if part))
-
-    def _flip(self, scene) -> bool | None:
-        """The board from its own side for a seat's view (the layout's default), turned round
-        when the reader asks; only square boards turn (a hex map has no sides)."""
-        if scene.layout != "square":
-            self.turn_board.layout.display = "none"
-            return None
-        self.turn_board.layout.display = SHOWN
-        own_side = scene.perspective == 1
-        return (not own_side) if self.turn_board.value else own_side
 
     def _targets(self) -> tuple[str, ...]:
         """The places lit: the selection's next cells; with nothing selected, every cell a move
@@ -305,19 +285,8 @@ class Clicks(Part):
             "last": view.scene.last_cells,
             "selected": self.controller.selected if self.controller else (),
             "targets": self._targets(),
-            "names": self._cell_names(view.scene),
+            "names": self.look.cell_names(view.scene),
         }  # the arrows and values: the board reads them when it draws (PerfectPlay.live_highlight)
-
-    def _cell_names(self, scene) -> dict[str, str]:
-        """A hex map's names written over the coins, while 'Hex names' is on."""
-        if scene.layout != "hex":
-            self.hex_names.layout.display = "none"
-            return {}
-        self.hex_names.layout.display = SHOWN
-        if not self.hex_names.value:
-            return {}
-        # an empty hex shows its name already (at its foot): only those under a coin need it
-        return {c.id: c.label for c in scene.cells if c.label and scene.token_at(c.id) is not None}
 
     def show_highlight(self) -> None:
         self.board.set_highlight(
