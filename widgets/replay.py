@@ -39,7 +39,7 @@ from widgets.explorer.records_part import shipped
 from widgets.export_menu import PictureExport
 from widgets.links import PageAddress, copied_html, link_query, parse_link
 from widgets.presentation import has_secrets, shown_to
-from widgets.runtime import SHOWN, collections_readable
+from widgets.runtime import SHOWN, collections_readable, fold_title
 from widgets.safe import error_line, guarded, html, message_html
 from widgets.upload import Upload
 
@@ -482,7 +482,7 @@ class FoldedGamesFromHere(w.VBox):
         self._shown: tuple[State | None, int | None] = (None, None)
         self.toggle = w.ToggleButton(
             value=False,
-            description="Games from here ▸",
+            description=fold_title("Games from here", False),
             tooltip="the moves played from this position in a collection of real games",
             layout=w.Layout(width="auto"),
         )
@@ -494,7 +494,7 @@ class FoldedGamesFromHere(w.VBox):
 
     def _opened(self) -> None:
         opened = self.toggle.value
-        self.toggle.description = f"Games from here {'▾' if opened else '▸'}"
+        self.toggle.description = fold_title("Games from here", opened)
         if opened and self.panel is None:
             from widgets.games_from_here import GamesFromHere
 

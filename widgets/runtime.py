@@ -43,3 +43,8 @@ def importable(module: str) -> bool:
 #: kernel turns a None in a widget message into JavaScript's `undefined`, which the message
 #: then leaves out, so a widget hidden with "none" and shown with None stayed hidden there.
 SHOWN = ""
+
+
+def fold_title(title: str, opened: bool) -> str:
+    """A folded section's toggle: its title and whether it is open ("Open a record ▸", "▾")."""
+    return f"{title} {'▾' if opened else '▸'}"

@@ -12,7 +12,7 @@ import ipywidgets as w
 
 import rules_kernel as rk
 from widgets.explorer.common import AUTO, ROW
-from widgets.runtime import SHOWN
+from widgets.runtime import SHOWN, fold_title
 
 if TYPE_CHECKING:  # the explorer imports this module: its type only for the hints
     from widgets.board import Board
@@ -84,7 +84,7 @@ def make_controls(ex: Explorer) -> None:
     ex.tools_toggle = make(
         w.ToggleButton,
         value=False,
-        description=f"{FOLDED_TITLE} ▸",
+        description=fold_title(FOLDED_TITLE, False),
         tooltip="the position as text, a picture of the game, a link to it",
         layout=AUTO,
     )
@@ -158,7 +158,7 @@ def show_folded_tools(toggle: w.ToggleButton, box: w.Box, build: Callable[[], No
     opened = toggle.value
     if opened:
         build()
-    toggle.description = f"{FOLDED_TITLE} {'▾' if opened else '▸'}"
+    toggle.description = fold_title(FOLDED_TITLE, opened)
     box.layout.display = SHOWN if opened else "none"
 
 

@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from rules_kernel.core import State
 from widgets.explorer.common import AUTO, Page, Part
-from widgets.runtime import SHOWN, collections_readable
+from widgets.runtime import SHOWN, collections_readable, fold_title
 
 TITLE = "Games from here"
 
@@ -35,7 +35,7 @@ class FromHerePart(Part):
         self.toggle = page.looks.make(
             w.ToggleButton,
             value=False,
-            description=f"{TITLE} ▸",
+            description=fold_title(TITLE, False),
             tooltip="the moves played from this position in a collection of real games",
             layout=AUTO,
         )
@@ -45,7 +45,7 @@ class FromHerePart(Part):
 
     def opened(self) -> None:
         opened = self.toggle.value
-        self.toggle.description = f"{TITLE} {'▾' if opened else '▸'}"
+        self.toggle.description = fold_title(TITLE, opened)
         if opened and self.panel is None:
             self.build()
         if self.panel is not None:

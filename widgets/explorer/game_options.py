@@ -11,7 +11,7 @@ import ipywidgets as w
 import rules_kernel as rk
 from widgets.explorer.common import AUTO, Page, Part
 from widgets.options import OptionsForm
-from widgets.runtime import SHOWN
+from widgets.runtime import SHOWN, fold_title
 
 #: when the options apply (the page says it above the form): a game chosen in the Game menu
 #: starts at once with its options' defaults; the options' own changes wait for New game, so a
@@ -32,7 +32,9 @@ class GameOptions(Part):
         self.game_select = game_select
         make = page.looks.make
         # a real button (a Tab stop, Enter or Space opens it), not an accordion's title
-        self.options_toggle = make(w.ToggleButton, value=False, description="Options ▸", layout=AUTO)
+        self.options_toggle = make(
+            w.ToggleButton, value=False, description=fold_title("Options", False), layout=AUTO
+        )
         self.options_toggle.add_class("re-options-toggle")
         self.options_form_box = w.Box(layout=w.Layout(display="none"))
         self.options_box = make(
@@ -87,7 +89,7 @@ class GameOptions(Part):
         if opened:
             self.form  # noqa: B018 (made on first showing)
         title = rk.game_class(self.game_select.value).title
-        self.options_toggle.description = f"Options of {title} {'▾' if opened else '▸'}"
+        self.options_toggle.description = fold_title(f"Options of {title}", opened)
         self.options_toggle.tooltip = ("Hide" if opened else "Show") + f" the options of {title}"
         self.options_form_box.layout.display = SHOWN if opened else "none"
         if self.options_note is not None:

@@ -18,7 +18,7 @@ from rules_kernel import records
 from rules_kernel.core import RulesError, State
 from rules_kernel.session import Session
 from widgets.explorer.common import AUTO, ROW, WIDE, Page, Part
-from widgets.runtime import SHOWN
+from widgets.runtime import SHOWN, fold_title
 from widgets.upload import Upload
 
 TITLE = "Open a record"
@@ -81,7 +81,7 @@ class RecordsPart(Part):
         self.toggle = page.looks.make(
             w.ToggleButton,
             value=False,
-            description=f"{TITLE} ▸",
+            description=fold_title(TITLE, False),
             tooltip="open a game the project ships, or a file of your own",
             layout=AUTO,
         )
@@ -93,7 +93,7 @@ class RecordsPart(Part):
         opened = self.toggle.value
         if opened:
             self.build()
-        self.toggle.description = f"{TITLE} {'▾' if opened else '▸'}"
+        self.toggle.description = fold_title(TITLE, opened)
         self.box.layout.display = SHOWN if opened else "none"
 
     def build(self) -> None:

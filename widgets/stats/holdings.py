@@ -13,6 +13,8 @@ whichever games declare its kind; none is chosen by a game's id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import ipywidgets as w
 import pandas as pd
 
@@ -105,17 +107,7 @@ def army_table(games: pd.DataFrame) -> w.HTML:
         f"n = {int(armies['seats'].sum()) // 2:,} "
         "games (each counts once for each side); share of seats won, 95% Wilson interval"
     )
-    return table(
-        armies,
-        [
-            Column("Army", lambda row: army_name(row["army"]), numeric=False),
-            count("seats", "Seats (n)"),
-            count("wins", "Won"),
-            count("draws", "Drawn"),
-            share("win_rate", "Win rate (95% interval)"),
-        ],
-        caption,
-    )
+    return table(armies, _rate_columns("Army", "army", army_name), caption)
 
 
 def _number_word(n: int) -> str:
@@ -209,14 +201,15 @@ def unit_table(games: pd.DataFrame, title: str) -> w.HTML:
         "finished games; win rate of the "
         "seats holding each unit, 95% Wilson interval"
     )
-    return table(
-        units,
-        [
-            Column("Unit", lambda row: unit_name(row["unit"]), numeric=False),
-            count("seats", "Seats (n)"),
-            count("wins", "Won"),
-            count("draws", "Drawn"),
-            share("win_rate", "Win rate (95% interval)"),
-        ],
-        caption,
-    )
+    return table(units, _rate_columns("Unit", "unit", unit_name), caption)
+
+
+def _rate_columns(header: str, kind: str, name_of: Callable[[str], str]) -> list[Column]:
+    """The columns of a win-rate table by what the seats held (`stats.win_rates`)."""
+    return [
+        Column(header, lambda row: name_of(row[kind]), numeric=False),
+        count("seats", "Seats (n)"),
+        count("wins", "Won"),
+        count("draws", "Drawn"),
+        share("win_rate", "Win rate (95% interval)"),
+    ]
