@@ -6,6 +6,7 @@ results back in order, so the collection is the same whatever the number of work
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import multiprocessing
 import signal
@@ -70,9 +71,9 @@ class Done:
 
 #: each process's positions (the counter fields it has told, by game, options and width)
 _POSITIONS = Positions()
-#: each process's position keys, by position text: openings repeat (forgotten past KEYS_KEPT)
-_KEYS: dict[str, int] = {}
+#: each process's position keys, by position text: openings repeat (the last KEYS_KEPT kept)
 KEYS_KEPT = 200_000
+_key_of = functools.lru_cache(maxsize=KEYS_KEPT)(position_key)
 
 
 def units_of(source: Source) -> Iterator[Unit | Problem]:
@@ -137,7 +138,7 @@ def work(unit: Unit) -> Done:
         done.positions["game_id"].extend([game_id] * len(texts))
         done.positions["ply"].extend(range(len(texts)))
         done.positions["position"].extend(texts)
-        done.positions["key"].extend(_keys(texts))
+        done.positions["key"].extend(map(_key_of, texts))
         kind = type(states[0].game)
         if kind not in secrets:
             secrets[kind] = has_secrets(states[0])
@@ -145,19 +146,6 @@ def work(unit: Unit) -> Done:
             view_rows(states, game_id, options, _POSITIONS, done.views)
     done.counters = {key: sorted(drop) for key, drop in _POSITIONS.counters.items()}
     return done
-
-
-def _keys(texts: list[str]) -> list[int]:
-    """`position_key` of each text, each text's worked out once."""
-    known, keys = _KEYS, []
-    for text in texts:
-        key = known.get(text)
-        if key is None:
-            if len(known) >= KEYS_KEPT:
-                known.clear()
-            key = known[text] = position_key(text)
-        keys.append(key)
-    return keys
 
 
 def _games(unit: Unit) -> Iterator[tuple[records.Record, list[core.State]] | records.RecordError]:
