@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -13,6 +14,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"  # screenshots and server logs (git-ignored)
@@ -228,3 +231,34 @@ def open_folded_tools(page) -> None:
     if "▸" in toggle.inner_text():
         toggle.click()
     page.get_by_role("button", name="Load position").first.wait_for(timeout=30_000)
+
+
+# --- a page at rest -----------------------------------------------------------------------------
+
+#: what a click may change: the move list's last ply, the highlight layer, the curtain and the
+#: look before it, the live lines, and whether Play can be pressed
+SIGNATURE = """() => JSON.stringify([
+    Array.from(document.querySelectorAll('.re-movelist [data-ply]')).map(e => e.dataset.ply).pop(),
+    Array.from(document.querySelectorAll('.re-board .re-highlight')).map(e => e.innerHTML),
+    Array.from(document.querySelectorAll('.re-curtain-button, .re-done-button'))
+        .map(e => e.offsetParent !== null),
+    Array.from(document.querySelectorAll('[aria-live]')).map(e => e.textContent),
+    Array.from(document.querySelectorAll('.re-side button'))
+        .filter(b => b.textContent === 'Play').map(b => b.disabled),
+])"""
+#: a page is settled when its signature stays the same this long: a move redraws the page in
+#: several messages (the highlight cleared, the list, the curtain coming down), and a page read
+#: half-way offers cells that are gone a moment later
+SETTLED_MS = 700
+
+
+def settle(page, limit_ms: int = 20_000) -> None:
+    """Wait until the page's signature stops changing (SETTLED_MS without a change), at most
+    `limit_ms`."""
+    deadline = time.monotonic() + limit_ms / 1000
+    while time.monotonic() < deadline:
+        before = page.evaluate(SIGNATURE)
+        try:
+            page.wait_for_function(f"() => ({SIGNATURE})() !== {json.dumps(before)}", timeout=SETTLED_MS)
+        except PlaywrightTimeout:
+            return

@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 import pytest
-from browser_support import ARTIFACTS, chromium_path, open_folded_tools, voila
+from browser_support import ARTIFACTS, chromium_path, open_folded_tools, settle, voila
 from playwright.sync_api import expect
 
 import rules_kernel as rk
@@ -291,16 +291,30 @@ def test_a_players_view_keeps_its_secrets_everywhere_on_the_page(browser, server
 
 
 def play_any_move(page) -> None:
-    """Play the first move of the 'Any move' menu, then lift the hand-over curtain."""
-    button = page.get_by_role("button", name="Play", exact=True)
+    """Play the first move of the 'Any move' menu, then hand over as players do: "Done — hand
+    over" after a look at what the turn turned up, then lift the curtain.
+
+    Each step reads the page at rest (`settle`): a move redraws the page in several messages,
+    and Play read half-way is still enabled a moment before the look at a turned card disables
+    it (a click then waited 30 s on a disabled button: CI, once in about ten runs)."""
+    settle(page)
     n = len(move_list(page))
-    if button.is_enabled():
+    button = page.get_by_role("button", name="Play", exact=True)
+    played = button.is_enabled()
+    if played:
         button.click()
         page.wait_for_function(PLAYED, arg=n, timeout=WAIT_MS)
+        settle(page)
+    done = page.locator(".re-done-button")
+    if done.count() and done.first.is_visible():
+        done.first.click()
+        expect(page.locator(".re-curtain-button").first).to_be_visible(timeout=WAIT_MS)
+        settle(page)
     curtain = page.get_by_role("button", name=re.compile("^Show .*'s view$"))
     if curtain.count() and curtain.first.is_visible():
         curtain.first.click()
-        page.wait_for_function(LIFTED, arg=n, timeout=WAIT_MS)
+        page.wait_for_function(LIFTED, arg=n if played else n - 1, timeout=WAIT_MS)
+        settle(page)
 
 
 #: a move was played (the list had `n` entries) and the page is drawn for what comes next:

@@ -14,10 +14,10 @@ import contextlib
 import json
 import math
 import re
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from browser_support import SIGNATURE, settle
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import rules_kernel as rk
@@ -399,14 +399,6 @@ LIT_CELLS = """() => {
 }"""
 HITS = """() => Array.from(document.querySelectorAll('.re-board .re-hits [data-cell]'))
     .map(e => [e.dataset.cell, e.getAttribute('aria-label') || ''])"""
-#: what a click may change: the move list's last ply, the highlight layer, the curtain
-SIGNATURE = """() => JSON.stringify([
-    Array.from(document.querySelectorAll('.re-movelist [data-ply]')).map(e => e.dataset.ply).pop(),
-    Array.from(document.querySelectorAll('.re-board .re-highlight')).map(e => e.innerHTML),
-    Array.from(document.querySelectorAll('.re-curtain-button, .re-done-button'))
-        .map(e => e.offsetParent !== null),
-    Array.from(document.querySelectorAll('[aria-live]')).map(e => e.textContent),
-])"""
 #: how long a click may stay unanswered before the next cell is tried. Every click answers
 #: (targets lit, or "Selection cleared: the Kodama on b2 has no move now.", issue 46 item 1),
 #: so this bounds a slow answer on a loaded machine, not a silence: a short bound there took
@@ -500,24 +492,6 @@ def play_by_clicks(page, actions: int, click: Callable, *, on_lit: Callable | No
             # a piece that has no move here: nothing to light (tried; the next one)
         settle(page)
     raise AssertionError(f"{actions} actions not played by clicking; clicked {clicked}")
-
-
-#: a page is settled when its signature stays the same this long: a move redraws the page in
-#: several messages (the highlight cleared, the list, the curtain coming down), and a page read
-#: half-way offers cells that are gone a moment later
-SETTLED_MS = 700
-
-
-def settle(page, limit_ms: int = 20_000) -> None:
-    """Wait until the page's signature stops changing (SETTLED_MS without a change), at most
-    `limit_ms`."""
-    deadline = time.monotonic() + limit_ms / 1000
-    while time.monotonic() < deadline:
-        before = page.evaluate(SIGNATURE)
-        try:
-            page.wait_for_function(f"() => ({SIGNATURE})() !== {json.dumps(before)}", timeout=SETTLED_MS)
-        except PlaywrightTimeout:
-            return
 
 
 # --- screenshots ----------------------------------------------------------------------------------
