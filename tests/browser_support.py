@@ -47,12 +47,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def voila(notebook: str, timeout: float = 180, *, published: bool = False) -> Iterator[str]:
+def voila(notebook: str, timeout: float = 180, *, published: bool = False, preheat: int = 0) -> Iterator[str]:
     """Start `voila notebooks/<notebook>` (or a notebook's path) on a free loopback port; yield
     its URL once it listens; stop it. (Readiness is the open port, not a page: asking for the
     page would run the notebook in a kernel nobody uses, and the first page is the test's.)
     `published`: with the publishing mode's page template (publish/share), as `./run
-    dashboard` starts it, instead of Voilà's own (which links a CDN for its icon font)."""
+    dashboard` starts it, instead of Voilà's own (which links a CDN for its icon font).
+    `preheat`: that many kernels kept ready with the notebook run (Voilà's pool, as the
+    publishing mode keeps them), for a module that opens many pages."""
     port = free_port()
     env, template = dict(os.environ), []
     if published:
@@ -73,6 +75,7 @@ def voila(notebook: str, timeout: float = 180, *, published: bool = False) -> It
                 "--Voila.ip=127.0.0.1",
                 "--show_tracebacks=True",
                 *template,
+                *(["--preheat_kernel=True", f"--pool_size={preheat}"] if preheat else []),
                 *KERNEL_TRANSPORT,
                 *PATIENT_EXECUTOR,
             ],

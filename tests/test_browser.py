@@ -38,7 +38,10 @@ PAGE_DUMP = """() => {
 
 @pytest.fixture(scope="module")
 def server():
-    with voila("explorer.ipynb") as url:
+    # one kernel kept ready with the notebook run (Voilà's pool, as the publishing mode keeps
+    # the explorer's): each of the module's pages starts its own, and the next one is made
+    # while a test plays instead of after it asks
+    with voila("explorer.ipynb", preheat=1) as url:
         yield url
 
 
