@@ -265,3 +265,10 @@ def settle(page, limit_ms: int = 20_000) -> None:
             page.wait_for_function(f"() => ({SIGNATURE})() !== {json.dumps(before)}", timeout=SETTLED_MS)
         except PlaywrightTimeout:
             return
+
+
+def answered(page, before: str, timeout_ms: int = 30_000) -> None:
+    """Wait until the page answers what was done when its signature was `before` (every click
+    answers: targets lit, a move played, a note), and the answer is drawn (`settle`)."""
+    page.wait_for_function(f"() => ({SIGNATURE})() !== {json.dumps(before)}", timeout=timeout_ms)
+    settle(page)

@@ -26,7 +26,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser_support import chromium_path, open_folded_tools
+from browser_support import SIGNATURE, answered, chromium_path, open_folded_tools
 from site_support import build_static_site as build
 
 from publish.static_site import SiteHandler, notebook_kinds
@@ -236,8 +236,9 @@ def test_the_explorer_plays_a_yokai_move_and_a_war_stories_flip_in_the_browser(b
         curtain.first.click()
     flipped = "() => document.querySelector('.re-movelist').innerText.includes('turns over a1')"
     for _ in range(2):  # a click chooses the card, a second turns it over where the page asks
+        before = page.evaluate(SIGNATURE)
         page.locator('.re-board [data-cell="a1"]').dispatch_event("pointerdown")
-        page.wait_for_timeout(1500)
+        answered(page, before)  # the card lit, or turned over: a condition, not a fixed wait
         if page.evaluate(flipped):
             break
     page.wait_for_function(flipped, timeout=30_000)
