@@ -275,7 +275,7 @@ class Heatmap:
 
 @dataclass(frozen=True)
 class ReferenceEntry:
-    """One entry of a game's reference panel (`Game.reference()`): a piece, a unit, a card or
+    """One entry of a game's reference panel (its "reference" part): a piece, a unit, a card or
     an action, with what it does in one line, in the rulebook's terms.
 
     `moves`: for a piece, the squares it reaches as (dx, dy) steps from where it stands, seen
@@ -294,10 +294,28 @@ class ReferenceEntry:
 
 #: What `game.heuristic`, `game.reference`, `game.data_options`, `game.seat_holdings`,
 #: `game.open_solved_table` and `game.solved_table_availability` give on a game whose class
-#: has no such method: a function of the game returning the callable, which forwards to the
+#: writes no such method: a function of the game returning the callable, which forwards to the
 #: game's part and warns once (DeprecationWarning). They were methods of `Game` before the
 #: parts (issue 45 item 2); `rules_kernel.parts` fills this in, as core knows no parts.
 DEPRECATED_CONVENIENCES: dict[str, Callable[[Game], Callable[..., Any]]] = {}
+
+
+class _MovedToParts:
+    """A method `Game` had before the parts: on a game (`game.heuristic(state, p)`) the
+    deprecated forward to its part; on a class nothing (AttributeError), so that the protocol
+    has no such hook and a game class that writes one is a game of the earlier docs. A plain
+    descriptor, not `Game.__getattr__`: a class with `__getattr__` makes every attribute of
+    its instances slower to read (CPython no longer specialises the lookups), and the rules
+    read `self.game.options` and the like in every move."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: Game | None, owner: type | None = None) -> Callable[..., Any]:
+        if game is None:
+            where = owner.__name__ if owner is not None else "Game"
+            raise AttributeError(f"{where}.{self.name}: a game's part now (rules_kernel.parts), not a method")
+        return DEPRECATED_CONVENIENCES[self.name](game)
 
 
 class Game:
@@ -363,13 +381,14 @@ class Game:
     #: different size in each game (docs/analysis.md, "Exploration per game")
     SEARCH_EXPLORATION: ClassVar[float | None] = None
 
-    def __getattr__(self, name: str) -> Any:
-        # only for names the instance and its class lack: `game.heuristic(state, p)` and the
-        # other methods the parts replaced (DEPRECATED_CONVENIENCES) answer, with a warning
-        convenience = DEPRECATED_CONVENIENCES.get(name)
-        if convenience is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return convenience(self)
+    # the methods the parts replaced (issue 45 item 2), for code that calls them on a game:
+    # each forwards to the game's part with a warning; none is a hook (`_MovedToParts`)
+    heuristic = _MovedToParts()
+    reference = _MovedToParts()
+    data_options = _MovedToParts()
+    seat_holdings = _MovedToParts()
+    open_solved_table = _MovedToParts()
+    solved_table_availability = _MovedToParts()
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))

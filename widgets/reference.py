@@ -1,7 +1,7 @@
 """A game's reference panel: what its pieces, units, cards and actions do, one line each.
 
 `reference_panel(game)` is a folded Accordion, "Reference: <title>", holding the entries the
-game declares (`Game.reference()`, rules_kernel/core.py) as a list under their headings: the
+game declares (its "reference" part, rules_kernel/parts.py) as a list under their headings: the
 name in bold (with its short mark), the line, and for a piece that moves by steps a small dot
 diagram (3x3 for single steps, 5x5 for longer ones and for sliders), whose `aria-label` says
 the moves in words. It names no game: everything comes from the declaration. Every text goes
