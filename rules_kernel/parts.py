@@ -46,7 +46,9 @@ __all__ = [
     "data_options",
     "heuristic",
     "heuristic_of",
+    "forget",
     "open_solved_table",
+    "part_of",
     "reference",
     "seat_holdings",
     "solved_table_availability",
@@ -99,12 +101,28 @@ def _zero(state: State, player: int) -> float:
 
 
 @functools.cache
+def part_of(cls: type[Game], name: str) -> Any | None:
+    """The object of a game class's part `name`, or None without it, looked up once a class:
+    the statistics ask it for every record (`rk.info` makes a game to answer, a To War! game
+    reads its unit table). Kept for the process's life: a class's PARTS does not change once
+    its games are played (`forget()` for a test that changes one)."""
+    found = info(cls)
+    return found.part(name) if found.has(name) else None
+
+
+@functools.cache
 def heuristic_of(cls: type[Game]) -> Callable[[State, int], float]:
     """The heuristic function of a game class, looked up once a class (the playouts' hot path
-    calls it for every position they score); 0.0 everywhere for a game without the part.
-    Kept for the process's life: a class's PARTS does not change once its games are played."""
-    found = info(cls)
-    return found.part("heuristic").heuristic if found.has("heuristic") else _zero
+    calls it for every position they score); 0.0 everywhere for a game without the part."""
+    found = part_of(cls, "heuristic")
+    return found.heuristic if found is not None else _zero
+
+
+def forget() -> None:
+    """Look the parts up again (a test that changes a class's PARTS, or registers a class
+    again under the same name)."""
+    part_of.cache_clear()
+    heuristic_of.cache_clear()
 
 
 def heuristic(state: State, player: int) -> float:
@@ -120,14 +138,14 @@ def reference(game: Game) -> list[ReferenceEntry]:
 
 def data_options(cls: type[Game], setting: int) -> dict[str, Any]:
     """The options of the `setting`-th setting of an experiment ({}: the defaults)."""
-    found = info(cls)
-    return found.part("statistics").data_options(setting) if found.has("statistics") else {}
+    found = part_of(cls, "statistics")
+    return found.data_options(setting) if found is not None else {}
 
 
 def seat_holdings(cls: type[Game], record: Record) -> dict[str, list[Any]]:
     """What each seat of a recorded game held ({} without the part)."""
-    found = info(cls)
-    return found.part("statistics").seat_holdings(record) if found.has("statistics") else {}
+    found = part_of(cls, "statistics")
+    return found.seat_holdings(record) if found is not None else {}
 
 
 def open_solved_table(game: Game) -> Any:

@@ -109,11 +109,11 @@ def test_the_heuristic_is_looked_up_once_a_game_class(monkeypatch):
     asked = []
     real_info = parts.info
     monkeypatch.setattr(parts, "info", lambda game: asked.append(game) or real_info(game))
-    parts.heuristic_of.cache_clear()
+    parts.forget()
     states = rk.playout(rk.load_game("war-stories").initial_state(), random.Random(2))
     scores = [agents.evaluate(state, 0) for state in states]
     assert asked == [rk.game_class("war-stories")] and len(scores) == len(states) > 10
-    parts.heuristic_of.cache_clear()
+    parts.forget()
 
 
 # --- a game written against the earlier docs: its parts as methods of the game ---------------
@@ -146,10 +146,10 @@ class OldNim(Nim):
 @pytest.fixture
 def old_nim():
     rk.register_game(OldNim)
-    parts.heuristic_of.cache_clear()
+    parts.forget()
     yield OldNim
     rk.unregister_game(OldNim.id)
-    parts.heuristic_of.cache_clear()
+    parts.forget()
 
 
 def test_a_game_of_the_earlier_docs_runs_everywhere_with_one_warning(old_nim, monkeypatch):
