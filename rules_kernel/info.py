@@ -40,7 +40,18 @@ from typing import Any
 from rules_kernel import registry
 from rules_kernel.core import Game, Heatmap, State
 
-__all__ = ["HOOK_METHODS", "PARTS", "STATE_PARTS", "GameInfo", "derived_from_hooks", "info"]
+__all__ = [
+    "HOOK_METHODS",
+    "PARTS",
+    "STATE_PARTS",
+    "GameInfo",
+    "HookPart",
+    "derived_from_hooks",
+    "hook_part",
+    "info",
+    "parts_line",
+    "state_class",
+]
 
 #: the parts a game may bring besides its rules, and the functions (or hooks) that make each
 PARTS: Mapping[str, str] = MappingProxyType(

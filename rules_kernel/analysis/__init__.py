@@ -244,7 +244,7 @@ def _engine_key(game: Game, name: str) -> str:
 
 
 def _open_table(game: Game) -> TableEngine:
-    """The game's declared solved table (`Game.SOLVED_TABLE`, opened by the game)."""
+    """The game's declared solved table (`Game.SOLVED_TABLE`, opened by `parts.open_solved_table`)."""
     if info(game).solved_table is None:
         raise RulesError(f"{game.id} declares no solved table")
     return TableEngine(parts.open_solved_table(game))
