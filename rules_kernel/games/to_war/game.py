@@ -1,7 +1,7 @@
 """`ToWar`: the game's options (the two armies, the strategic variant, the unit table), its
 units and each army's cards, reading a position text, and the declarations the rest of the
-project reads (core.Game: list order, heatmaps, heuristic, data defaults, seat holdings,
-reference), whose values live in `hints.py` and `reference.py`."""
+project reads (core.Game: list order, heatmaps) and the parts it names (`PARTS`: heuristic,
+data defaults and seat holdings, reference), which live in `hints.py` and `reference.py`."""
 
 from __future__ import annotations
 

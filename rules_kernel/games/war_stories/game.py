@@ -1,7 +1,8 @@
 """`WarStories`: the game's options (the rulebook's optional rules, the start squares, a cap on
 long games, what a move into one's own Haisen does), the initial position, reading a position
-text, and the declarations the rest of the project reads (core.Game: list order, the agents'
-heuristic, the reference panel), whose values live in `hints.py` and `reference.py`."""
+text, and the declarations the rest of the project reads (core.Game: list order) and the parts
+it names (`PARTS`: the agents' heuristic, the reference panel), which live in `hints.py` and
+`reference.py`."""
 
 from __future__ import annotations
 

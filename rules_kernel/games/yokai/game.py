@@ -1,9 +1,9 @@
 """The two Yōkai no Mori games: what differs between them (board, start, letters, promotion
 zone, royal Koropokkuru or try, drop restrictions: the rulebook's two versions), the game's one
 option, reading a position text, and the declarations the rest of the project reads (core.Game:
-list order, solved table, Fairy-Stockfish variant, heatmaps, the players' formats' names,
-heuristic, reference), whose values live in `hints.py`, `notation.py`, `scene.py` and
-`reference.py`."""
+list order, solved table, Fairy-Stockfish variant, heatmaps, the players' formats' names) and
+the parts it names (`PARTS`: heuristic, reference), whose values live in `hints.py`,
+`notation.py`, `scene.py` and `reference.py`."""
 
 from __future__ import annotations
 
