@@ -23,6 +23,8 @@ def evaluate(state: State, player: int) -> float:
         if not outcome.finished or outcome.winner is None:
             return 0.0
         return 1.0 if player in outcome.winners else -1.0
-    game_class = type(state.game)
-    estimate = HEURISTICS.get(game_class) or heuristic_of(game_class)  # found once a class
+    try:  # found once a class; a subscript is the cheapest read (a `get` call costs ~10 ns more)
+        estimate = HEURISTICS[type(state.game)]
+    except KeyError:
+        estimate = heuristic_of(type(state.game))
     return max(-0.99, min(0.99, estimate(state, player)))
