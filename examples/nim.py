@@ -49,48 +49,6 @@ def _from(low: int, high: int) -> Callable[[int], int]:
     return check
 
 
-class Nim(Game):
-    """The game and its options; `initial_state` and `from_text` make its positions."""
-
-    id = "nim"
-    title = "Nim"
-    # what the game is (rk.info("nim")): nothing hidden, no chance, nothing forgotten; and the
-    # parts it brings besides its rules (rules_kernel.info.PARTS)
-    HIDDEN_INFORMATION = False
-    CHANCE = False
-    MEMORY = False
-    PARTS = frozenset({"position text", "scene", "heuristic"})
-    OPTIONS: ClassVar[dict[str, Option]] = {
-        "counters": Option(12, "counters in the pile at the start", kind=int, check=_from(1, 30)),
-        "most": Option(3, "the most counters a turn may take", kind=int, check=_from(1, 9)),
-    }
-
-    def initial_state(self) -> NimState:
-        return NimState(self, left=self.options["counters"], side=0)
-
-    def from_text(self, text: str) -> NimState:
-        """A position from its text, '7 1': the counters left and the side to take (0, 1).
-        Anything else is a PositionTextError naming the field."""
-        return read_position(self.id, text, self._parse)
-
-    def _parse(self, fields: list[str]) -> NimState:
-        named = named_fields(fields, ("left", "side"))
-        left = whole_number(named["left"], "left")
-        if left > self.options["counters"]:
-            raise FieldError("left", f"{left} counters; the pile starts with {self.options['counters']}")
-        if named["side"] not in ("0", "1"):
-            raise FieldError("side", f"{named['side']!r}: 0 (the first player) or 1")
-        return NimState(self, left=left, side=int(named["side"]))
-
-    def heuristic(self, state: State, player: int) -> float:
-        """For the greedy agent (optional): the side to move loses when the pile is a multiple
-        of most + 1, so the greedy agent plays Nim perfectly."""
-        assert isinstance(state, NimState)
-        losing = state.left % (self.options["most"] + 1) == 0
-        for_mover = -0.5 if losing else 0.5
-        return for_mover if player == state.side else -for_mover
-
-
 @dataclass(frozen=True, repr=False)
 class NimState(State):
     """A position: the counters left and the side to take. Immutable; equal by position."""
@@ -143,3 +101,53 @@ class NimState(State):
             perspective=perspective,
             last_cells=self.last,
         )
+
+
+class NimTheory:
+    """The "heuristic" part (optional), for the greedy agent: the side to move loses when the
+    pile is a multiple of most + 1, so the greedy agent plays Nim perfectly."""
+
+    def heuristic(self, state: State, player: int) -> float:
+        assert isinstance(state, NimState)
+        losing = state.left % (state.game.options["most"] + 1) == 0
+        for_mover = -0.5 if losing else 0.5
+        return for_mover if player == state.side else -for_mover
+
+
+class Nim(Game):
+    """The game and its options; `initial_state` and `from_text` make its positions."""
+
+    id = "nim"
+    title = "Nim"
+    # what the game is (rk.info("nim")): nothing hidden, no chance, nothing forgotten; and the
+    # parts it brings besides its rules (rules_kernel.info.PARTS), each named to its object:
+    # the position's parts are NimState's hooks, the heuristic is NimTheory's
+    HIDDEN_INFORMATION = False
+    CHANCE = False
+    MEMORY = False
+    PARTS: ClassVar[dict[str, object]] = {
+        "position text": NimState,
+        "scene": NimState,
+        "heuristic": NimTheory(),
+    }
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "counters": Option(12, "counters in the pile at the start", kind=int, check=_from(1, 30)),
+        "most": Option(3, "the most counters a turn may take", kind=int, check=_from(1, 9)),
+    }
+
+    def initial_state(self) -> NimState:
+        return NimState(self, left=self.options["counters"], side=0)
+
+    def from_text(self, text: str) -> NimState:
+        """A position from its text, '7 1': the counters left and the side to take (0, 1).
+        Anything else is a PositionTextError naming the field."""
+        return read_position(self.id, text, self._parse)
+
+    def _parse(self, fields: list[str]) -> NimState:
+        named = named_fields(fields, ("left", "side"))
+        left = whole_number(named["left"], "left")
+        if left > self.options["counters"]:
+            raise FieldError("left", f"{left} counters; the pile starts with {self.options['counters']}")
+        if named["side"] not in ("0", "1"):
+            raise FieldError("side", f"{named['side']!r}: 0 (the first player) or 1")
+        return NimState(self, left=left, side=int(named["side"]))

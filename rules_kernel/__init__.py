@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_kernel import parts as parts  # the parts' functions, and the deprecated game.heuristic & co
 from rules_kernel.core import (
     CHANCE,
     Action,

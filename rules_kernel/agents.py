@@ -22,11 +22,13 @@ import math
 import random
 from typing import Any
 
+from rules_kernel import parts
 from rules_kernel.core import CHANCE, Game, Move, RulesError, State
 
 # `evaluate` lives below both this module and the analysis engines, which use it too (issue 45
 # item 5: analysis never imports the agents); it stays a public name here
 from rules_kernel.evaluation import evaluate as evaluate
+from rules_kernel.info import info
 
 
 def agent_view(state: State, player: int) -> State:
@@ -181,7 +183,7 @@ class PerfectAgent(Agent):
 
     def choose(self, view: State) -> Move:
         if self.tablebase is None:
-            self.tablebase = view.game.open_solved_table()
+            self.tablebase = parts.open_solved_table(view.game)
         return self.rng.choice(self.tablebase.optimal_moves(view))
 
 
@@ -302,7 +304,7 @@ def check_agent(spec: str, game: Game) -> None:
     agent = make_agent(spec)
     if isinstance(agent, FairyStockfishAgent):
         agent.engine(game.initial_state())  # opens (and keeps) the engine, or says why not
-    elif isinstance(agent, PerfectAgent) and type(game).SOLVED_TABLE is None:
+    elif isinstance(agent, PerfectAgent) and info(game).solved_table is None:
         raise RulesError(f"agent perfect: {game.id} declares no solved table")
-    elif isinstance(agent, PerfectAgent) and game.solved_table_availability() != "ready":
+    elif isinstance(agent, PerfectAgent) and parts.solved_table_availability(game) != "ready":
         raise RulesError(f"agent perfect: the solved table of {game.id} is not ready here")

@@ -46,10 +46,12 @@ from rules_kernel.core import (
     OptionError,
     Outcome,
     PositionTextError,
+    ReferenceEntry,
     SeatError,
     State,
 )
-from rules_kernel.info import PARTS, derived_from_hooks, info
+from rules_kernel.info import PARTS, STATE_PARTS, derived_from_hooks, info, parts_line, state_class
+from rules_kernel.parts import PROTOCOLS
 from rules_kernel.scene import Scene, Token
 
 __all__ = ["CheckResult", "GameCheck", "check_game"]
@@ -297,11 +299,10 @@ FACT_HOOKS = {
 }
 
 
-def _declaration(name: str, value: object) -> str:
-    """The line to write: `CHANCE = True`, `PARTS = frozenset({"scene", "words"})`."""
-    if isinstance(value, frozenset):
-        listed = ", ".join(f'"{part}"' for part in sorted(value))
-        return f"PARTS = frozenset({{{listed}}})" if value else "PARTS = frozenset()"
+def _declaration(cls: type[Game], name: str, value: object) -> str:
+    """The line to write: `CHANCE = True`, `PARTS = {"scene": NimState, ...}`."""
+    if name == "PARTS":
+        return parts_line(cls)
     return f"{name} = {value!r}"
 
 
@@ -1004,14 +1005,15 @@ class _Checker:
     # --- the info -----------------------------------------------------------------------------
     def _info(self) -> str:
         """The game declares what it is (rules_kernel.info), and the declarations agree with
-        the hooks it has: a part declared has its hooks, a hook written is declared."""
+        what it has: a position's part declared has its hooks, a hook written is declared, and
+        each other part's object has the part's functions (`rules_kernel.parts.PROTOCOLS`)."""
         cls = type(self.game)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # the check says it instead
             found = info(cls)
         hooks = derived_from_hooks(cls)
         if found.undeclared:
-            lines = "; ".join(_declaration(name, hooks[name]) for name in found.undeclared)
+            lines = "; ".join(_declaration(cls, name, hooks[name]) for name in found.undeclared)
             raise _Failed(
                 f"the game does not declare what it is (its info takes it from its hooks meanwhile): "
                 f"add to {cls.__qualname__} {lines}",
@@ -1022,15 +1024,61 @@ class _Checker:
                 raise _Failed(f"{name} = True, but the game has no {hook}", hook)
         if not cls.CHANCE and any(s.current_player == CHANCE for line in self.lines for s in line.states):
             raise _Failed("CHANCE = False, but the random games met chance nodes", "Game.CHANCE = True")
-        for part in sorted(found.parts ^ hooks["PARTS"]):
+        for part in sorted((found.parts ^ hooks["PARTS"]) & STATE_PARTS):
             if part in found.parts:
                 raise _Failed(f"PARTS names {part!r}, but the game lacks {PARTS[part]}", PARTS[part])
             raise _Failed(f"the game has {PARTS[part]}, but PARTS leaves {part!r} out", "Game.PARTS")
+        for part in sorted(found.parts):
+            self._part_object(part, found.part(part))
         facts = [name.lower().replace("_", " ") for name in FACT_HOOKS if getattr(cls, name)]
         return (
             f"declares {', '.join(facts) or 'no hidden information, chance or memory'}; "
             f"parts: {', '.join(sorted(found.parts)) or 'none'}"
         )
+
+    def _part_object(self, part: str, thing: object) -> None:
+        """The object named for `part` is what the part needs: the State class for the
+        position's parts; for the others an object with the part's functions, which answer
+        (a heuristic a number on the random games' positions, a reference a list of entries,
+        the statistics' first setting options the game takes)."""
+        cls = type(self.game)
+        if part in STATE_PARTS:
+            # the State class whose hooks make the part: the game's positions are its instances
+            # (a subclass of a game may keep its parent's PARTS with a State subclass of its own)
+            if not (isinstance(thing, type) and issubclass(state_class(cls), thing)):
+                raise _Failed(
+                    f"PARTS[{part!r}] is {_shown(thing)}; the position's parts name the game's State "
+                    f"class, {state_class(cls).__name__}",
+                    f'Game.PARTS: "{part}": {state_class(cls).__name__}',
+                )
+            return
+        protocol = PROTOCOLS[part]
+        if not isinstance(thing, protocol):
+            raise _Failed(
+                f"PARTS[{part!r}] is {_shown(thing)}, which lacks {PARTS[part].split(': ')[0]}",
+                f"Game.PARTS[{part!r}]: a module or object with {PARTS[part].split(': ')[0]}",
+            )
+        hook = f"PARTS[{part!r}]: {PARTS[part]}"
+        if part == "heuristic":
+            for line in self.lines:
+                for state in line.states:
+                    if state.is_terminal() or state.current_player == CHANCE:
+                        continue
+                    value = _call("heuristic(state, 0)", thing.heuristic, state, 0, hook=hook)
+                    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+                        where = f"random game {line.number}, position {_shown(state.to_text())}"
+                        raise _Failed(
+                            f"{where}: heuristic(state, 0) gave {_shown(value)}, not a number", hook
+                        )
+        elif part == "reference":
+            entries = _call("reference(game)", thing.reference, self.game, hook=hook)
+            if not isinstance(entries, list) or not all(isinstance(e, ReferenceEntry) for e in entries):
+                raise _Failed(f"reference(game) gave {_shown(entries)}, not a list of ReferenceEntry", hook)
+        elif part == "statistics":
+            options = _call("data_options(0)", thing.data_options, 0, hook=hook)
+            if not isinstance(options, dict):
+                raise _Failed(f"data_options(0) gave {_shown(options)}, not a dict of options", hook)
+            _call(f"the game with data_options(0) = {options!r}", cls, **options, hook=hook)
 
     def _drawable(self, scene: object, state: State, where: str) -> None:
         hook = "State.scene: a rules_kernel.scene.Scene (cells, tokens on them, zones)"

@@ -776,7 +776,7 @@ def _add_solve(sub) -> None:
         "solve",
         help="solve a game by retrograde analysis into a table",
         description="Builds the perfect-play table of a game that declares one ("
-        + ", ".join(g for g in rk.list_games() if rk.game_class(g).SOLVED_TABLE)
+        + ", ".join(g for g in rk.list_games() if rk.info(g).solved_table)
         + ") into the cache "
         "directory (RULES_EXPLORER_CACHE, default ~/.cache/rules-explorer), unpacks it for "
         "opening by memory map, and prints the time, the size on disk and the counts. "

@@ -14,15 +14,16 @@ Each game module subclasses `Game` and `State` and fills in a handful of hooks:
 
 Everything else (apply with legality checks, parse_move, outcome() computed once and cached,
 is_terminal(), perft, repr) is shared. Position text: `rules_kernel.position_text`.
-What the rest of the project needs of a game (its agents' heuristic, drawing hints, a solved
-table, the statistics' settings) the Game subclass declares too: see `Game` and
-docs/kernel.md, "Adding a game".
+What the rest of the project needs of a game besides its rules (drawing hints, a solved
+table, the formats' names) the Game subclass declares as class attributes; the parts it brings
+(its agents' heuristic, its reference panel, the statistics' settings) are objects it names in
+`PARTS`, asked through `rules_kernel.info` and `rules_kernel.parts`, never methods of `Game`:
+this module is the rules (issue 45 item 2; docs/kernel.md, "Adding a game").
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 import operator
 import random
@@ -30,10 +31,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
-
-if TYPE_CHECKING:
-    from rules_kernel.records import Record
+from typing import Any, ClassVar
 
 #: `State.current_player` at a chance node (a deal, a shuffle, a draw from a bag).
 CHANCE = -1
@@ -277,7 +275,7 @@ class Heatmap:
 
 @dataclass(frozen=True)
 class ReferenceEntry:
-    """One entry of a game's reference panel (`Game.reference()`): a piece, a unit, a card or
+    """One entry of a game's reference panel (its "reference" part): a piece, a unit, a card or
     an action, with what it does in one line, in the rulebook's terms.
 
     `moves`: for a piece, the squares it reaches as (dx, dy) steps from where it stands, seen
@@ -292,6 +290,32 @@ class ReferenceEntry:
     slides: bool = False
     short: str = ""
     group: str = ""
+
+
+#: What `game.heuristic`, `game.reference`, `game.data_options`, `game.seat_holdings`,
+#: `game.open_solved_table` and `game.solved_table_availability` give on a game whose class
+#: writes no such method: a function of the game returning the callable, which forwards to the
+#: game's part and warns once (DeprecationWarning). They were methods of `Game` before the
+#: parts (issue 45 item 2); `rules_kernel.parts` fills this in, as core knows no parts.
+DEPRECATED_CONVENIENCES: dict[str, Callable[[Game], Callable[..., Any]]] = {}
+
+
+class _MovedToParts:
+    """A method `Game` had before the parts: on a game (`game.heuristic(state, p)`) the
+    deprecated forward to its part; on a class nothing (AttributeError), so that the protocol
+    has no such hook and a game class that writes one is a game of the earlier docs. A plain
+    descriptor, not `Game.__getattr__`: a class with `__getattr__` makes every attribute of
+    its instances slower to read (CPython no longer specialises the lookups), and the rules
+    read `self.game.options` and the like in every move."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: Game | None, owner: type | None = None) -> Callable[..., Any]:
+        if game is None:
+            where = owner.__name__ if owner is not None else "Game"
+            raise AttributeError(f"{where}.{self.name}: a game's part now (rules_kernel.parts), not a method")
+        return DEPRECATED_CONVENIENCES[self.name](game)
 
 
 class Game:
@@ -314,8 +338,10 @@ class Game:
     CHANCE: ClassVar[bool | None] = None
     #: a player's view forgets what it saw (`State.forgets`)
     MEMORY: ClassVar[bool | None] = None
-    #: the parts it brings besides its rules, named as in `rules_kernel.info.PARTS`
-    PARTS: ClassVar[frozenset[str] | None] = None
+    #: the parts it brings besides its rules: each name of `rules_kernel.info.PARTS` to the
+    #: object that implements it (a module or an instance with the part's functions; the
+    #: State class for the position's parts): {"heuristic": hints, "scene": NimState, ...}
+    PARTS: ClassVar[Mapping[str, Any] | frozenset[str] | None] = None
 
     def team(self, player: int) -> int:
         """The side `player` plays for: its own seat, unless the game is played in teams
@@ -333,7 +359,8 @@ class Game:
     #: "pokkuru")}); names not listed split at spaces
     NAME_BREAKS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: the game's solved table, as "module:function": the function of the game id that opens
-    #: it (`open_solved_table`); None: the game is not solved
+    #: it (`rules_kernel.parts.open_solved_table`; the module's `availability(game_id)` says
+    #: whether it is there); None: the game is not solved
     SOLVED_TABLE: ClassVar[str | None] = None
     #: the Fairy-Stockfish variant that plays this game (its UCI_Variant); None: the engine
     #: does not (rules_kernel.analysis then searches with the tree search)
@@ -354,53 +381,14 @@ class Game:
     #: different size in each game (docs/analysis.md, "Exploration per game")
     SEARCH_EXPLORATION: ClassVar[float | None] = None
 
-    def heuristic(self, state: State, player: int) -> float:
-        """The agents' estimate of a position that is not over, for `player`, within about
-        [-1, 1] (agents clip it): material, control, ... Without one a game scores 0."""
-        return 0.0
-
-    def reference(self) -> list[ReferenceEntry]:
-        """A player's reference for this game with its options: its pieces or units, what a
-        card's numbers mean, its actions, one line each (the explorer's reference panel,
-        `widgets.reference`). Built from the game's own tables where it has them. The default:
-        none."""
-        return []
-
-    @classmethod
-    def data_options(cls, setting: int) -> dict[str, Any]:
-        """Statistics: the options of the `setting`-th game setting of an experiment (the data
-        files), when the settings should cycle through something, like To War!'s army pairs.
-        The default: the default options every time."""
-        return {}
-
-    @classmethod
-    def seat_holdings(cls, record: Record) -> dict[str, list[Any]]:
-        """Statistics: what each seat played with in a recorded game (a `records.Record`), by
-        kind: {"army": ["western", "southern"]} gives the games frame the columns army_0 and
-        army_1; a seat may hold a list ({"unit": [[...], [...]]}). The default: nothing."""
-        return {}
-
-    def open_solved_table(self) -> Any:
-        """The solved table this game declares (`SOLVED_TABLE`), opened; RulesError if it has
-        none, and whatever the table raises when it is not ready (a RulesError whose message
-        names no file or command, fit for a page; its `detail` does)."""
-        if self.SOLVED_TABLE is None:
-            raise RulesError(f"{self.id} has no solved table")
-        module_name, _, function = self.SOLVED_TABLE.partition(":")
-        opener: Any = importlib.import_module(module_name)
-        for name in function.split("."):
-            opener = getattr(opener, name)
-        return opener(self.id)
-
-    def solved_table_availability(self) -> str:
-        """Whether `open_solved_table` would work, without opening anything (cheap): "ready",
-        "preparing" (being built or unpacked, e.g. by the publishing set-up: ask again later)
-        or "absent" (no table, none declared, or the site does not offer perfect play). Asks
-        the `availability(game_id)` function of the module `SOLVED_TABLE` names."""
-        if self.SOLVED_TABLE is None:
-            return "absent"
-        module = importlib.import_module(self.SOLVED_TABLE.partition(":")[0])
-        return module.availability(self.id)
+    # the methods the parts replaced (issue 45 item 2), for code that calls them on a game:
+    # each forwards to the game's part with a warning; none is a hook (`_MovedToParts`)
+    heuristic = _MovedToParts()
+    reference = _MovedToParts()
+    data_options = _MovedToParts()
+    seat_holdings = _MovedToParts()
+    open_solved_table = _MovedToParts()
+    solved_table_availability = _MovedToParts()
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))

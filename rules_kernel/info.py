@@ -11,11 +11,19 @@ statistics, what they used to guess from which hooks a class overrides:
     (True, {})
 
 A game declares it on its `Game` subclass: `HIDDEN_INFORMATION`, `CHANCE`, `MEMORY` (the
-rules' facts) and `PARTS` (which of `PARTS` below it brings); the rest of the info is what the
-class declares already (`SOLVED_TABLE`, `FAIRY_STOCKFISH_VARIANT`, `HEATMAPS`, the formats'
-names). A game written before these declarations existed keeps working: the info takes each
-missing one from the hooks the class overrides, warns once (DeprecationWarning) and lists it in
-`undeclared`; `rules-explorer check-game` names the lines to add.
+rules' facts) and `PARTS`, a mapping from each part it brings (the names of `PARTS` below) to
+the object that implements it (issue 45 item 2): a module or an instance with plain functions
+(`heuristic(state, player)`, `reference(game)`, `data_options(setting)` and
+`seat_holdings(record)`; `rules_kernel.parts` writes each set as a Protocol), or, for the parts
+that are hooks of the position (position text, words, scene, editor), the game's `State` class.
+`info.part("heuristic")` is the object. The rest of the info is what the class declares already
+(`SOLVED_TABLE`, `FAIRY_STOCKFISH_VARIANT`, `HEATMAPS`, the formats' names).
+
+A game written before these declarations existed keeps working: the info takes each missing
+one from the hooks the class overrides, and a part from the methods it has (`Game.heuristic`,
+`reference`, `data_options`, `seat_holdings`, as the earlier docs had them: an adapter part
+calls them), warns once (DeprecationWarning) and lists it in `undeclared`;
+`rules-explorer check-game` names the lines to add.
 
 This module imports only `rules_kernel.core` and the registry (docs/architecture.md).
 """
@@ -25,23 +33,50 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from rules_kernel import registry
 from rules_kernel.core import Game, Heatmap, State
 
-__all__ = ["PARTS", "GameInfo", "derived_from_hooks", "info"]
+__all__ = [
+    "HOOK_METHODS",
+    "PARTS",
+    "STATE_PARTS",
+    "GameInfo",
+    "HookPart",
+    "derived_from_hooks",
+    "hook_part",
+    "info",
+    "parts_line",
+    "state_class",
+]
 
-#: the parts a game may bring besides its rules, and the hooks that make each
+#: the parts a game may bring besides its rules, and the functions (or hooks) that make each
 PARTS: Mapping[str, str] = MappingProxyType(
     {
         "position text": "State.to_text and Game.from_text: a position written as text and read back",
         "words": "State.action_text: each action in words (the move list)",
         "scene": "State.scene: a drawing of the position (the board)",
         "editor": "State.edit_pieces and State.edit: the board editor",
-        "reference": "Game.reference: the players' reference panel",
-        "heuristic": "Game.heuristic: the agents' estimate of a position",
+        "reference": "reference(game): the players' reference panel",
+        "heuristic": "heuristic(state, player): the agents' estimate of a position",
+        "statistics": "data_options(setting) and seat_holdings(record): the settings an experiment "
+        "cycles through, and what each seat of a recorded game held",
+    }
+)
+
+#: the parts that are hooks of the position: the game names its State class for them
+STATE_PARTS = frozenset({"position text", "words", "scene", "editor"})
+
+#: the other parts, with the methods a game class had for them before it named its parts
+#: (docs/kernel.md, "What changed"): a class that still has them gets an adapter part
+HOOK_METHODS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "heuristic": ("heuristic",),
+        "reference": ("reference",),
+        "statistics": ("data_options", "seat_holdings"),
     }
 )
 
@@ -80,6 +115,11 @@ class GameInfo:
     undeclared: tuple[str, ...] = ()
     #: the boolean option that turns the hidden information on, if only some settings hide
     hidden_when: str | None = None
+    #: the object of each part (`part(name)`): what the class names in `PARTS`, or an adapter
+    #: of its methods for a class written before (left out of equality: an adapter is made anew)
+    part_objects: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+    )
 
     def hides(self, options: Mapping[str, object]) -> bool:
         """Does a player's view hide anything in a game with these options? (To War! plain:
@@ -93,6 +133,20 @@ class GameInfo:
         if part not in PARTS:
             raise ValueError(f"no part {part!r}; the parts are {', '.join(PARTS)}")
         return part in self.parts
+
+    def part(self, name: str) -> Any:
+        """The object the game names for part `name` (a module, an instance, or its State class
+        for the position's parts); a LookupError naming the game and the parts it has when it
+        brings no such part (`has(name)` first, or `rules_kernel.parts` for the defaults)."""
+        if name not in PARTS:
+            raise ValueError(f"no part {name!r}; the parts are {', '.join(PARTS)}")
+        found = self.part_objects.get(name)
+        if found is None:
+            raise LookupError(
+                f"{self.title} ({self.id}) brings no {name!r} part; its parts: "
+                f"{', '.join(sorted(self.part_objects)) or 'none'}"
+            )
+        return found
 
 
 def info(game: str | Game | type[Game]) -> GameInfo:
@@ -116,16 +170,17 @@ def _info_of(cls: type[Game]) -> GameInfo:
     # declaration changed later (a test's monkeypatch) is seen; only the hooks' reading is kept
     game = cls()
     declared = _declarations(cls)
-    undeclared = tuple(name for name, value in declared.items() if value is None)
+    objects, adapted = _part_objects(cls, declared["PARTS"])
+    # PARTS as names alone (a frozenset, as the earlier docs had it) or parts taken from
+    # methods: the objects are not declared
+    objects_missing = bool(adapted) or not isinstance(cls.PARTS, Mapping)
+    undeclared = tuple(
+        name for name, value in declared.items() if value is None or (name == "PARTS" and objects_missing)
+    )
     derived = derived_from_hooks(cls) if undeclared else {}
     if undeclared and cls not in _WARNED:
         _WARNED.add(cls)
-        warnings.warn(
-            f"{cls.__qualname__} ({cls.id}) does not declare {', '.join(undeclared)}; they are taken "
-            "from the hooks it overrides (rules-explorer check-game says what to write)",
-            DeprecationWarning,
-            stacklevel=3,
-        )
+        warnings.warn(_warning(cls, undeclared, adapted), DeprecationWarning, stacklevel=3)
     facts = {name: derived[name] if value is None else value for name, value in declared.items()}
     counts = cls.OPTIONS["players"].choices if "players" in cls.OPTIONS else None
     return GameInfo(
@@ -137,7 +192,7 @@ def _info_of(cls: type[Game]) -> GameInfo:
         hidden_when=_hidden_when(cls, facts["HIDDEN_INFORMATION"]),
         chance=bool(facts["CHANCE"]),
         memory=bool(facts["MEMORY"]),
-        parts=frozenset(facts["PARTS"]),
+        parts=frozenset(facts["PARTS"]) | frozenset(adapted),
         solved_table=cls.SOLVED_TABLE,
         fairy_stockfish_variant=cls.FAIRY_STOCKFISH_VARIANT,
         formats=MappingProxyType(
@@ -151,7 +206,118 @@ def _info_of(cls: type[Game]) -> GameInfo:
         data_max_plies=cls.DATA_MAX_PLIES,
         search_exploration=cls.SEARCH_EXPLORATION,
         undeclared=undeclared,
+        part_objects=MappingProxyType(objects),
     )
+
+
+def _warning(cls: type[Game], undeclared: tuple[str, ...], adapted: tuple[str, ...]) -> str:
+    text = (
+        f"{cls.__qualname__} ({cls.id}) does not declare {', '.join(undeclared)}; they are taken "
+        "from the hooks it overrides"
+    )
+    if adapted:
+        methods = ", ".join(f"{cls.__qualname__}.{m}" for part in adapted for m in _hooks_of(cls, part))
+        text += f"; its methods {methods} are no longer the kernel's hooks: write {parts_line(cls)}"
+    return text + " (rules-explorer check-game says what to write)"
+
+
+def _part_objects(cls: type[Game], declared: frozenset[str] | None) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Each part's object, and the parts adapted from the methods of a class written before
+    the parts were objects. A method counts when the class's PARTS does not name its part, or
+    when a subclass wrote it below the PARTS it inherits (a game built on one of ours the old
+    way): what the class wrote last is what it meant."""
+    named = cls.PARTS if isinstance(cls.PARTS, Mapping) else {}
+    if named:
+        objects = dict(named)
+    else:  # names, or nothing: the position's parts are its State's hooks
+        names = declared if declared is not None else derived_from_hooks(cls)["PARTS"]
+        objects = {part: state_class(cls) for part in STATE_PARTS & set(names)}
+    parts_at = _defined_at(cls, "PARTS")
+    adapted = []
+    for part in HOOK_METHODS:
+        at = min((_defined_at(cls, method) for method in HOOK_METHODS[part]), default=None)
+        if _hooks_of(cls, part) and (part not in named or (at is not None and at < parts_at)):
+            objects[part] = hook_part(cls)
+            adapted.append(part)
+    return objects, tuple(adapted)
+
+
+def _defined_at(cls: type, name: str) -> int:
+    """How far up the class's MRO `name` is written (0: the class itself); past the end: never."""
+    return next((at for at, owner in enumerate(cls.__mro__) if name in vars(owner)), len(cls.__mro__))
+
+
+def _hooks_of(cls: type[Game], part: str) -> tuple[str, ...]:
+    """The methods of `part` (`HOOK_METHODS`) the class has: the earlier docs' hooks."""
+    return tuple(name for name in HOOK_METHODS.get(part, ()) if callable(getattr(cls, name, None)))
+
+
+@functools.cache
+def state_class(cls: type[Game]) -> type[State]:
+    """The class of the game's positions: the object of the position's parts (the base State
+    for a class that makes none, as a test's stand-in may: it has none of their hooks)."""
+    try:
+        return type(cls().initial_state())
+    except NotImplementedError:
+        return State
+
+
+class HookPart:
+    """The part of a game class written before parts were objects: its methods `heuristic`,
+    `reference`, `data_options`, `seat_holdings` (deprecated; `hook_part(cls)`)."""
+
+    def __init__(self, cls: type[Game]) -> None:
+        self.game_class = cls
+
+    def __repr__(self) -> str:
+        return f"HookPart({self.game_class.__qualname__})"
+
+    def heuristic(self, state: State, player: int) -> float:
+        return state.game.heuristic(state, player)  # type: ignore[attr-defined]
+
+    def reference(self, game: Game) -> list[Any]:
+        return game.reference()  # type: ignore[attr-defined]
+
+    def data_options(self, setting: int) -> dict[str, Any]:
+        method = getattr(self.game_class, "data_options", None)
+        return method(setting) if method is not None else {}
+
+    def seat_holdings(self, record: Any) -> dict[str, list[Any]]:
+        method = getattr(self.game_class, "seat_holdings", None)
+        return method(record) if method is not None else {}
+
+
+@functools.cache
+def hook_part(cls: type[Game]) -> HookPart:
+    """One adapter a class, so that each asking gets the same object."""
+    return HookPart(cls)
+
+
+def parts_line(cls: type[Game]) -> str:
+    """The PARTS to write for a class: each part it has, named to its object (the State class
+    for the position's parts; for a part still made of methods, the module to move them to)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        found = info(cls)
+    entries = []
+    for part in sorted(found.parts):
+        thing = found.part_objects.get(part)
+        if isinstance(thing, HookPart) or thing is None:
+            functions = " and ".join(f"{m}({_ARGUMENTS[m]})" for m in HOOK_METHODS.get(part, ()))
+            where = f"<a module with {functions}>" if functions else "<its object>"
+        else:
+            where = getattr(thing, "__name__", None) or type(thing).__name__
+        entries.append(f'"{part}": {where}')
+    return "PARTS = {" + ", ".join(entries) + "}"
+
+
+#: the arguments of each part's functions, as the lines to write name them
+_ARGUMENTS = {
+    "heuristic": "state, player",
+    "reference": "game",
+    "data_options": "setting",
+    "seat_holdings": "record",
+}
 
 
 def _hidden_when(cls: type[Game], declared: object) -> str | None:
@@ -170,15 +336,21 @@ def _hidden_when(cls: type[Game], declared: object) -> str | None:
 
 def _declarations(cls: type[Game]) -> dict[str, object]:
     parts = cls.PARTS
-    if parts is not None:
-        unknown = sorted(set(parts) - set(PARTS))
+    names = frozenset(parts) if parts is not None else None
+    if names is not None:
+        unknown = sorted(names - set(PARTS))
         if unknown:
             raise ValueError(f"{cls.__qualname__}.PARTS names {unknown}; the parts are {', '.join(PARTS)}")
+    if isinstance(parts, Mapping):
+        empty = sorted(part for part, thing in parts.items() if thing is None)
+        if empty:
+            raise ValueError(f"{cls.__qualname__}.PARTS names {empty} with no object (None)")
     return {
         "HIDDEN_INFORMATION": cls.HIDDEN_INFORMATION,
         "CHANCE": cls.CHANCE,
         "MEMORY": cls.MEMORY,
-        "PARTS": parts,
+        # names alone (a frozenset, as the earlier docs had it): declared, but not the objects
+        "PARTS": names,
     }
 
 
@@ -186,23 +358,23 @@ def _declarations(cls: type[Game]) -> dict[str, object]:
 def derived_from_hooks(cls: type[Game]) -> dict[str, object]:
     """The declarations as the hooks a class overrides suggest them: what the widgets and
     formats used to guess each time; the info of a class that lacks a declaration, and what
-    `check-game` compares the declarations with."""
-    state = type(cls().initial_state())
+    `check-game` compares the declarations with. The parts besides the position's come from
+    the methods the earlier docs had on the Game class (`HOOK_METHODS`)."""
+    state = state_class(cls)
 
-    def overrides(kind: type, name: str) -> bool:
-        return getattr(state if kind is State else cls, name) is not getattr(kind, name)
+    def overrides(name: str) -> bool:
+        return getattr(state, name) is not getattr(State, name)
 
     parts = {
-        "position text": overrides(State, "to_text") and overrides(Game, "from_text"),
-        "words": overrides(State, "action_text"),
-        "scene": overrides(State, "scene"),
-        "editor": overrides(State, "edit_pieces"),
-        "reference": overrides(Game, "reference"),
-        "heuristic": overrides(Game, "heuristic"),
+        "position text": overrides("to_text") and cls.from_text is not Game.from_text,
+        "words": overrides("action_text"),
+        "scene": overrides("scene"),
+        "editor": overrides("edit_pieces"),
     }
+    parts.update({part: bool(_hooks_of(cls, part)) for part in HOOK_METHODS})
     return {
-        "HIDDEN_INFORMATION": overrides(State, "view"),
-        "CHANCE": overrides(State, "chance_outcomes") or overrides(State, "sample_chance"),
-        "MEMORY": overrides(State, "forgets"),
+        "HIDDEN_INFORMATION": overrides("view"),
+        "CHANCE": overrides("chance_outcomes") or overrides("sample_chance"),
+        "MEMORY": overrides("forgets"),
         "PARTS": frozenset(name for name, present in parts.items() if present),
     }

@@ -6,7 +6,7 @@
 
 Every pair of agents plays `games_per_pair` games, the seats alternating (the first agent of
 the pair sits first in the even games); game i of the pair (a, b) is played with the seed
-"<seed>:<game>:<a>:<b>:<i>" and the game's settings `Game.data_options(i // 2)` (To War!
+"<seed>:<game>:<a>:<b>:<i>" and the game's settings `data_options(i // 2)` (its "statistics" part) (To War!
 cycles through its army pairs; both seatings of a setting are played), capped at the game's
 `DATA_MAX_PLIES` actions or a given cap. A win scores 1, a draw or an unfinished game 1/2.
 The ladder plays two-seat games only: 4-player War Chest (an option of the game, not a game
@@ -48,7 +48,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.stats import norm
 from tqdm.auto import tqdm
 
-from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
+from rules_kernel import core, parts, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.agents import check_agent
 from rules_kernel.core import RulesError
 from rules_kernel.simulate import EXPERIMENT_SEED, play_game
@@ -124,7 +124,7 @@ def matches(
     for a, b in itertools.combinations(agents, 2):
         for i in range(games_per_pair):
             seated = (a, b) if i % 2 == 0 else (b, a)
-            options = cls.data_options(i // 2)
+            options = parts.data_options(cls, i // 2)
             found.append(Match(game, a, b, i, seated, f"{seed}:{game}:{a}:{b}:{i}", options))
     return found
 

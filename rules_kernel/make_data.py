@@ -9,7 +9,7 @@ choice and agent stay apart:
 
 - `seats`: random against random, `--games` games per game. Both seats play alike, so any
   difference is the seat's (the first-player advantage). A game may cycle its settings
-  (`Game.data_options`): To War! cycles through all 12 army pairs as seated, so every army
+  (its "statistics" part, `data_options`): To War! cycles through all 12 army pairs as seated, so every army
   sits first as often as second; War Chest deals the armies at random (its basic game).
 - `agents`: greedy against random, half the games with greedy first and half with greedy
   second (`--agent-games` per seating), settings as above.

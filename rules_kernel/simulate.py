@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 
 from tqdm.auto import tqdm
 
-from rules_kernel import core, registry  # the registry, not the package face: docs/architecture.md
+from rules_kernel import core, parts, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.agents import agent_view, make_agent
 from rules_kernel.records import Record, RecordError, RecordWriter, one_line, scan_records
 
@@ -368,16 +368,16 @@ class Task:
 def experiment_task(game: str, experiment: str, index: int, seed: int = EXPERIMENT_SEED) -> Task:
     """Game `index` of `experiment` for `game`: its seating, options and seed.
 
-    The options are the game's for a setting (`Game.data_options`: To War! cycles through its
-    army pairs): setting `index` in `seats`; in `agents` the games 2k and 2k+1 share setting k
-    and swap the seats (greedy first in even games), so every setting is played from both.
-    Game i's seed is "<seed>:<experiment>:<game>:<i>": a run can be repeated exactly and more
-    games added later."""
+    The options are the game's for a setting (its "statistics" part, `data_options`: To War!
+    cycles through its army pairs): setting `index` in `seats`; in `agents` the games 2k and
+    2k+1 share setting k and swap the seats (greedy first in even games), so every setting is
+    played from both. Game i's seed is "<seed>:<experiment>:<game>:<i>": a run can be repeated
+    exactly and more games added later."""
     cls = registry.game_class(game)
     if experiment not in EXPERIMENTS:
         raise core.OptionError(f"unknown experiment {experiment!r}; experiments: {', '.join(EXPERIMENTS)}")
-    seats = cls(**cls.data_options(0)).num_players  # settings never change the number of seats
-    options = cls.data_options(index if experiment == "seats" else index // seats)
+    seats = cls(**parts.data_options(cls, 0)).num_players  # settings never change the number of seats
+    options = parts.data_options(cls, index if experiment == "seats" else index // seats)
     agents = ("random",) * seats
     if experiment == "agents":
         agents = tuple("greedy" if p == index % seats else "random" for p in range(seats))

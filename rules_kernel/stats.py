@@ -27,6 +27,7 @@ import pandas as pd
 from scipy.stats import binomtest
 from tqdm.auto import tqdm
 
+from rules_kernel import parts
 from rules_kernel.core import CHANCE, OptionError, RulesError
 from rules_kernel.records import Record, read_records
 from rules_kernel.registry import game_class
@@ -64,7 +65,7 @@ def games_frame(source: Records, *, progress: bool = False) -> pd.DataFrame:
     agents and agent_<seat> (categories), actions, moves, winner (nullable int), winners (a
     list: both players of a winning team), reason, ending (category: the reason before its
     details), finished, draw, seed and index (from the record's metadata, when simulated),
-    plus what each seat held as its game declares it (`Game.seat_holdings`): army_<seat> (To
+    plus what each seat held as its game declares it (its "statistics" part, `seat_holdings`): army_<seat> (To
     War!, category) or unit_<seat> (War Chest: a list of unit names)."""
     rows = [
         _game_row(i, record)
@@ -106,13 +107,14 @@ def _game_row(i: int, record: Record) -> dict[str, Any]:
 
 
 def seat_holdings(record: Record) -> dict[str, list[Any]]:
-    """What each seat played with, as its game reads it from the record (`Game.seat_holdings`:
-    To War!'s armies, War Chest's units); nothing for a game no longer registered."""
+    """What each seat played with, as its game reads it from the record (its "statistics" part,
+    `seat_holdings`: To War!'s armies, War Chest's units); nothing for a game no longer
+    registered or without the part."""
     try:
         game = game_class(record.game)
     except OptionError:
         return {}
-    return game.seat_holdings(record)
+    return parts.seat_holdings(game, record)
 
 
 def experiment_games(records: Iterable[Record]) -> pd.DataFrame:

@@ -14,6 +14,7 @@ import pytest
 
 import rules_kernel as rk
 from rules_kernel import analysis
+from rules_kernel import parts as game_parts
 from rules_kernel.analysis import Analysis, Limit, TableEngine, analyse, report, summary
 from rules_kernel.records import Record
 from rules_kernel.tablebase import Tablebase, TablebaseError, Value
@@ -120,7 +121,7 @@ def test_the_default_engines_by_game(monkeypatch):
 def test_a_game_declaring_its_solved_table_gets_the_table_engine(monkeypatch, table):
     if getattr(type(GAME), "SOLVED_TABLE", None) is None:
         pytest.skip("this kernel's games do not declare SOLVED_TABLE yet")
-    monkeypatch.setattr(type(GAME), "open_solved_table", lambda self: table)
+    monkeypatch.setattr(game_parts, "open_solved_table", lambda game: table)
     analysis.close_engines()
     try:
         assert analysis.default_engine_name(GAME) == "table"

@@ -15,6 +15,7 @@ import pytest
 
 import rules_kernel as rk
 from rules_kernel import ladder, records, stats
+from rules_kernel import parts as game_parts
 from rules_kernel.collection import CollectionError, import_collection, query
 
 YOKAI = rk.load_game("yokai-3x4")
@@ -106,7 +107,7 @@ def test_the_start_and_a_position_nobody_reached(yokai):
 
 def test_no_engine_value_without_a_table_and_a_note_saying_why(yokai, monkeypatch):
     state = YOKAI.initial_state().play(*TO_P)
-    monkeypatch.setattr(type(YOKAI), "solved_table_availability", lambda self: "absent")
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: "absent")
     table = yokai.from_position(state)
     assert table["engine"].isna().all() and table["engine_score"].isna().all()
     assert "not built here" in table.attrs["engine_note"]
@@ -122,11 +123,11 @@ def test_the_tree_search_values_the_moves_when_asked(yokai):
 
 
 def test_the_solved_table_values_the_moves_where_it_is_built(yokai):
-    if YOKAI.solved_table_availability() != "ready":
+    if game_parts.solved_table_availability(YOKAI) != "ready":
         pytest.skip("the Yōkai 3x4 table is not built here (rules-explorer solve yokai-3x4)")
     state = YOKAI.initial_state().play(*TO_P)
     table = yokai.from_position(state).set_index("notation")
-    best = {str(mv.move): str(mv.value) for mv in YOKAI.open_solved_table().best_moves(state)}
+    best = {str(mv.move): str(mv.value) for mv in game_parts.open_solved_table(YOKAI).best_moves(state)}
     for notation, value in table["engine"].items():
         assert value.startswith(best[notation].split(" (")[0].split(" in ")[0])
 

@@ -10,6 +10,7 @@ import pytest
 
 import rules_kernel as rk
 import widgets
+from rules_kernel import parts as game_parts
 from rules_kernel import records
 from rules_kernel.session import Session
 from rules_kernel.tablebase import MoveValue, Value
@@ -190,7 +191,7 @@ def test_perfect_play_is_offered_when_the_table_is_ready_and_marks_each_target(p
     game = rk.load_game("yokai-3x4")
     session = Session(game.initial_state())
     availability = {"now": "preparing"}
-    monkeypatch.setattr(type(game), "solved_table_availability", lambda self: availability["now"])
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: availability["now"])
     monkeypatch.setattr(runtime, "THREADS", False)  # the next call asks again, as in a browser
     agents = w.Dropdown(options=AGENTS, value="greedy")
     controller = ClickController(session.state)

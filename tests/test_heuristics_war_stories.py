@@ -7,14 +7,15 @@ spel": the player whose Daimyo stands in Haisen has lost)."""
 from __future__ import annotations
 
 import pytest
-from test_war_stories import GAME, position  # a dealt position from pieces and cards by square
+from test_war_stories import position  # a dealt position from pieces and cards by square
 
+from rules_kernel import parts as game_parts
 from rules_kernel.games.war_stories import SQUARES
 
 
 def test_it_is_the_same_position_seen_from_both_sides():
     s = position({"c1": "D", "d1": "S", "c7": "d", "f5": "h"}, {"c6": "ki", "b6": "he"}, side=1)
-    assert GAME.heuristic(s, 0) == -GAME.heuristic(s, 1)
+    assert game_parts.heuristic(s, 0) == -game_parts.heuristic(s, 1)
 
 
 def test_an_enemy_daimyo_with_fewer_safe_squares_scores_better():
@@ -23,7 +24,7 @@ def test_an_enemy_daimyo_with_fewer_safe_squares_scores_better():
     pieces = {"c1": "D", "f1": "S", "c7": "d", "a4": "s"}
     open_board = position(pieces, side=1)
     hemmed = position(pieces, {"b7": "he", "b6": "ki", "c6": "kbr", "d6": "he"}, side=1)
-    assert GAME.heuristic(hemmed, 0) > GAME.heuristic(open_board, 0)
+    assert game_parts.heuristic(hemmed, 0) > game_parts.heuristic(open_board, 0)
 
 
 def test_a_check_at_hand_on_a_daimyo_that_cannot_flee_is_nearly_a_win():
@@ -33,7 +34,7 @@ def test_a_check_at_hand_on_a_daimyo_that_cannot_flee_is_nearly_a_win():
     cards = {"b7": "he", "b6": "ki", "c6": "kbr", "d6": "he"}
     reaches = position({"c1": "D", "c3": "K", "c7": "d", "d7": "s"}, cards, side=1)
     far = position({"c1": "D", "f1": "K", "c7": "d", "d7": "s"}, cards, side=1)
-    assert GAME.heuristic(reaches, 0) > GAME.heuristic(far, 0) + 0.2
+    assert game_parts.heuristic(reaches, 0) > game_parts.heuristic(far, 0) + 0.2
 
 
 def test_our_own_daimyo_in_danger_counts_against_us():
@@ -41,7 +42,7 @@ def test_our_own_daimyo_in_danger_counts_against_us():
     cards = {"b1": "he", "b2": "ki", "c2": "kbr", "d2": "he"}
     threatened = position({"c1": "D", "d1": "S", "c7": "d", "c5": "k"}, cards, side=0)
     far = position({"c1": "D", "d1": "S", "c7": "d", "f7": "k"}, cards, side=0)
-    assert GAME.heuristic(threatened, 0) < GAME.heuristic(far, 0) - 0.2
+    assert game_parts.heuristic(threatened, 0) < game_parts.heuristic(far, 0) - 0.2
 
 
 def test_a_piece_the_side_to_move_can_take_for_nothing_counts_for_it():
@@ -49,8 +50,8 @@ def test_a_piece_the_side_to_move_can_take_for_nothing_counts_for_it():
     pion van de tegenstander 'slaan'"): an undefended Ashigaru in a white Shinobi's line,
     White to move, is worth most of its value to White; Black to move, it can step away."""
     pieces = {"a1": "D", "c3": "S", "f7": "d", "c6": "a"}
-    white_to_move = GAME.heuristic(position(pieces, side=0), 0)
-    black_to_move = GAME.heuristic(position(pieces, side=1), 0)
+    white_to_move = game_parts.heuristic(position(pieces, side=0), 0)
+    black_to_move = game_parts.heuristic(position(pieces, side=1), 0)
     assert white_to_move > black_to_move + 0.1
 
 
@@ -63,11 +64,11 @@ def test_a_second_ki_in_a_second_turn_running_is_counted_as_the_chance_of_losing
     cards = {"a3": "ki", "b3": "ki", "c3": "kbr", "d3": "he", "e3": "he"}
     calm = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1)
     at_risk = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1, two_ki=(True, False))
-    white, black = GAME.heuristic(calm, 0), GAME.heuristic(calm, 1)
-    assert GAME.heuristic(at_risk, 0) == pytest.approx(white / 2 - 0.5)
-    assert GAME.heuristic(at_risk, 1) == pytest.approx(black / 2 + 0.5)
+    white, black = game_parts.heuristic(calm, 0), game_parts.heuristic(calm, 1)
+    assert game_parts.heuristic(at_risk, 0) == pytest.approx(white / 2 - 0.5)
+    assert game_parts.heuristic(at_risk, 1) == pytest.approx(black / 2 + 0.5)
     black_had_two = position(pieces, cards, side=0, face_up=SQUARES["a3"], flips=1, two_ki=(False, True))
-    assert GAME.heuristic(black_had_two, 0) == white  # only the side turning cards can lose so
+    assert game_parts.heuristic(black_had_two, 0) == white  # only the side turning cards can lose so
 
 
 def test_a_hemmed_in_daimyo_next_to_cards_an_engun_may_fill_counts_against_it():
@@ -91,8 +92,11 @@ def test_a_hemmed_in_daimyo_next_to_cards_an_engun_may_fill_counts_against_it():
     assert exposure({"b2": "ki", "a5": "he"}, {"a3": "A"}) == 1  # its own Ashigaru blocks the line
     # in the heuristic: the card on c2 is a Kibatai's entry that would be Haisen at once
     pieces = {"a1": "D", "b1": "S", "a2": "S", "b2": "A", "f7": "d"}
-    hemmed = GAME.heuristic(position(pieces, {"c2": "he"}), 0)
-    assert GAME.heuristic(position(pieces), 0) - hemmed > 0.08
+    hemmed = game_parts.heuristic(position(pieces, {"c2": "he"}), 0)
+    assert game_parts.heuristic(position(pieces), 0) - hemmed > 0.08
     # the same card with a square to flee to (b1 free) counts no such danger
     free = {"a1": "D", "a2": "S", "b2": "A", "f7": "d", "f1": "S"}
-    assert abs(GAME.heuristic(position(free, {"c2": "he"}), 0) - GAME.heuristic(position(free), 0)) < 0.03
+    assert (
+        abs(game_parts.heuristic(position(free, {"c2": "he"}), 0) - game_parts.heuristic(position(free), 0))
+        < 0.03
+    )

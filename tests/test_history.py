@@ -10,6 +10,7 @@ import datetime
 import pytest
 
 import widgets
+from rules_kernel import parts as game_parts
 from rules_kernel.core import Turn
 from widgets.explorer import ALL_SEEING, FOLLOW_TURN
 from widgets.movelist import MoveList, turns_of
@@ -239,9 +240,8 @@ def test_a_position_of_another_game_offers_to_switch():
 def test_the_perfect_play_switch_follows_the_tables_availability(monkeypatch, availability):
     """Issue #22 item 6: offered when ready, 'being prepared' and off while the server builds
     it, not offered at all where there is none; never a path or a command on the page."""
-    import rules_kernel as rk
 
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: availability)
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: availability)
     ex = widgets.Explorer("yokai-3x4")
     shown = ex.perfect.layout.display != "none"
     assert shown == (availability != "absent")

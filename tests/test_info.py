@@ -18,7 +18,7 @@ import pytest
 
 import rules_kernel as rk
 from rules_kernel import check, formats
-from rules_kernel.info import PARTS, GameInfo, derived_from_hooks, info
+from rules_kernel.info import PARTS, STATE_PARTS, GameInfo, derived_from_hooks, info
 
 FACTS = {  # game id: (hidden information, chance, memory)
     "yokai-3x4": (False, False, False),
@@ -38,7 +38,12 @@ def test_every_game_declares_what_it_is_and_the_hooks_agree(game_id):
     assert (found.hidden_information, found.chance, found.memory) == FACTS[game_id]
     hooks = derived_from_hooks(rk.game_class(game_id))
     assert (hooks["HIDDEN_INFORMATION"], hooks["CHANCE"], hooks["MEMORY"]) == FACTS[game_id]
-    assert found.parts == hooks["PARTS"] == frozenset(PARTS)  # all five games bring every part
+    # every game brings the position's parts, a reference and a heuristic; the games whose
+    # seats hold something (To War!'s armies, War Chest's units) their statistics
+    statistics = {"statistics"} if game_id in ("to-war", "war-chest") else set()
+    assert found.parts == STATE_PARTS | {"reference", "heuristic"} | statistics
+    assert hooks["PARTS"] & STATE_PARTS == STATE_PARTS  # the State's hooks, as declared
+    assert not hooks["PARTS"] - STATE_PARTS  # no methods left on the Game class for parts
     assert found.id == game_id and found.title == rk.game_class(game_id).title
 
 
@@ -60,7 +65,8 @@ def test_the_info_by_id_instance_or_class_and_what_else_it_says():
 
 
 def _legacy_game() -> type[rk.Game]:
-    """A game written before the declarations: an open game with a hidden hand, no editor."""
+    """A game written before the declarations: an open game with a hidden hand, no editor, and
+    its heuristic a method of the game (as the earlier docs had it)."""
     from examples.nim import Nim, NimState
 
     class SecretState(NimState):
@@ -75,7 +81,14 @@ def _legacy_game() -> type[rk.Game]:
         def initial_state(self):
             return SecretState(self, left=self.options["counters"], side=0)
 
+        def heuristic(self, state, player):
+            return 0.25
+
     return Legacy
+
+
+def SecretState_of(cls):  # noqa: N802 - names the class it returns
+    return type(cls().initial_state())
 
 
 def test_a_game_without_the_declarations_is_read_from_its_hooks_with_one_warning():
@@ -85,21 +98,25 @@ def test_a_game_without_the_declarations_is_read_from_its_hooks_with_one_warning
     assert found.undeclared == ("HIDDEN_INFORMATION", "CHANCE", "MEMORY", "PARTS")
     assert (found.hidden_information, found.chance, found.memory) == (True, False, False)
     assert found.parts == {"position text", "scene", "heuristic"}
+    assert found.part("scene") is SecretState_of(legacy) and found.part("heuristic").heuristic
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         assert info(legacy) == found  # once per class
     report = rk.check_game(legacy, games=2)
     failed = report.result(check.INFO)
     assert failed.status == check.FAILED and "HIDDEN_INFORMATION = True; CHANCE = False" in failed.detail
-    assert 'PARTS = frozenset({"heuristic", "position text", "scene"})' in failed.detail
+    assert (
+        'PARTS = {"heuristic": <a module with heuristic(state, player)>, "position text": '
+        'SecretState, "scene": SecretState}' in failed.detail
+    )
 
 
 def test_the_check_names_a_declared_part_or_fact_without_its_hook():
-    from examples.nim import Nim
+    from examples.nim import Nim, NimState, NimTheory
 
     class Boasting(Nim):
         id = "nim-boasting"
-        PARTS = frozenset({"position text", "scene", "heuristic", "editor"})
+        PARTS = {**Nim.PARTS, "editor": NimState}
 
     failed = rk.check_game(Boasting, games=2).result(check.INFO)
     assert failed.status == check.FAILED
@@ -107,10 +124,30 @@ def test_the_check_names_a_declared_part_or_fact_without_its_hook():
 
     class Modest(Nim):
         id = "nim-modest"
-        PARTS = frozenset({"position text", "scene"})
+        PARTS = {"position text": NimState}
 
     failed = rk.check_game(Modest, games=2).result(check.INFO)
-    assert "the game has Game.heuristic" in failed.detail and failed.hook == "Game.PARTS"
+    assert "the game has State.scene" in failed.detail and failed.hook == "Game.PARTS"
+
+    class Misnamed(Nim):
+        id = "nim-misnamed"
+        PARTS = {**Nim.PARTS, "reference": NimTheory()}  # an object without reference(game)
+
+    failed = rk.check_game(Misnamed, games=2).result(check.INFO)
+    assert (
+        failed.detail.startswith("PARTS['reference'] is NimTheory")
+        and "lacks reference(game)" in failed.detail
+    )
+
+    class Wrong(Nim):
+        id = "nim-wrong"
+        PARTS = {
+            **Nim.PARTS,
+            "heuristic": type("Words", (), {"heuristic": staticmethod(lambda s, p: "good")}),
+        }
+
+    failed = rk.check_game(Wrong, games=2).result(check.INFO)
+    assert "heuristic(state, 0) gave 'good', not a number" in failed.detail
 
     class Secretive(Nim):
         id = "nim-secretive"
@@ -129,7 +166,7 @@ def test_the_widgets_and_formats_ask_the_declarations_not_the_hooks(monkeypatch)
     assert not presentation.has_secrets(rk.load_game("yokai-3x4")) and editor.has_editor(state)
     assert presentation.forgetting(rk.load_game("war-stories").initial_state())
     monkeypatch.setattr(yokai, "HIDDEN_INFORMATION", True)
-    monkeypatch.setattr(yokai, "PARTS", frozenset(PARTS) - {"editor"})
+    monkeypatch.setattr(yokai, "PARTS", {k: v for k, v in yokai.PARTS.items() if k != "editor"})
     monkeypatch.setattr(war_stories, "MEMORY", False)
     assert presentation.has_secrets(rk.load_game("yokai-3x4")) and not editor.has_editor(state)
     assert not presentation.forgetting(rk.load_game("war-stories").initial_state())

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import rules_kernel as rk
 import widgets
 from rules_kernel import analysis
+from rules_kernel import parts as game_parts
 from rules_kernel.analysis import table
 from rules_kernel.tablebase import MoveValue, Value
 
@@ -72,12 +72,12 @@ def engines():
 @pytest.fixture
 def ready(monkeypatch):
     """The solved table ready, as the game itself answers (rules_kernel.tablebase.availability)."""
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: "ready")
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: "ready")
 
 
 @pytest.fixture
 def opened(monkeypatch, ready):
-    """The game's table opener (`Game.open_solved_table`, what `get_engine(game, "table")`
+    """The game's table opener (`rules_kernel.parts.open_solved_table`, what `get_engine(game, "table")`
     calls) giving a StandInTable, recording the module of each caller."""
     callers: list[str] = []
 
@@ -85,7 +85,7 @@ def opened(monkeypatch, ready):
         callers.append(inspect.stack()[1].frame.f_globals["__name__"])
         return StandInTable()
 
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "open_solved_table", open_stand_in)
+    monkeypatch.setattr(game_parts, "open_solved_table", open_stand_in)
     return callers
 
 
@@ -102,7 +102,7 @@ def test_the_switch_shows_what_the_protocols_table_engine_says(engines, ready, m
     def no_table(self):
         raise AssertionError("the page opened the solved table itself")
 
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "open_solved_table", no_table)
+    monkeypatch.setattr(game_parts, "open_solved_table", no_table)
     ex = widgets.Explorer("yokai-3x4")
     ex.perfect.value = True
     assert ex.perfect.value and ex.message.value == "" and ex.perfect_play.engine is fake
@@ -148,7 +148,7 @@ def test_readiness_and_the_perfect_agent_come_from_the_table_engine(engines, mon
     monkeypatch.setattr(
         table, "availability", lambda game: states["now"] if game.id == "yokai-3x4" else "absent"
     )
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: "absent")
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: "absent")
     ex = widgets.Explorer("yokai-3x4")
     assert ex.perfect.layout.display != "none" and not ex.perfect.disabled
     assert "perfect" in [value for _, value in ex.agent_kind.options]
@@ -163,7 +163,7 @@ def test_a_tick_before_the_table_is_ready_leaves_the_engine_to_be_opened_later(e
     table refused by get_engine stays refused until close_engines: the analysis panel would
     lose it too); once ready, the same switch opens it."""
     states = {"now": "preparing"}
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: states["now"])
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: states["now"])
     ex = widgets.Explorer("yokai-3x4")
     ex.perfect.value = True
     assert not ex.perfect.value and "being prepared" in ex.message.value and opened == []
@@ -179,7 +179,7 @@ def test_a_table_no_longer_ready_turns_the_switch_off_at_the_next_redraw(engines
     turned the switch off while holding the switch's lock, whose own redraw then waited on
     that lock for ever: the redraw runs in a thread here so that a hang fails the test.)"""
     states = {"now": "ready"}
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: states["now"])
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: states["now"])
     ex = widgets.Explorer("yokai-3x4")
     ex.perfect.value = True
     assert "wins in 12 plies" in ex.status.value

@@ -769,7 +769,7 @@ AVAILABILITY_NOTEBOOK = """import rules_kernel as rk
 for game_id in rk.list_games():
     game = rk.game_class(game_id)()
     if game.SOLVED_TABLE:
-        print("perfect play:", game.solved_table_availability())"""
+        print("perfect play:", rk.parts.solved_table_availability(game))"""
 
 
 def test_the_set_up_prepares_every_declared_table_with_the_cli(compiled_tablebase, tmp_path, monkeypatch):

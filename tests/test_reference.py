@@ -1,5 +1,6 @@
-"""The reference panel (issue #22 item 5): each game declares its reference (`Game.reference()`,
-from its own tables), and `widgets.reference.reference_panel` shows it, escaped, folded.
+"""The reference panel (issue #22 item 5): each game declares its reference (its "reference"
+part, `parts.reference(game)`, from its own tables), and `widgets.reference.reference_panel`
+shows it, escaped, folded.
 
 The content follows the rulebooks in rules/: Yōkai no Mori's pieces move "ein Feld weit in die
 Richtungen die durch die farbigen Punkte vorgegeben sind" (the dots the diagrams draw); To
@@ -17,6 +18,7 @@ import pytest
 from test_toy_game import Nim
 
 import rules_kernel as rk
+from rules_kernel import parts
 from rules_kernel.core import Game, ReferenceEntry
 from rules_kernel.games import war_chest, yokai
 from rules_kernel.games.war_chest import reference as war_chest_reference
@@ -27,7 +29,7 @@ from widgets.reference import NONE_YET, moves_in_words, reference_html, referenc
 @pytest.mark.parametrize("game_id", rk.list_games())
 def test_every_game_has_a_reference_and_the_panel_lists_it(game_id):
     game = rk.load_game(game_id)
-    entries = game.reference()
+    entries = parts.reference(game)
     assert entries and all(isinstance(e, ReferenceEntry) for e in entries)
     for entry in entries:
         assert entry.name.strip() and entry.line.strip()
@@ -57,7 +59,7 @@ def test_yokai_steps_are_the_moves_of_a_lone_piece_in_the_centre(game_class):
     files, ranks = game.FILES, game.RANKS
     square = (ranks - game.ZONE_DEPTH) // 2 * files + files // 2
     kinds = {name: kind for kind, name in yokai.KIND_NAMES.items()}
-    pieces = [e for e in game.reference() if e.moves]
+    pieces = [e for e in parts.reference(game) if e.moves]
     assert {e.name for e in pieces} == {yokai.KIND_NAMES[k] for k in game.LETTERS}
     for entry in pieces:
         board = [yokai.EMPTY] * (files * ranks)
@@ -76,13 +78,13 @@ def test_yokai_steps_are_the_moves_of_a_lone_piece_in_the_centre(game_class):
 
 
 def test_yokai_moves_in_words_for_the_screen_reader():
-    entries = {e.name: e for e in rk.load_game("yokai-3x4").reference()}
+    entries = {e.name: e for e in parts.reference(rk.load_game("yokai-3x4"))}
     assert moves_in_words(entries["Kodama"]) == "one square forward"
     assert moves_in_words(entries["Tanuki"]) == "one square forward, right, back or left"
     assert moves_in_words(entries["Kodama Samurai"]) == (
         "one square forward, forward-right, right, back, left or forward-left"
     )
-    knight = next(e for e in rk.load_game("war-stories").reference() if e.name == "Kibatai")
+    knight = next(e for e in parts.reference(rk.load_game("war-stories")) if e.name == "Kibatai")
     assert moves_in_words(knight).startswith(
         "to the square 2 forward and 1 right, 1 forward and 2 right, 1 back"
     )
@@ -90,7 +92,7 @@ def test_yokai_moves_in_words_for_the_screen_reader():
 
 def test_war_chest_has_one_line_per_unit_of_the_box_from_its_tables():
     game = rk.load_game("war-chest")
-    units = [e for e in game.reference() if e.group == "Units"]
+    units = [e for e in parts.reference(game) if e.group == "Units"]
     assert [e.name for e in units] == [war_chest.NAMES[u] for u in war_chest.UNITS]
     lines = dict(zip(war_chest.UNITS, (e.line for e in units), strict=True))
     for unit, line in lines.items():
@@ -101,16 +103,16 @@ def test_war_chest_has_one_line_per_unit_of_the_box_from_its_tables():
     # the words and the table of tactics name the same units
     assert set(war_chest_reference.TACTIC_WORDS) | {"royal-guard"} == war_chest_reference.tactic_units()
     assert set(war_chest_reference.TACTIC_OF_COIN) <= set(TACTICS)
-    revised = {e.name: e.line for e in rk.load_game("war-chest", royal_guard="revised").reference()}
+    revised = {e.name: e.line for e in parts.reference(rk.load_game("war-chest", royal_guard="revised"))}
     assert "to a location you control" in revised["Royal Guard"]
     assert "to a location you control" not in lines["royal-guard"]
-    actions = [e.name for e in game.reference() if e.group == "Coin actions"]
+    actions = [e.name for e in parts.reference(game) if e.group == "Coin actions"]
     assert {"Deploy", "Bolster", "Recruit", "Move", "Control", "Attack", "Tactic"} <= set(actions)
 
 
 def test_to_war_explains_the_two_numbers_and_lists_each_armys_units_from_the_table():
     game = rk.load_game("to-war")
-    entries = game.reference()
+    entries = parts.reference(game)
     numbers = entries[0]
     assert numbers.name == "Attack/defence" and "+2 from the side" in numbers.line
     for unit in game.units.values():
@@ -123,13 +125,14 @@ def test_to_war_explains_the_two_numbers_and_lists_each_armys_units_from_the_tab
     for row in rows:
         if row["code"] == "BED":
             row["attack"] = 9
-    own = rk.load_game("to-war", units=rows).reference()
+    own = parts.reference(rk.load_game("to-war", units=rows))
     assert "attack 9, defence 3" in next(e.line for e in own if e.short == "BED")
     assert "provisional" not in own[0].line and "provisional" in numbers.line
 
 
 class Hostile(Game):
-    """A game whose reference holds markup: the panel shows it as text."""
+    """A game whose reference holds markup: the panel shows it as text. Written the earlier
+    docs' way, its reference a method of the game (an adapter part, deprecated)."""
 
     id = "hostile-reference"
     title = "<b>Bold</b> & co"
@@ -159,7 +162,7 @@ def test_the_panel_escapes_every_text_of_an_entry():
 def test_a_game_without_a_reference_says_so():
     """The toy Nim of test_toy_game declares none: the default is empty, the panel says so."""
     nim = Nim()
-    assert nim.reference() == []
+    assert parts.reference(nim) == []
     panel = reference_panel(nim)
     assert panel.titles == ("Reference: Toy Nim",)
     panel.selected_index = 0
@@ -178,7 +181,7 @@ def test_to_war_reference_describes_exactly_the_marks_its_cards_carry():
     from widgets.layout import layout_scene
 
     game = rk.load_game("to-war")
-    text = " ".join(f"{e.name}: {e.line}" for e in game.reference())
+    text = " ".join(f"{e.name}: {e.line}" for e in parts.reference(game))
     assert "♛" in text and "arrows; here" in text and "↑" not in text and "↕" not in text
     start = game.initial_state().scene()
     for elite in (True, False):

@@ -30,6 +30,7 @@ import pytest
 from tablebase_support import SMALL_START, children, predecessors
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel import tablebase
 from rules_kernel.tablebase import (
     Tablebase,
@@ -394,14 +395,15 @@ def test_availability_absent_preparing_ready(small_cache, monkeypatch):
     assert tablebase.availability(material=SMALL) == "absent"
     monkeypatch.delenv(tablebase.PERFECT_PLAY_ENV)
     assert tablebase.availability("yokai-5x6") == "absent"
-    assert rk.load_game("yokai-5x6").solved_table_availability() == "absent"  # declares no table
-    assert GAME.solved_table_availability() == "absent"  # the whole game's table: not here
+    assert game_parts.solved_table_availability(rk.load_game("yokai-5x6")) == "absent"  # declares no table
+    assert game_parts.solved_table_availability(GAME) == "absent"  # the whole game's table: not here
 
 
 def test_availability_imports_neither_numpy_nor_the_solver():
     code = (
         "import sys, rules_kernel as rk\n"
-        "assert rk.load_game('yokai-3x4').solved_table_availability() in ('ready', 'preparing', 'absent')\n"
+        "available = rk.parts.solved_table_availability(rk.load_game('yokai-3x4'))\n"
+        "assert available in ('ready', 'preparing', 'absent')\n"
         "print(sorted(m for m in ('numpy', 'numba', 'rules_kernel.tablebase._table') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -530,7 +532,7 @@ import rules_kernel as rk
 cap = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))  # as publish.serve sets it on each kernel
 game = rk.load_game("yokai-3x4")
-print(game.solved_table_availability(), game.open_solved_table().value(game.initial_state()))
+print(rk.parts.solved_table_availability(game), rk.parts.open_solved_table(game).value(game.initial_state()))
 """
 
 

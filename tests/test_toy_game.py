@@ -1,10 +1,10 @@
 """A game added from one module outside the package: a toy Nim, registered here, runs through
 the explorer, the simulations and the statistics with no change to them (issue #21).
 
-Everything the project needs of a game is in the two classes below: the rules (core's
-protocol), the title and options, and the declarations of `rules_kernel.core.Game` (the
-agents' heuristic, a drawing hint, the statistics' settings). docs/kernel.md, "Adding a
-game", walks through them.
+Everything the project needs of a game is in the classes below: the rules (core's protocol),
+the title and options, the declarations of `rules_kernel.core.Game` (a drawing hint, a
+heatmap), and the parts it names in `PARTS` (the agents' heuristic and the statistics'
+settings: `NimTheory`). docs/kernel.md, "Adding a game", walks through them.
 """
 
 from __future__ import annotations
@@ -34,63 +34,6 @@ class Take(Move):
 
     def __str__(self) -> str:
         return f"take {self.count}"
-
-
-class Nim(Game):
-    """A pile of firesticks; each turn a player takes 1 to `most`; whoever takes the last wins."""
-
-    id = "toy-nim"
-    title = "Toy Nim"
-    HIDDEN_INFORMATION = CHANCE = MEMORY = False  # what the game is (rk.info)
-    PARTS = frozenset({"position text", "scene", "heuristic"})
-    OPTIONS: ClassVar[dict[str, Option]] = {
-        "sticks": Option(
-            7,
-            "firesticks in the pile at the start",
-            kind=int,
-            check=lambda n: n if 1 <= n <= 20 else _refuse("from 1 to 20"),
-        ),
-        "most": Option(
-            2,
-            "the most firesticks a turn may take",
-            kind=int,
-            check=lambda n: n if 1 <= n <= 5 else _refuse("from 1 to 5"),
-        ),
-    }
-    # the declarations of core.Game
-    NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {"Firestick": ("Fire-", "stick")}
-    DATA_MAX_PLIES = 40
-    HEATMAPS = (
-        rk.Heatmap(
-            "takes",
-            "how many sticks a turn takes",
-            "turns",
-            "each turn counts on the stick of its count (s2: a turn that took two)",
-            lambda actions, scene: _takes_heatmap(actions, scene),
-        ),
-    )
-
-    def initial_state(self) -> NimState:
-        return NimState(self, self.options["sticks"], 0)
-
-    def from_text(self, text: str) -> NimState:
-        found = re.fullmatch(r"([0-9]{1,2}) ([01])", text.strip()) if isinstance(text, str) else None
-        if found is None or int(found[1]) > self.options["sticks"]:
-            raise PositionTextError(
-                f"{str(text)[:40]!r}: give the sticks left (at most "
-                f"{self.options['sticks']}) and the side to move, 0 or 1: '5 1'"
-            )
-        return NimState(self, int(found[1]), int(found[2]))
-
-    def heuristic(self, state: State, player: int) -> float:
-        """Nim's theory: the side to move loses when the pile is a multiple of most + 1."""
-        lost = state.left % (self.options["most"] + 1) == 0
-        for_mover = -0.5 if lost else 0.5
-        return for_mover if player == state.side else -for_mover
-
-    @classmethod
-    def data_options(cls, setting: int) -> dict[str, Any]:
-        return {"sticks": 5 + setting % 3}  # the statistics cycle through three pile sizes
 
 
 def _takes_heatmap(actions, scene):
@@ -153,6 +96,78 @@ class NimState(State):
             perspective=perspective,
             last_cells=self.last,
         )
+
+
+class NimTheory:
+    """The toy's "heuristic" and "statistics" parts: one small object with their functions."""
+
+    def heuristic(self, state: State, player: int) -> float:
+        """Nim's theory: the side to move loses when the pile is a multiple of most + 1."""
+        lost = state.left % (state.game.options["most"] + 1) == 0
+        for_mover = -0.5 if lost else 0.5
+        return for_mover if player == state.side else -for_mover
+
+    def data_options(self, setting: int) -> dict[str, Any]:
+        return {"sticks": 5 + setting % 3}  # the statistics cycle through three pile sizes
+
+    def seat_holdings(self, record: Any) -> dict[str, list[Any]]:
+        return {}  # the seats hold nothing but their turn
+
+
+theory = NimTheory()
+
+
+class Nim(Game):
+    """A pile of firesticks; each turn a player takes 1 to `most`; whoever takes the last wins."""
+
+    id = "toy-nim"
+    title = "Toy Nim"
+    HIDDEN_INFORMATION = CHANCE = MEMORY = False  # what the game is (rk.info)
+    # the parts it brings besides its rules (rules_kernel.parts), each named to its object
+    PARTS: ClassVar[dict[str, Any]] = {
+        "position text": NimState,
+        "scene": NimState,
+        "heuristic": theory,
+        "statistics": theory,
+    }
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "sticks": Option(
+            7,
+            "firesticks in the pile at the start",
+            kind=int,
+            check=lambda n: n if 1 <= n <= 20 else _refuse("from 1 to 20"),
+        ),
+        "most": Option(
+            2,
+            "the most firesticks a turn may take",
+            kind=int,
+            check=lambda n: n if 1 <= n <= 5 else _refuse("from 1 to 5"),
+        ),
+    }
+    # the declarations of core.Game
+    NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = {"Firestick": ("Fire-", "stick")}
+    DATA_MAX_PLIES = 40
+    HEATMAPS = (
+        rk.Heatmap(
+            "takes",
+            "how many sticks a turn takes",
+            "turns",
+            "each turn counts on the stick of its count (s2: a turn that took two)",
+            lambda actions, scene: _takes_heatmap(actions, scene),
+        ),
+    )
+
+    def initial_state(self) -> NimState:
+        return NimState(self, self.options["sticks"], 0)
+
+    def from_text(self, text: str) -> NimState:
+        found = re.fullmatch(r"([0-9]{1,2}) ([01])", text.strip()) if isinstance(text, str) else None
+        if found is None or int(found[1]) > self.options["sticks"]:
+            raise PositionTextError(
+                f"{str(text)[:40]!r}: give the sticks left (at most "
+                f"{self.options['sticks']}) and the side to move, 0 or 1: '5 1'"
+            )
+        return NimState(self, int(found[1]), int(found[2]))
 
 
 # --- registering it: for these tests only ---------------------------------------------------------

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from playing import random_game
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel import records
 from rules_kernel.games.war_chest import COINS, FACE_DOWN, MAP_2P, MAP_4P, ROYAL, compose, distance, hex_label
 from rules_kernel.games.war_chest.rules import deadlocked, drawer
@@ -295,7 +296,7 @@ def test_the_heuristic_counts_markers_then_heights_and_closeness():
                     targets = [loc for loc in game.map.locations if state.controller.get(loc) != team]
                     near = min(min((distance(h, loc) for loc in targets), default=0), 6)
                     expected += (1 if team == side else -1) * (height / 180 + (6 - near) / 120)
-                assert game.heuristic(state, player) == pytest.approx(expected, abs=1e-12)
+                assert game_parts.heuristic(state, player) == pytest.approx(expected, abs=1e-12)
 
 
 # --- maneuvers -----------------------------------------------------------------------------------

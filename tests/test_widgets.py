@@ -11,6 +11,7 @@ import pytest
 
 import rules_kernel as rk
 import widgets
+from rules_kernel import parts as game_parts
 from rules_kernel import records
 from widgets.controller import ClickController
 from widgets.explorer import ALL_SEEING
@@ -337,7 +338,7 @@ def small_tablebase(tmp_path_factory, compiled_tablebase):
 def test_perfect_play_colours_targets_by_value(small_tablebase, monkeypatch):
     """Yokai 3x4 is solved: each target of the selected piece shows its move's value for the
     mover (W/D/L and plies), the status names who wins in how many plies."""
-    monkeypatch.setattr(rk.game_class("yokai-3x4"), "solved_table_availability", lambda self: "ready")
+    monkeypatch.setattr(game_parts, "solved_table_availability", lambda game: "ready")
     ex = widgets.Explorer("yokai-3x4", position="1l1/3/1G1/1L1[] w - - 0 1")
     assert ex.perfect.layout.display == "" and not ex.perfect.disabled
     ex.tablebase = small_tablebase

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel.analysis import Analysis, DefaultEngine, EngineError, Estimate, Limit, analyse, get_engine
 from rules_kernel.core import Move, State
 from widgets import runtime
@@ -229,7 +230,7 @@ class AnalysisPanel:
         the tree search (what the game declares decides; nothing here names a game). Study
         positions go to the same engine: moves that end the game are valued by our rules
         (a side left without a move, a Koropokkuru taken), the rest are the engine's claims."""
-        if type(game).SOLVED_TABLE is not None and game.solved_table_availability() == "ready":
+        if rk.info(game).solved_table is not None and game_parts.solved_table_availability(game) == "ready":
             try:
                 engine = get_engine(game, "table")
             except rk.RulesError:

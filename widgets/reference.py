@@ -1,7 +1,7 @@
 """A game's reference panel: what its pieces, units, cards and actions do, one line each.
 
 `reference_panel(game)` is a folded Accordion, "Reference: <title>", holding the entries the
-game declares (`Game.reference()`, rules_kernel/core.py) as a list under their headings: the
+game declares (its "reference" part, rules_kernel/parts.py) as a list under their headings: the
 name in bold (with its short mark), the line, and for a piece that moves by steps a small dot
 diagram (3x3 for single steps, 5x5 for longer ones and for sliders), whose `aria-label` says
 the moves in words. It names no game: everything comes from the declaration. Every text goes
@@ -16,6 +16,7 @@ from html import escape
 
 import ipywidgets as w
 
+from rules_kernel import parts as game_parts
 from rules_kernel.core import Game, ReferenceEntry
 from widgets.draw import BOARD, BOARD_LINE, INK, OWNER_COLOURS, Circle, Line, Polygon, Rect
 from widgets.safe import html
@@ -130,7 +131,7 @@ def _entry_html(entry: ReferenceEntry) -> str:
 
 def reference_html(game: Game) -> str:
     """The panel's content: the entries under their headings, or a line saying there is none."""
-    entries = game.reference()
+    entries = game_parts.reference(game)
     if not entries:
         return html('<p class="re-reference-none">{text}</p>', text=NONE_YET)
     parts = ['<div class="re-reference-body" style="max-width:100%;overflow-wrap:anywhere;line-height:1.35">']

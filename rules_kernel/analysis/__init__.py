@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from rules_kernel import registry  # the registry, not the package face: docs/architecture.md
+from rules_kernel import parts, registry  # the registry, not the package face: docs/architecture.md
 from rules_kernel.analysis import fsf as _fsf
 from rules_kernel.analysis._types import (
     Analysis,
@@ -244,10 +244,10 @@ def _engine_key(game: Game, name: str) -> str:
 
 
 def _open_table(game: Game) -> TableEngine:
-    """The game's declared solved table (`Game.SOLVED_TABLE`, opened by the game)."""
+    """The game's declared solved table (`Game.SOLVED_TABLE`, opened by `parts.open_solved_table`)."""
     if info(game).solved_table is None:
         raise RulesError(f"{game.id} declares no solved table")
-    return TableEngine(game.open_solved_table())
+    return TableEngine(parts.open_solved_table(game))
 
 
 def _open_fairy_stockfish(game: Game) -> FairyStockfishEngine:

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from rules_kernel import parts
 from rules_kernel.analysis._types import (
     DRAW,
     LOSS,
@@ -180,7 +181,7 @@ def availability(game: Game) -> str:
     unpacked: ask again later) or "absent" (the game declares no solved table, or this site
     has none or does not offer perfect play). Ask it before `get_engine(game, "table")`: a
     table refused there stays refused until `close_engines()`."""
-    return game.solved_table_availability()
+    return parts.solved_table_availability(game)
 
 
 def _estimate(value: Value, exact: bool) -> Estimate:

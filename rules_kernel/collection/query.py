@@ -18,9 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules_kernel import core
+from rules_kernel import core, parts
 from rules_kernel.collection.sources import CollectionError
 from rules_kernel.collection.tables import Positions, _counter_fields, has_secrets, position_key
+from rules_kernel.info import info
 from rules_kernel.records import one_line
 
 if TYPE_CHECKING:
@@ -269,9 +270,9 @@ def engine_values(
 
     game = state.game
     if engine == "table":
-        if not getattr(game, "SOLVED_TABLE", None):
+        if info(game).solved_table is None:
             return {}, f"{game.title} has no solved table: no engine value (ask for engine='default')"
-        availability = game.solved_table_availability()
+        availability = parts.solved_table_availability(game)
         if availability != "ready":
             return {}, f"the solved table of {game.title} is not built here ({availability}): no engine value"
         # exact, and quick: a lookup, or a short history search where repetitions matter

@@ -5,7 +5,7 @@
 - `panels`: the panels every game gets (seats, agents, endings, length, branching) and the
   sentences whose numbers come from the data.
 - `holdings`: the panels of what a game's seats hold, as the game declares it
-  (`Game.seat_holdings`): armies (To War!) and units (War Chest).
+  (its "statistics" part's `seat_holdings`): armies (To War!) and units (War Chest).
 - `dashboard`: `StatsDashboard`, one game at a time with "Run more games".
 - `ladder`: the agents' Elo ladder.
 

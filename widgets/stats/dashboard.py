@@ -99,7 +99,7 @@ class StatsDashboard(w.VBox):
             return
         seats = self.experiment.value == "seats"
         first = seat_table(games) if seats else agent_table(games)
-        # the panels follow what the game's seats hold (Game.seat_holdings), not its id
+        # the panels follow what the game's seats hold (its statistics part's seat_holdings), not its id
         plots, tables = holding_panels(games, title, seats=seats, figures=figures)
         panels = [first, *plots, endings_table(games, title), length_table(games, title), *tables]
         self.panels.children = tuple(panels)

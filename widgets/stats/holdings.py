@@ -1,4 +1,4 @@
-"""The panels of what a game's seats hold, as the game declares it (`Game.seat_holdings`, read
+"""The panels of what a game's seats hold, as the game declares it (its "statistics" part, read
 into the games frame by `rules_kernel.stats` as the columns <kind>_0, <kind>_1): armies, a
 seat's one army (To War!), and units, a seat's four unit types (War Chest). A panel here serves
 whichever games declare its kind; none is chosen by a game's id.

@@ -1,14 +1,14 @@
 """`ToWar`: the game's options (the two armies, the strategic variant, the unit table), its
 units and each army's cards, reading a position text, and the declarations the rest of the
-project reads (core.Game: list order, heatmaps, heuristic, data defaults, seat holdings,
-reference), whose values live in `hints.py` and `reference.py`."""
+project reads (core.Game: list order, heatmaps) and the parts it names (`PARTS`: heuristic,
+data defaults and seat holdings, reference), which live in `hints.py` and `reference.py`."""
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from rules_kernel.core import Game, Option, OptionError, ReferenceEntry, State
+from rules_kernel.core import Game, Option, OptionError
 from rules_kernel.games.to_war import hints, notation
 from rules_kernel.games.to_war import reference as reference_panel
 from rules_kernel.games.to_war.cards import (
@@ -24,9 +24,6 @@ from rules_kernel.games.to_war.rules import FILES, RANKS
 from rules_kernel.games.to_war.state import ToWarState
 from rules_kernel.position_text import read_position
 
-if TYPE_CHECKING:
-    from rules_kernel.records import Record
-
 
 class ToWar(Game):
     id = "to-war"
@@ -36,7 +33,16 @@ class ToWar(Game):
     HIDDEN_INFORMATION = "strategic"
     CHANCE = True
     MEMORY = False
-    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
+    # the parts besides the rules (rules_kernel.parts): the position's are ToWarState's hooks
+    PARTS: ClassVar[dict[str, object]] = {
+        "position text": ToWarState,
+        "words": ToWarState,
+        "scene": ToWarState,
+        "editor": ToWarState,
+        "reference": reference_panel,  # a card's numbers and arrows, every unit of the table
+        "heuristic": hints,  # units on the grid
+        "statistics": hints,  # the army pairs cycled through, each seat's army
+    }
     OPTIONS: ClassVar[dict[str, Option]] = {
         "armies": Option(
             ["southern", "northern"],
@@ -109,25 +115,3 @@ class ToWar(Game):
     # --- what the rest of the project needs (core.Game's declarations) ---
     LIST_ORDER = 40
     HEATMAPS = (hints.BREAKTHROUGHS_HEATMAP,)
-
-    def heuristic(self, state: State, player: int) -> float:
-        """Units on the grid, the player's minus the opponent's, over 12 (the squares)."""
-        return hints.heuristic(state, player)
-
-    @classmethod
-    def data_options(cls, setting: int) -> dict[str, Any]:
-        """The army pair cycles through the 12 pairs as seated, so every pair, and every army
-        on each seat, gets the same share of the games."""
-        return hints.data_options(setting)
-
-    @classmethod
-    def seat_holdings(cls, record: Record) -> dict[str, list[Any]]:
-        """Each seat's army, from the record's options."""
-        armies = record.options.get("armies")
-        return {"army": list(armies)} if isinstance(armies, list) else {}
-
-    def reference(self) -> list[ReferenceEntry]:
-        """What a card's two numbers and its arrows mean ("Eigenschaften der Einheiten", "Der
-        Kampf"), and every unit of this game's unit table, army by army (the armies in play
-        first), with its values: the table is the truth (the shipped one is provisional)."""
-        return reference_panel.entries(self)

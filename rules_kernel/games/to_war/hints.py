@@ -11,10 +11,12 @@ from rules_kernel.games.to_war.cards import ARMY_PAIRS
 
 if TYPE_CHECKING:
     from rules_kernel.games.to_war.state import ToWarState
+    from rules_kernel.record_model import Record
 
 
 def heuristic(state: ToWarState, player: int) -> float:
-    """Units on the grid, the player's minus the opponent's, over 12 (the squares)."""
+    """The "heuristic" part (`ToWar.PARTS`; its "statistics" part is `data_options` and
+    `seat_holdings` below). Units on the grid, the player's minus the opponent's, over 12 (the squares)."""
     units = [sum(1 for u in state.grid if u and u[0] == p) for p in (0, 1)]
     return (units[player] - units[1 - player]) / 12
 
@@ -39,6 +41,12 @@ def data_options(setting: int) -> dict[str, Any]:
     """The army pair cycles through the 12 pairs as seated, so every pair, and every army
     on each seat, gets the same share of the games."""
     return {"armies": list(ARMY_PAIRS[setting % len(ARMY_PAIRS)])}
+
+
+def seat_holdings(record: Record) -> dict[str, list[Any]]:
+    """Each seat's army, from the record's options."""
+    armies = record.options.get("armies")
+    return {"army": list(armies)} if isinstance(armies, list) else {}
 
 
 # --- what a click does (the explorer's board names each target: widgets/guidance.py) ---------

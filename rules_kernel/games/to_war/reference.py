@@ -15,7 +15,11 @@ if TYPE_CHECKING:
     from rules_kernel.games.to_war.game import ToWar
 
 
-def entries(game: ToWar) -> list[ReferenceEntry]:
+def reference(game: ToWar) -> list[ReferenceEntry]:
+    """The "reference" part (`ToWar.PARTS`): what a card's two numbers and its arrows mean
+    ("Eigenschaften der Einheiten", "Der Kampf"), and every unit of this game's unit table,
+    army by army (the armies in play first), with its values: the table is the truth (the
+    shipped one is provisional)."""
     first = game.units[game.army_codes(0)[0]]
     values = "this game's unit table"
     if game.options["units"] == load_units(None):

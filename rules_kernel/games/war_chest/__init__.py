@@ -46,6 +46,8 @@ The package, one module a concern:
 - `scene`  what the position looks like (plain data for the widgets); hexes named as the map
            shows them (`hex_label`: `4,0` is `e1`)
 - `words`  the actions in words for the move list (`WarChestState.action_text`)
+- `hints`  the "heuristic" and "statistics" parts: the agents' estimate, each seat's units
+- `reference` the "reference" part: every unit in one line, the coin actions
 - `edit`   the board editor's hooks (`WarChestState.edit`, ...): an edit read back through the
            position text, so it is checked as any position text is
 """

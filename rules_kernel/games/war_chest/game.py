@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, ClassVar
 
-from rules_kernel.core import Game, Heatmap, Option, OptionError, ReferenceEntry, State
+from rules_kernel.core import Game, Heatmap, Option, OptionError
+from rules_kernel.games.war_chest import hints, reference
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -13,25 +13,12 @@ from rules_kernel.games.war_chest.box import (
     MAP_2P,
     MAP_4P,
     UNITS,
-    Hex,
     Map,
-    distance,
 )
-from rules_kernel.games.war_chest.reference import entries as reference_entries
 from rules_kernel.games.war_chest.rules import armed
 from rules_kernel.games.war_chest.state import WarChestState
 from rules_kernel.games.war_chest.text import check_position, parse_fields
 from rules_kernel.position_text import read_position
-
-
-@lru_cache(maxsize=1024)
-def _closeness(map_: Map, control: tuple[tuple[Hex, int], ...], team: int) -> dict[Hex, float]:
-    """What the heuristic counts for a unit of `team` on each hex: (6 - steps to the nearest
-    location its side does not control, at most 6) / 120. The same few control layouts come
-    back all game, so each is worked out once, not once per unit and position."""
-    controller = dict(control)
-    targets = [loc for loc in map_.locations if controller.get(loc) != team]
-    return {h: (6 - min(min((distance(h, loc) for loc in targets), default=0), 6)) / 120 for h in map_.hexes}
 
 
 def _check_setup(value: Any) -> Any:
@@ -72,7 +59,16 @@ class WarChest(Game):
     HIDDEN_INFORMATION = True
     CHANCE = True
     MEMORY = False
-    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
+    # the parts besides the rules (rules_kernel.parts): the position's are WarChestState's hooks
+    PARTS: ClassVar[dict[str, Any]] = {
+        "position text": WarChestState,
+        "words": WarChestState,
+        "scene": WarChestState,
+        "editor": WarChestState,
+        "reference": reference,  # every unit from units.TACTICS, then the coin actions
+        "heuristic": hints,  # control, coins on the board, units near locations
+        "statistics": hints,  # the units each seat held
+    }
     OPTIONS: ClassVar[dict[str, Option]] = {
         "players": Option(2, "2 players, or 4 in two teams of two (teammates sit opposite)", choices=(2, 4)),
         "setup": Option(
@@ -183,30 +179,3 @@ class WarChest(Game):
     # [0, 1]), so the search explores less than its default 0.2: against greedy at 1 s a move,
     # 0.715 over 200 games, 0.633 over 120 with 0.2 (docs/analysis.md, "Exploration per game")
     SEARCH_EXPLORATION = 0.03
-
-    def heuristic(self, state: State, player: int) -> float:
-        """Control markers placed (what wins), then coins on the board and units near locations
-        to take, for the player's side."""
-        side = self.team(player)
-        score = (state.markers_left(1 - side) - state.markers_left(side)) / self.map.markers
-        closeness = [_closeness(self.map, state.control, team) for team in (0, 1)]
-        for h, owner, _, height in state.units:
-            team = self.team(owner)
-            value = height / 180 + closeness[team][h]  # closer beats bolstering
-            score += value if team == side else -value
-        return score
-
-    def reference(self) -> list[ReferenceEntry]:
-        """Every unit of the box in one line (its coins, tactic and properties: `reference.py`,
-        from `units.TACTICS`), then the coin actions."""
-        return reference_entries(self)
-
-    @classmethod
-    def seat_holdings(cls, record: Any) -> dict[str, list[Any]]:
-        """Each seat's unit types: from the options, or by replaying the deal or the draft."""
-        state = record.load_game().initial_state()
-        for action in record.actions:
-            if state.phase not in ("deal", "draft"):
-                break
-            state = state.apply(action.notation)
-        return {"unit": [list(units) for units in state.armies]}

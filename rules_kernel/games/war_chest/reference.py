@@ -1,5 +1,5 @@
-"""The reference panel's entries (core.Game.reference): every unit of the box in one line, and
-the coin actions.
+"""The reference panel's entries (the game's "reference" part, `rules_kernel.parts`): every
+unit of the box in one line, and the coin actions.
 
 A unit's line is put together from the tables the rules run on: its coins (`box.COINS`), its
 tactic if `units.TACTICS` has one (by the coin that pays for it: the Royal coin pays the Royal
@@ -97,7 +97,9 @@ def unit_line(game: WarChest, unit: str) -> str:
     return "; ".join(parts)
 
 
-def entries(game: WarChest) -> list[ReferenceEntry]:
+def reference(game: WarChest) -> list[ReferenceEntry]:
+    """The "reference" part (`WarChest.PARTS`): every unit of the box in one line (its coins,
+    tactic and properties, from `units.TACTICS`), then the coin actions."""
     units = [ReferenceEntry(NAMES[u], unit_line(game, u), short=SYMBOLS[u], group="Units") for u in UNITS]
     markers = game.map.markers
     actions = [

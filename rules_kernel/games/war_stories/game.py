@@ -1,13 +1,14 @@
 """`WarStories`: the game's options (the rulebook's optional rules, the start squares, a cap on
 long games, what a move into one's own Haisen does), the initial position, reading a position
-text, and the declarations the rest of the project reads (core.Game: list order, the agents'
-heuristic, the reference panel), whose values live in `hints.py` and `reference.py`."""
+text, and the declarations the rest of the project reads (core.Game: list order) and the parts
+it names (`PARTS`: the agents' heuristic, the reference panel), which live in `hints.py` and
+`reference.py`."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from rules_kernel.core import Game, Option, ReferenceEntry, State
+from rules_kernel.core import Game, Option
 from rules_kernel.games.war_stories import hints, notation
 from rules_kernel.games.war_stories import reference as reference_panel
 from rules_kernel.games.war_stories.rules import (
@@ -53,7 +54,15 @@ class WarStories(Game):
     HIDDEN_INFORMATION = True
     CHANCE = True
     MEMORY = True
-    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
+    # the parts besides the rules (rules_kernel.parts): the position's are WarStoriesState's hooks
+    PARTS: ClassVar[dict[str, object]] = {
+        "position text": WarStoriesState,
+        "words": WarStoriesState,
+        "scene": WarStoriesState,
+        "editor": WarStoriesState,
+        "reference": reference_panel,  # the pieces with their moves, the board cards
+        "heuristic": hints,  # material and each Daimyo's danger
+    }
     OPTIONS: ClassVar[dict[str, Option]] = {
         "shinobi_wo_tsukau": Option(
             False,
@@ -124,14 +133,3 @@ class WarStories(Game):
     LIST_ORDER = 30
     #: the agents' material values (hints.py)
     AGENT_VALUES: ClassVar[dict[int, int]] = hints.AGENT_VALUES
-
-    def heuristic(self, state: State, player: int) -> float:
-        """Material (pieces on the board, the player's minus the opponent's, over 20) and each
-        Daimyo's danger: the checks its enemy has in one move, by how few safe squares it has
-        to flee to (`hints.heuristic`)."""
-        return hints.heuristic(self.AGENT_VALUES, state, player)
-
-    def reference(self) -> list[ReferenceEntry]:
-        """The pieces ("Pionnen") with their moves (the tables the moves are generated from),
-        and the board cards with their counts in the deck; the optional rules when chosen."""
-        return reference_panel.entries(self)

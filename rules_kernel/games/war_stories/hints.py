@@ -96,8 +96,9 @@ def _engun_exposure(pieces: tuple[int, ...], cards: tuple[str | None, ...], daim
     return len(kinds)
 
 
-def heuristic(values: dict[int, int], state: WarStoriesState, player: int) -> float:
-    """Material (`values`: the game's AGENT_VALUES, over 20), and what wins the game: Haisen, a Daimyo
+def heuristic(state: WarStoriesState, player: int) -> float:
+    """The "heuristic" part (`WarStories.PARTS`). Material (the game's AGENT_VALUES, over 20),
+    and what wins the game: Haisen, a Daimyo
     attacked with no square to flee to (rulebook, "Haisen"; "Einde van het spel"). For each
     Daimyo: the checks its enemy can give in one move (a piece moving onto a square from which
     it attacks the Daimyo), weighed by how few safe squares the Daimyo has to flee to (Kyousei:
@@ -105,6 +106,7 @@ def heuristic(values: dict[int, int], state: WarStoriesState, player: int) -> fl
     hemmed in by cards with an attacker a move away scores as nearly lost; its safe squares
     themselves; and the squares each side attacks (mobility). Each side's threat on the other
     counts for it, the other's on it against it."""
+    values = state.game.AGENT_VALUES
     pieces, cards = state.pieces, state.cards
     material = sum(values[c & 7] * (1 if c >> 3 == player else -1) for c in pieces if c) / 20
     reach = (_reach(pieces, cards, 0), _reach(pieces, cards, 1))

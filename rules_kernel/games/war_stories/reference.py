@@ -41,9 +41,9 @@ _PIECE_LINES = {
 }
 
 
-def entries(game: WarStories) -> list[ReferenceEntry]:
-    """The entries of the panel: the pieces with their moves, then the turn and the board
-    cards with their counts in the deck, and the optional rules `game` plays with."""
+def reference(game: WarStories) -> list[ReferenceEntry]:
+    """The "reference" part (`WarStories.PARTS`): the pieces ("Pionnen") with their moves, then
+    the turn and the board cards with their counts in the deck, and the optional rules `game` plays with."""
     entries = []
     for kind, line in _PIECE_LINES.items():
         if kind in SLIDES:

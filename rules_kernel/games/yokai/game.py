@@ -1,16 +1,16 @@
 """The two Yōkai no Mori games: what differs between them (board, start, letters, promotion
 zone, royal Koropokkuru or try, drop restrictions: the rulebook's two versions), the game's one
 option, reading a position text, and the declarations the rest of the project reads (core.Game:
-list order, solved table, Fairy-Stockfish variant, heatmaps, the players' formats' names,
-heuristic, reference), whose values live in `hints.py`, `notation.py`, `scene.py` and
-`reference.py`."""
+list order, solved table, Fairy-Stockfish variant, heatmaps, the players' formats' names) and
+the parts it names (`PARTS`: heuristic, reference), whose values live in `hints.py`,
+`notation.py`, `scene.py` and `reference.py`."""
 
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
 from typing import ClassVar
 
-from rules_kernel.core import Game, Option, ReferenceEntry, State
+from rules_kernel.core import Game, Option
 from rules_kernel.games.yokai import hints, notation
 from rules_kernel.games.yokai import reference as reference_panel
 from rules_kernel.games.yokai.rules import (
@@ -45,7 +45,15 @@ class YokaiGame(Game):
     HIDDEN_INFORMATION = False
     CHANCE = False
     MEMORY = False
-    PARTS = frozenset({"position text", "words", "scene", "editor", "reference", "heuristic"})
+    # the parts besides the rules (rules_kernel.parts): the position's are YokaiState's hooks
+    PARTS: ClassVar[dict[str, object]] = {
+        "position text": YokaiState,
+        "words": YokaiState,
+        "scene": YokaiState,
+        "editor": YokaiState,
+        "reference": reference_panel,  # the pieces with their steps, promotion, the drop
+        "heuristic": hints,  # material, with the variant's AGENT_VALUES
+    }
 
     FILES: ClassVar[int]
     RANKS: ClassVar[int]
@@ -92,16 +100,6 @@ class YokaiGame(Game):
     NAME_BREAKS: ClassVar[dict[str, tuple[str, ...]]] = NAME_BREAKS
     #: the agents' material values (hints.py)
     AGENT_VALUES: ClassVar[dict[int, int]] = hints.AGENT_VALUES
-
-    def heuristic(self, state: State, player: int) -> float:
-        """Material on the board and in hand, the player's minus the opponent's, over 20."""
-        return hints.heuristic(self.AGENT_VALUES, state, player)
-
-    def reference(self) -> list[ReferenceEntry]:
-        """Each piece of the variant with its steps (`STEPS`: the dots on the wooden pieces,
-        "er bewegt sich ein Feld weit in die Richtungen die durch die farbigen Punkte vorgegeben
-        sind"), what promotes and how, and the drop."""
-        return reference_panel.entries(self)
 
 
 def _at_least(minimum: int, value: int) -> int:

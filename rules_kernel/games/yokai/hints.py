@@ -35,9 +35,11 @@ AGENT_VALUES: dict[int, int] = {
 }
 
 
-def heuristic(values: dict[int, int], state: YokaiState, player: int) -> float:
-    """Material on the board and in hand, the player's minus the opponent's, over 20, with
-    the piece `values` the game declares (`AGENT_VALUES`)."""
+def heuristic(state: YokaiState, player: int) -> float:
+    """The "heuristic" part (`YokaiGame.PARTS`): material on the board and in hand, the
+    player's minus the opponent's, over 20, with the piece values the game declares
+    (`AGENT_VALUES`)."""
+    values = state.game.AGENT_VALUES
     score = 0.0
     for code in state.board:
         if code:

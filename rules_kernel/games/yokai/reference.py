@@ -39,8 +39,11 @@ _STEP_WORDS = {
 }
 
 
-def entries(game: YokaiGame) -> list[ReferenceEntry]:
-    """The entries of the panel, the pieces of `game` in `_REFERENCE_ORDER`, then the drop."""
+def reference(game: YokaiGame) -> list[ReferenceEntry]:
+    """The "reference" part (`YokaiGame.PARTS`): each piece of the variant with its steps
+    (`STEPS`: the dots on the wooden pieces, "er bewegt sich ein Feld weit in die Richtungen die
+    durch die farbigen Punkte vorgegeben sind"), in `_REFERENCE_ORDER`, what promotes and how,
+    then the drop."""
     far = "the last rank" if game.ZONE_DEPTH == 1 else f"the far {game.ZONE_DEPTH} ranks"
     if game.PROMOTION_OPTIONAL:
         promotes = f"moving into, out of or inside the promotion zone ({far}) it may promote to {{to}}"

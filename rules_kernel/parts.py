@@ -1,0 +1,227 @@
+"""The parts a game brings besides its rules, as the objects it names (issue 45 item 2).
+
+A game's `PARTS` maps each part's name (`rules_kernel.info.PARTS`) to the object that
+implements it: a module or an instance with the part's plain functions, which take the game,
+the state or the record explicitly (the protocols below), or the game's State class for the
+parts that are hooks of the position. `rk.info(game).part(name)` is that object. The functions
+here are what the consumers call: each gives the part's answer, or the default a game without
+the part has (no heuristic: 0.0; no reference: []; no statistics: {}; no solved table:
+"absent" or RulesError), so a consumer stays one line:
+
+    >>> import rules_kernel as rk
+    >>> from rules_kernel import parts
+    >>> state = rk.load_game("yokai-3x4").initial_state()
+    >>> parts.heuristic(state, 0), len(parts.reference(state.game)) > 0
+    (0.0, True)
+    >>> parts.data_options(rk.game_class("yokai-3x4"), 3)
+    {}
+
+The solved table stays declared as `Game.SOLVED_TABLE = "module:function"` (no part object:
+the table lives in `rules_kernel.tablebase`, above the games, so a game can name it only as
+text); `open_solved_table(game)` and `solved_table_availability(game)` read it.
+
+This module imports only `rules_kernel.core` and `rules_kernel.info` (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from rules_kernel import core
+from rules_kernel.core import Game, ReferenceEntry, RulesError, State
+from rules_kernel.info import info
+
+if TYPE_CHECKING:
+    from rules_kernel.record_model import Record
+
+__all__ = [
+    "HEURISTICS",
+    "PROTOCOLS",
+    "HeuristicPart",
+    "ReferencePart",
+    "StatisticsPart",
+    "data_options",
+    "heuristic",
+    "heuristic_of",
+    "forget",
+    "open_solved_table",
+    "part_of",
+    "reference",
+    "seat_holdings",
+    "solved_table_availability",
+]
+
+
+@runtime_checkable
+class HeuristicPart(Protocol):
+    """The "heuristic" part: the agents' estimate of a position that is not over."""
+
+    def heuristic(self, state: State, player: int) -> float:
+        """For `player`, within about [-1, 1] (the agents clip it): material, control, ..."""
+        ...
+
+
+@runtime_checkable
+class ReferencePart(Protocol):
+    """The "reference" part: the players' reference panel (`widgets.reference`)."""
+
+    def reference(self, game: Game) -> list[ReferenceEntry]:
+        """The game's pieces or units, what a card's numbers mean, its actions, one line each,
+        for the game with its options."""
+        ...
+
+
+@runtime_checkable
+class StatisticsPart(Protocol):
+    """The "statistics" part: the experiments' settings and what a recorded game's seats held."""
+
+    def data_options(self, setting: int) -> dict[str, Any]:
+        """The options of the `setting`-th game setting of an experiment ({}: the defaults)."""
+        ...
+
+    def seat_holdings(self, record: Record) -> dict[str, list[Any]]:
+        """What each seat played with, by kind: {"army": ["western", "southern"]} ({}: none)."""
+        ...
+
+
+#: the protocol of each part whose object is not the game's State class (`check-game` holds
+#: the object a game names to it)
+PROTOCOLS: dict[str, type] = {
+    "heuristic": HeuristicPart,
+    "reference": ReferencePart,
+    "statistics": StatisticsPart,
+}
+
+
+def _zero(state: State, player: int) -> float:
+    return 0.0
+
+
+@functools.cache
+def part_of(cls: type[Game], name: str) -> Any | None:
+    """The object of a game class's part `name`, or None without it, looked up once a class:
+    the statistics ask it for every record (`rk.info` makes a game to answer, a To War! game
+    reads its unit table). Kept for the process's life: a class's PARTS does not change once
+    its games are played (`forget()` for a test that changes one)."""
+    found = info(cls)
+    return found.part(name) if found.has(name) else None
+
+
+#: each game class's heuristic function, as `heuristic_of` found it: the playouts' hot path
+#: (`evaluation.evaluate`) reads it for every position it scores, and a dict's `get` is a
+#: third of a `functools.cache` call (110 ns against 330 ns here). Read it; `forget()` clears it.
+HEURISTICS: dict[type[Game], Callable[[State, int], float]] = {}
+
+
+def heuristic_of(cls: type[Game]) -> Callable[[State, int], float]:
+    """The heuristic function of a game class, looked up once a class (kept in `HEURISTICS`);
+    0.0 everywhere for a game without the part."""
+    found = HEURISTICS.get(cls)
+    if found is None:
+        part = part_of(cls, "heuristic")
+        found = HEURISTICS[cls] = part.heuristic if part is not None else _zero
+    return found
+
+
+def forget() -> None:
+    """Look the parts up again (a test that changes a class's PARTS, or registers a class
+    again under the same name)."""
+    part_of.cache_clear()
+    HEURISTICS.clear()
+
+
+def heuristic(state: State, player: int) -> float:
+    """The game's estimate of `state` for `player` (0.0 without a heuristic)."""
+    return heuristic_of(type(state.game))(state, player)
+
+
+def reference(game: Game) -> list[ReferenceEntry]:
+    """The game's reference panel's entries ([] without the part)."""
+    found = info(game)
+    return list(found.part("reference").reference(game)) if found.has("reference") else []
+
+
+def data_options(cls: type[Game], setting: int) -> dict[str, Any]:
+    """The options of the `setting`-th setting of an experiment ({}: the defaults)."""
+    found = part_of(cls, "statistics")
+    return found.data_options(setting) if found is not None else {}
+
+
+def seat_holdings(cls: type[Game], record: Record) -> dict[str, list[Any]]:
+    """What each seat of a recorded game held ({} without the part)."""
+    found = part_of(cls, "statistics")
+    return found.seat_holdings(record) if found is not None else {}
+
+
+def open_solved_table(game: Game) -> Any:
+    """The solved table the game declares (`SOLVED_TABLE`), opened; RulesError if it has none,
+    and whatever the table raises when it is not ready (a RulesError whose message names no
+    file or command, fit for a page; its `detail` does)."""
+    declared = info(game).solved_table
+    if declared is None:
+        raise RulesError(f"{game.id} has no solved table")
+    module_name, _, function = declared.partition(":")
+    opener: Any = importlib.import_module(module_name)
+    for name in function.split("."):
+        opener = getattr(opener, name)
+    return opener(game.id)
+
+
+def solved_table_availability(game: Game) -> str:
+    """Whether `open_solved_table` would work, without opening anything (cheap): "ready",
+    "preparing" (being built or unpacked, e.g. by the publishing set-up: ask again later) or
+    "absent" (no table, none declared, or the site does not offer perfect play). Asks the
+    `availability(game_id)` function of the module `SOLVED_TABLE` names."""
+    declared = info(game).solved_table
+    if declared is None:
+        return "absent"
+    return importlib.import_module(declared.partition(":")[0]).availability(game.id)
+
+
+# --- the methods `Game` had before the parts, kept for code that calls them (deprecated) --------
+
+#: what to write instead of each
+_INSTEAD = {
+    "heuristic": "rules_kernel.parts.heuristic(state, player)",
+    "reference": "rules_kernel.parts.reference(game)",
+    "data_options": "rules_kernel.parts.data_options(type(game), setting)",
+    "seat_holdings": "rules_kernel.parts.seat_holdings(type(game), record)",
+    "open_solved_table": "rules_kernel.parts.open_solved_table(game)",
+    "solved_table_availability": "rules_kernel.parts.solved_table_availability(game)",
+}
+_WARNED: set[str] = set()
+
+
+def _convenience(name: str, call: Callable[..., Any]) -> Callable[[Game], Callable[..., Any]]:
+    def bound(game: Game) -> Callable[..., Any]:
+        def forward(*args: Any) -> Any:
+            if name not in _WARNED:
+                _WARNED.add(name)
+                warnings.warn(
+                    f"game.{name}(...) is deprecated: the game's parts answer it; write {_INSTEAD[name]}",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+            return call(game, *args)
+
+        return forward
+
+    return bound
+
+
+core.DEPRECATED_CONVENIENCES.update(
+    {
+        "heuristic": _convenience("heuristic", lambda game, state, player: heuristic(state, player)),
+        "reference": _convenience("reference", reference),
+        "data_options": _convenience("data_options", lambda game, setting: data_options(type(game), setting)),
+        "seat_holdings": _convenience(
+            "seat_holdings", lambda game, record: seat_holdings(type(game), record)
+        ),
+        "open_solved_table": _convenience("open_solved_table", open_solved_table),
+        "solved_table_availability": _convenience("solved_table_availability", solved_table_availability),
+    }
+)
