@@ -246,7 +246,9 @@ def heatmap_panel(actions: pd.DataFrame, chosen: list[Picture] | None = None) ->
     figures = [HeatmapFigure(p, actions) for p in (pictures() if chosen is None else chosen)]
     row = w.Box(
         [f.widget for f in figures],
-        layout=w.Layout(display="flex", flex_flow="row wrap", gap="0 24px", width="100%"),
+        # grid_gap: ipywidgets' Layout has no `gap` (it was dropped with a warning, and the
+        # heatmaps touched); CSS reads grid-gap as the gap of a flex row too
+        layout=w.Layout(display="flex", flex_flow="row wrap", grid_gap="0 24px", width="100%"),
     )
     tables = [when_table(f) for f in figures if f.picture.declared.when_table]
     return w.VBox([row, *tables], layout=w.Layout(width="100%"))
