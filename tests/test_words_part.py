@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_toy_game import Nim, NimState
 
 import rules_kernel as rk
+from rules_kernel import parts
 from rules_kernel.core import State
+from rules_kernel.records import Record
+from widgets.explorer.seats import move_words
 
 GOLDEN = Path(__file__).parent / "golden" / "words_before.json"
 #: the plies of each seeded line whose positions are recorded
@@ -145,3 +151,116 @@ BEFORE = json.loads(GOLDEN.read_text(encoding="utf-8"))
 def test_the_states_words_are_what_they_were(game_id):
     """`state.action_text(m)` & co, as callers write them, say what they said before."""
     assert words_of_game(game_id, StateWords) == BEFORE[game_id]
+
+
+class PartWords:
+    """The words as the consumers ask them: `rules_kernel.parts`."""
+
+    action_text = staticmethod(parts.action_text)
+    forgotten_text = staticmethod(parts.forgotten_text)
+    recalled_text = staticmethod(parts.recalled_text)
+    why_illegal = staticmethod(parts.why_illegal)
+
+
+@pytest.mark.parametrize("game_id", sorted(BEFORE))
+def test_the_words_part_says_what_the_state_said(game_id):
+    """The game's words part, through `rules_kernel.parts`, says what the State's methods said."""
+    assert isinstance(rk.info(game_id).part("words"), parts.WordsPart)
+    assert words_of_game(game_id, PartWords) == BEFORE[game_id]
+
+
+# --- the State's words are conveniences, and a game of the earlier docs is still heard ---------
+
+
+def test_the_state_keeps_no_words_hook_only_conveniences_that_ask_the_part(monkeypatch):
+    """None of our State classes writes the words; core.State's methods forward to the part the
+    game names (python-chess's `board.san(m)`): a game naming another words object is heard
+    through `state.action_text`, `forgotten_text`, `recalled_text`, and `apply`'s error."""
+    for game_id in rk.list_games():
+        state_class = type(rk.load_game(game_id).initial_state())
+        for name in ("action_text", "forgotten_text", "recalled_text", "why_illegal"):
+            assert getattr(state_class, name) is getattr(State, name), (game_id, name)
+
+    class Loud:
+        def action_text(self, state, action, viewer):
+            return f"TAKES {action.count} for {viewer}"
+
+        def forgotten_text(self, state, action, viewer):
+            return "takes something"
+
+        def why_illegal(self, state, text):
+            return f"no {text} in Nim"
+
+    monkeypatch.setattr(Nim, "PARTS", {**Nim.PARTS, "words": Loud()})
+    parts.forget()
+    try:
+        state = Nim().initial_state()
+        assert state.action_text("take 2", 1) == "TAKES 2 for 1" == parts.action_text(state, "take 2", 1)
+        assert state.forgotten_text("take 1") == "takes something"
+        assert state.recalled_text("take 1", None, state) == "TAKES 1 for None"
+        with pytest.raises(rk.IllegalMoveError, match="no take 9 in Nim"):
+            state.apply("take 9")
+    finally:
+        monkeypatch.undo()
+        parts.forget()
+    # without the part: the notation, the legal moves
+    state = Nim().initial_state()
+    assert state.action_text("take 2") == "take 2" == parts.action_text(state, "take 2")
+    with pytest.raises(rk.IllegalMoveError, match="legal moves: take 1, take 2"):
+        state.apply("take 9")
+
+
+class WordyNimState(NimState):
+    """A State of the earlier docs: the words as its methods."""
+
+    def action_text(self, action, viewer=None):
+        action = self._action_of(action)
+        return f"takes {action.count} firestick{'s' if action.count > 1 else ''}"
+
+    def _successor(self, action):
+        after = super()._successor(action)
+        return WordyNimState(self.game, after.left, after.side, after.last)
+
+
+class WordyNim(Nim):
+    id = "wordy-nim"
+    title = "Nim with the words of the earlier docs"
+
+    def initial_state(self):
+        return WordyNimState(self, self.options["sticks"], 0)
+
+    def from_text(self, text):
+        left, side = map(int, text.split())
+        return WordyNimState(self, left, side)
+
+
+def test_a_state_of_the_earlier_docs_keeps_its_words_with_one_warning(monkeypatch):
+    """Its override wins on the convenience; the info's adapter part calls it for the move
+    list, the menus and the collection's tables; one DeprecationWarning; check-game names the
+    line to write."""
+    monkeypatch.setattr(sys.modules["rules_kernel.info"], "_WARNED", set())
+    rk.register_game(WordyNim)
+    parts.forget()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            state = WordyNim().initial_state()
+            menu = move_words(state, state.legal_moves(), None)
+            said = [parts.action_text(state, m) for m in state.legal_moves()]
+            record = Record.from_actions(WordyNim(), ["take 2", "take 1"])
+            replayed = [
+                parts.action_text(s, a.notation)
+                for s, a in zip(record.replay(), record.actions, strict=False)
+            ]
+        warned = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+        assert len(warned) == 1 and "WordyNimState.action_text" in warned[0], warned
+        assert menu == said == ["takes 1 firestick", "takes 2 firesticks"]
+        assert replayed == ["takes 2 firesticks", "takes 1 firestick"]
+        assert state.action_text("take 2") == "takes 2 firesticks"  # the override wins
+        found = rk.info(WordyNim)
+        assert found.undeclared == ("PARTS",) and "words" in found.parts
+        detail = rk.check_game(WordyNim, games=2).result("the info complete").detail
+        assert '"words": <a module with action_text(state, action, viewer) and forgotten_text(' in detail
+    finally:
+        rk.unregister_game(WordyNim.id)
+        parts.forget()

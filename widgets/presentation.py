@@ -33,6 +33,7 @@ from functools import lru_cache
 from weakref import WeakKeyDictionary
 
 import rules_kernel as rk
+from rules_kernel import parts
 from rules_kernel.core import Action, Move, State, Turn, turns
 from rules_kernel.info import info
 from rules_kernel.scene import Scene
@@ -188,8 +189,8 @@ class _Shown:
         (`forgotten`: once its view forgot what the action showed)."""
         before = node.parent.state
         player = before.current_player
-        words = before.forgotten_text if forgotten else before.action_text
-        text = words(node.action, viewer)
+        words = parts.forgotten_text if forgotten else parts.action_text
+        text = words(before, node.action, viewer)
         if player == rk.CHANCE:
             return MoveLine(node.ply, None, _chance_side(before), text, node.turn)
         if getattr(node.action, "cells", ()) and text == str(node.action):
@@ -247,7 +248,7 @@ def _seen(
     view forgot it). Cached: states are immutable values equal by position, so every refresh
     of a long game does not build a scene per past ply again."""
     player = before.current_player
-    text = (before.forgotten_text if forgotten else before.action_text)(action, viewer)
+    text = (parts.forgotten_text if forgotten else parts.action_text)(before, action, viewer)
     if player == rk.CHANCE:
         return None, text
     return player, _with_piece_name(before, action, text, viewer)

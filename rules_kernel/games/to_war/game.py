@@ -36,7 +36,7 @@ class ToWar(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are ToWarState's hooks
     PARTS: ClassVar[dict[str, object]] = {
         "position text": ToWarState,
-        "words": ToWarState,
+        "words": notation,  # draws, placings, fights in words, why an action is illegal
         "scene": ToWarState,
         "editor": ToWarState,
         "reference": reference_panel,  # a card's numbers and arrows, every unit of the table

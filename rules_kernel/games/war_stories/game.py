@@ -57,7 +57,7 @@ class WarStories(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are WarStoriesState's hooks
     PARTS: ClassVar[dict[str, object]] = {
         "position text": WarStoriesState,
-        "words": WarStoriesState,
+        "words": notation,  # piece moves and flips in words, what a view forgot, why no move
         "scene": WarStoriesState,
         "editor": WarStoriesState,
         "reference": reference_panel,  # the pieces with their moves, the board cards

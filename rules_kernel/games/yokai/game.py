@@ -48,7 +48,7 @@ class YokaiGame(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are YokaiState's hooks
     PARTS: ClassVar[dict[str, object]] = {
         "position text": YokaiState,
-        "words": YokaiState,
+        "words": notation,  # the moves in the rulebook's words, why a text is no move
         "scene": YokaiState,
         "editor": YokaiState,
         "reference": reference_panel,  # the pieces with their steps, promotion, the drop
