@@ -426,22 +426,24 @@ class Game:
         return hash((self.id, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
 
 
-#: each game class's words part as `words_part` found it (None: the game has none). Filled on
-#: first asking, cleared by `rules_kernel.parts.forget()`: a move list asks for every line.
-WORDS_PARTS: dict[type[Game], Any] = {}
+#: each game class's words and scene parts as `part_named` found them (None: the game has
+#: none). Filled on first asking, cleared by `rules_kernel.parts.forget()`: a move list asks
+#: for every line, a redraw for its scene.
+NAMED_PARTS: dict[tuple[type[Game], str], Any] = {}
 
 
-def words_part(cls: type[Game]) -> Any | None:
-    """The object a game class names for its words (`PARTS["words"]`), or None: no such part,
-    or a State class named for it (the earlier docs': its methods are the words, and a State
-    subclass's own override is what its conveniences call). Core reads the declaration itself,
-    as it imports no info nor parts."""
+def part_named(cls: type[Game], name: str) -> Any | None:
+    """The object a game class names for part `name` (`PARTS["words"]`, `PARTS["scene"]`), or
+    None: no such part, or a State class named for it (the earlier docs': its methods are the
+    part, and a State subclass's own override is what its conveniences call). Core reads the
+    declaration itself, as it imports no info nor parts."""
     try:
-        return WORDS_PARTS[cls]
+        return NAMED_PARTS[cls, name]
     except KeyError:
         pass
-    named = cls.PARTS.get("words") if isinstance(cls.PARTS, Mapping) else None
-    found = WORDS_PARTS[cls] = None if named is None or isinstance(named, type) else named
+    named = cls.PARTS.get(name) if isinstance(cls.PARTS, Mapping) else None
+    state_class = isinstance(named, type) and issubclass(named, State)
+    found = NAMED_PARTS[cls, name] = None if named is None or state_class else named
     return found
 
 
@@ -519,8 +521,17 @@ class State:
         raise NotImplementedError
 
     def scene(self, perspective: int | None = None) -> Any:
-        """Plain data for drawing (`rules_kernel.scene.Scene`); a perspective hides secrets."""
-        raise NotImplementedError
+        """Plain data for drawing (`rules_kernel.scene.Scene`), as the game's "scene" part
+        draws this position (`rules_kernel.parts.ScenePart`); a perspective hides secrets. A
+        convenience, not a hook: the widgets call `rules_kernel.parts.scene(state, p)`.
+        NotImplementedError naming the game for one that names no scene part."""
+        found = part_named(type(self.game), "scene")
+        if found is None:
+            raise NotImplementedError(
+                f"{self.game.title} ({self.game.id}) has no board: name a scene part in "
+                f'{type(self.game).__name__}.PARTS, "scene": <a module with scene(state, perspective)>'
+            )
+        return found.scene(self, perspective)
 
     # --- chance and secrets: defaults for games without them ---------------------------
     def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
@@ -564,7 +575,7 @@ class State:
         the notation. `action` may be given as its notation (IllegalMoveError if it names none
         here)."""
         action = self._action_of(action)
-        words = words_part(type(self.game))
+        words = part_named(type(self.game), "words")
         return str(action) if words is None else words.action_text(self, action, viewer)
 
     # --- views that forget (issue 44): what a viewer can still tell of an action ----------
@@ -584,7 +595,7 @@ class State:
         what the action showed (`forgets`): the words part's `forgotten_text` ("turns over a2",
         "turns over b2 — no match, both turned back"). A game without the part: `action_text`."""
         action = self._action_of(action)
-        words = words_part(type(self.game))
+        words = part_named(type(self.game), "words")
         if words is None:
             return self.action_text(action, viewer)
         return words.forgotten_text(self, action, viewer)
@@ -673,7 +684,7 @@ class State:
         """The reason `text` names no legal move, as the game's words part says it; a game
         without the part lists the legal moves (`default_why_illegal`). `apply` and
         `parse_move` put it in their IllegalMoveError."""
-        words = words_part(type(self.game))
+        words = part_named(type(self.game), "words")
         return default_why_illegal(self, text) if words is None else words.why_illegal(self, text)
 
     # --- shared behaviour ------------------------------------------------------------

@@ -14,16 +14,16 @@ A game declares it on its `Game` subclass: `HIDDEN_INFORMATION`, `CHANCE`, `MEMO
 rules' facts) and `PARTS`, a mapping from each part it brings (the names of `PARTS` below) to
 the object that implements it (issue 45 item 2): a module or an instance with plain functions
 (`action_text(state, action, viewer)` and the words' others, `heuristic(state, player)`,
-`reference(game)`, `data_options(setting)` and `seat_holdings(record)`; `rules_kernel.parts`
-writes each set as a Protocol), or, for the parts that are hooks of the position (position
-text, scene, editor), the game's `State` class.
+`scene(state, perspective)`, `reference(game)`, `data_options(setting)` and
+`seat_holdings(record)`; `rules_kernel.parts` writes each set as a Protocol), or, for the parts
+that are hooks of the position (position text, editor), the game's `State` class.
 `info.part("heuristic")` is the object. The rest of the info is what the class declares already
 (`SOLVED_TABLE`, `FAIRY_STOCKFISH_VARIANT`, `HEATMAPS`, the formats' names).
 
 A game written before these declarations existed keeps working: the info takes each missing
 one from the hooks the class overrides, and a part from the methods it has (`Game.heuristic`,
 `reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
-`forgotten_text`, `why_illegal`, as the earlier docs had them: an adapter part calls them),
+`forgotten_text`, `why_illegal`, `scene`, as the earlier docs had them: an adapter part calls them),
 warns once (DeprecationWarning) and lists it in `undeclared`; `rules-explorer check-game`
 names the lines to add.
 
@@ -62,7 +62,7 @@ PARTS: Mapping[str, str] = MappingProxyType(
         "position text": "State.to_text and Game.from_text: a position written as text and read back",
         "words": "action_text(state, action, viewer), forgotten_text(...) and why_illegal(state, text): "
         "each action in words (the move list)",
-        "scene": "State.scene: a drawing of the position (the board)",
+        "scene": "scene(state, perspective): a drawing of the position (the board)",
         "editor": "State.edit_pieces and State.edit: the board editor",
         "reference": "reference(game): the players' reference panel",
         "heuristic": "heuristic(state, player): the agents' estimate of a position",
@@ -72,13 +72,13 @@ PARTS: Mapping[str, str] = MappingProxyType(
 )
 
 #: the parts that are hooks of the position: the game names its State class for them
-STATE_PARTS = frozenset({"position text", "scene", "editor"})
+STATE_PARTS = frozenset({"position text", "editor"})
 
 #: the parts that were hooks of the position before they were objects (docs/kernel.md, "What
 #: changed"), with the State methods that made each: a State class that still overrides them,
 #: or a PARTS that names the State class for them, gets an adapter part
 STATE_HOOK_METHODS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"words": ("action_text", "forgotten_text", "why_illegal")}
+    {"words": ("action_text", "forgotten_text", "why_illegal"), "scene": ("scene",)}
 )
 
 #: the other parts, with the methods a game class had for them before it named its parts
@@ -251,7 +251,8 @@ def _part_objects(cls: type[Game], declared: frozenset[str] | None) -> tuple[dic
     for part in STATE_HOOK_METHODS:
         # the State overrides the old hooks (what the class wrote last is what it meant), or
         # PARTS names the part to nothing but the State class, or by name alone
-        old_way = isinstance(objects.get(part, type), type)
+        thing = objects.get(part, State)
+        old_way = isinstance(thing, type) and issubclass(thing, State)
         if _state_hooks_of(cls, part) or (old_way and part in (declared or ())):
             objects[part] = hook_part(cls)
             adapted.append(part)
@@ -295,7 +296,7 @@ def state_class(cls: type[Game]) -> type[State]:
 class HookPart:
     """The part of a game class written before parts were objects: its methods `heuristic`,
     `reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
-    `forgotten_text`, `why_illegal` (deprecated; `hook_part(cls)`)."""
+    `forgotten_text`, `why_illegal`, `scene` (deprecated; `hook_part(cls)`)."""
 
     def __init__(self, cls: type[Game]) -> None:
         self.game_class = cls
@@ -327,6 +328,9 @@ class HookPart:
 
     def why_illegal(self, state: State, text: str) -> str:
         return state.why_illegal(text)
+
+    def scene(self, state: State, perspective: int | None) -> Any:
+        return state.scene(perspective)
 
 
 @functools.cache
@@ -363,6 +367,7 @@ _ARGUMENTS = {
     "action_text": "state, action, viewer",
     "forgotten_text": "state, action, viewer",
     "why_illegal": "state, text",
+    "scene": "state, perspective",
 }
 
 
@@ -415,7 +420,7 @@ def derived_from_hooks(cls: type[Game]) -> dict[str, object]:
         "position text": overrides("to_text") and cls.from_text is not Game.from_text,
         # the earlier docs' hooks: a State that overrides them (ours name a words part)
         "words": bool(_state_hooks_of(cls, "words")),
-        "scene": overrides("scene"),
+        "scene": bool(_state_hooks_of(cls, "scene")),
         "editor": overrides("edit_pieces"),
     }
     parts.update({part: bool(_hooks_of(cls, part)) for part in HOOK_METHODS})

@@ -5,8 +5,9 @@ implements it: a module or an instance with the part's plain functions, which ta
 the state or the record explicitly (the protocols below), or the game's State class for the
 parts that are hooks of the position. `rk.info(game).part(name)` is that object. The functions
 here are what the consumers call: each gives the part's answer, or the default a game without
-the part has (no words: the notation; no heuristic: 0.0; no reference: []; no statistics: {};
-no solved table: "absent" or RulesError), so a consumer stays one line:
+the part has (no words: the notation; no scene: NotImplementedError; no heuristic: 0.0; no
+reference: []; no statistics: {}; no solved table: "absent" or RulesError), so a consumer stays
+one line:
 
     >>> import rules_kernel as rk
     >>> from rules_kernel import parts
@@ -37,11 +38,14 @@ from rules_kernel.info import info
 
 if TYPE_CHECKING:
     from rules_kernel.record_model import Record
+    from rules_kernel.scene import Scene
 
 __all__ = [
     "HEURISTICS",
     "PROTOCOLS",
     "HeuristicPart",
+    "SCENES",
+    "ScenePart",
     "ReferencePart",
     "StatisticsPart",
     "WORDS",
@@ -56,6 +60,8 @@ __all__ = [
     "part_of",
     "recalled_text",
     "reference",
+    "scene",
+    "scene_of",
     "seat_holdings",
     "solved_table_availability",
     "why_illegal",
@@ -122,10 +128,22 @@ class WordsPart(Protocol):
         ...
 
 
+@runtime_checkable
+class ScenePart(Protocol):
+    """The "scene" part: what the board shows (`rules_kernel.scene.Scene`, plain data every
+    widget draws)."""
+
+    def scene(self, state: State, perspective: int | None) -> Scene:
+        """`state` as `perspective` (None: all-seeing) sees it: its view's cells, tokens and
+        zones, the secrets hidden (a card back, a `?` hand); `Scene.perspective` says whose."""
+        ...
+
+
 #: the protocol of each part whose object is not the game's State class (`check-game` holds
 #: the object a game names to it)
 PROTOCOLS: dict[str, type] = {
     "words": WordsPart,
+    "scene": ScenePart,
     "heuristic": HeuristicPart,
     "reference": ReferencePart,
     "statistics": StatisticsPart,
@@ -193,13 +211,28 @@ def words_of(cls: type[Game]) -> WordsPart:
     return found
 
 
+#: each game class's scene part, as `scene_of` found it (None: no board); every redraw asks
+#: for it. The part's `scene` is read from it at each call (a test may count or stub it).
+SCENES: dict[type[Game], ScenePart | None] = {}
+
+
+def scene_of(cls: type[Game]) -> ScenePart | None:
+    """The scene part of a game class, looked up once a class (kept in `SCENES`)."""
+    try:
+        return SCENES[cls]
+    except KeyError:
+        found = SCENES[cls] = part_of(cls, "scene")
+        return found
+
+
 def forget() -> None:
     """Look the parts up again (a test that changes a class's PARTS, or registers a class
     again under the same name)."""
     part_of.cache_clear()
     HEURISTICS.clear()
     WORDS.clear()
-    core.WORDS_PARTS.clear()
+    SCENES.clear()
+    core.NAMED_PARTS.clear()
 
 
 def heuristic(state: State, player: int) -> float:
@@ -244,6 +277,22 @@ def recalled_text(state: State, action: Action | str, viewer: int | None, now: S
 def why_illegal(state: State, text: str) -> str:
     """Why `text` names no legal move in `state` (without words: the legal moves listed)."""
     return words_of(type(state.game)).why_illegal(state, text)
+
+
+def scene(state: State, perspective: int | None = None) -> Scene:
+    """`state` drawn as `perspective` (None: all-seeing) sees it, by the game's scene part;
+    NotImplementedError naming the game for one without a board."""
+    try:
+        found = SCENES[type(state.game)]
+    except KeyError:
+        found = scene_of(type(state.game))
+    if found is None:
+        game = state.game
+        raise NotImplementedError(
+            f"{game.title} ({game.id}) brings no 'scene' part: name one in {type(game).__name__}.PARTS, "
+            '"scene": <a module with scene(state, perspective)>'
+        )
+    return found.scene(state, perspective)
 
 
 def reference(game: Game) -> list[ReferenceEntry]:

@@ -160,7 +160,7 @@ class _Shown:
         scene = self.scenes.get(key)
         if scene is None:
             state = node.state
-            scene = self.scenes[key] = (state if viewer is None else state.view(viewer)).scene(viewer)
+            scene = self.scenes[key] = parts.scene(state if viewer is None else state.view(viewer), viewer)
             if len(self.scenes) > SCENES_KEPT:
                 self.scenes.popitem(last=False)
         self.scenes.move_to_end(key)
@@ -258,7 +258,7 @@ def _with_piece_name(before: State, action: Action, text: str, viewer: int | Non
     """'b1c2' -> 'Koropokkuru b1c2': the piece on the first cell, as the viewer saw it."""
     if not getattr(action, "cells", ()) or text != str(action):
         return text  # nothing to name, or the game's own words name it (`_piece_named`)
-    return _piece_named((before if viewer is None else before.view(viewer)).scene(viewer), action, text)
+    return _piece_named(parts.scene(before if viewer is None else before.view(viewer), viewer), action, text)
 
 
 def _piece_named(scene: Scene, action: Action, text: str) -> str:

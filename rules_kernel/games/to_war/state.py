@@ -30,9 +30,7 @@ from rules_kernel.games.to_war.rules import (
     _successor,
     _view,
 )
-from rules_kernel.games.to_war.scene import scene_of
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.to_war.game import ToWar
@@ -187,6 +185,3 @@ class ToWarState(State):
             lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
             notation.position_text,
         )
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self if perspective is None else self.view(perspective), perspective)

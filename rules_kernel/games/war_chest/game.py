@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Heatmap, Option, OptionError
-from rules_kernel.games.war_chest import hints, reference, words
+from rules_kernel.games.war_chest import hints, reference, scene, words
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -63,7 +63,7 @@ class WarChest(Game):
     PARTS: ClassVar[dict[str, Any]] = {
         "position text": WarChestState,
         "words": words,  # the actions in words, why a text is no action
-        "scene": WarChestState,
+        "scene": scene,  # what the board shows
         "editor": WarChestState,
         "reference": reference,  # every unit from units.TACTICS, then the coin actions
         "heuristic": hints,  # control, coins on the board, units near locations

@@ -39,10 +39,8 @@ from rules_kernel.games.war_chest.box import (
     Pending,
     Unit,
 )
-from rules_kernel.games.war_chest.scene import scene_of
 from rules_kernel.games.war_chest.text import position_text
 from rules_kernel.games.war_chest.text import status as position_status
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_chest.game import WarChest
@@ -279,9 +277,6 @@ class WarChestState(State):
         """What no game from the start reaches (`core.State.status`): coins back in the box (a
         study position lists fewer than the box; they are out of the game)."""
         return position_status(self)
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self if perspective is None else self.view(perspective), perspective)
 
     # --- the board editor (core.State's hooks; the work is in `edit`) ------------------------
     def edit_pieces(self) -> tuple[EditPiece, ...]:

@@ -25,9 +25,7 @@ from rules_kernel.core import (
 from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
-from rules_kernel.games.war_stories.scene import scene_of
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.game import WarStories
@@ -211,7 +209,3 @@ class WarStoriesState(State):
             lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
             notation.position_text,
         )
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        shown = self if perspective is None else self.view(perspective)
-        return scene_of(shown, self, perspective)

@@ -23,10 +23,8 @@ from rules_kernel.games.yokai.rules import (
     kind_of,
     owner_of,
 )
-from rules_kernel.games.yokai.scene import scene_of
 from rules_kernel.persistent import Counts
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.core import EditPiece
@@ -234,9 +232,6 @@ class YokaiState(State):
     def _edited(self, place, hands, side) -> YokaiState:
         board, held, side = editor.edited(self, place, hands, side)
         return YokaiState(self.game, board, held, side, side, Counts())
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self, perspective)
 
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
