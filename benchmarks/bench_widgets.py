@@ -14,9 +14,9 @@ under 50 ms, War Chest with 4 players under 100 ms (median).
 Headless: for every game, an Explorer (all-seeing) plays `--clicks` random moves by clicking
 their cells, as the page does; we time each click that plays (the move, the automatic
 actions after it, and the redraw: presentation, scene, board, move list, menus, export) and
-count the calls of `present` and of `State.scene` per such click. The peer: applying the
-same move to the state alone (`state.apply`), so the ratio is the Explorer's cost per move
-over the rules' own.
+count the calls of `present` and of the game's scene part (`scene(state, p)`) per such click.
+The peer: applying the same move to the state alone (`state.apply`), so the ratio is the
+Explorer's cost per move over the rules' own.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def headless(clicks: int) -> None:
     for game_id, options in HEADLESS_GAMES:
         explorer = Explorer(rk.load_game(game_id, **options), seed=1)
         explorer.perspective.value = ALL_SEEING
-        scene_of = type(explorer.state)  # the game's state class (its own scene())
+        scene_of = rk.info(explorer.state.game).part("scene")  # the game's scene part (parts.scene)
         rng = random.Random(4)
         times, peer, presents, scenes = [], [], 0, 0
         for _ in range(clicks):
@@ -209,7 +209,7 @@ def headless(clicks: int) -> None:
             f"{name:22s} click that plays: median {statistics.median(times) * 1000:6.1f} ms, "
             f"p95 {percentile(times, 0.95) * 1000:6.1f} ms over {len(times)} moves "
             f"({statistics.median(times) / statistics.median(peer):.0f}x state.apply); per click "
-            f"{presents / len(times):.2f} present, {scenes / len(times):.2f} State.scene"
+            f"{presents / len(times):.2f} present, {scenes / len(times):.2f} scene"
         )
 
 

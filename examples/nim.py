@@ -80,26 +80,31 @@ class NimState(State):
     def to_text(self) -> str:
         return f"{self.left} {self.side}"
 
-    def scene(self, perspective: int | None = None) -> Scene:
+
+class NimBoard:
+    """The "scene" part: what the board shows (rules_kernel.parts.ScenePart)."""
+
+    @staticmethod
+    def scene(state: NimState, perspective: int | None = None) -> Scene:
         """A row of cells c1, c2, ... with a counter on each one left."""
-        names = self.game.player_names
-        cells = tuple(Cell(f"c{i}", i - 1, 0) for i in range(1, self.game.options["counters"] + 1))
-        tokens = tuple(Token(f"c{i}", "Counter", "o") for i in range(1, self.left + 1))
-        outcome = self.outcome()
+        names = state.game.player_names
+        cells = tuple(Cell(f"c{i}", i - 1, 0) for i in range(1, state.game.options["counters"] + 1))
+        tokens = tuple(Token(f"c{i}", "Counter", "o") for i in range(1, state.left + 1))
+        outcome = state.outcome()
         if outcome is None:
-            status = f"{names[self.side]} to take ({self.left} left)"
+            status = f"{names[state.side]} to take ({state.left} left)"
         else:
             status = f"{names[outcome.winner]} wins: {outcome.reason}"
         return Scene(
-            self.game.id,
+            state.game.id,
             "square",
             cells,
             tokens,
             players=names,
-            to_move=None if outcome else self.side,
+            to_move=None if outcome else state.side,
             status=status,
             perspective=perspective,
-            last_cells=self.last,
+            last_cells=state.last,
         )
 
 
@@ -121,13 +126,13 @@ class Nim(Game):
     title = "Nim"
     # what the game is (rk.info("nim")): nothing hidden, no chance, nothing forgotten; and the
     # parts it brings besides its rules (rules_kernel.info.PARTS), each named to its object:
-    # the position's parts are NimState's hooks, the heuristic is NimTheory's
+    # the position text is NimState's hooks, the board NimBoard's, the heuristic NimTheory's
     HIDDEN_INFORMATION = False
     CHANCE = False
     MEMORY = False
     PARTS: ClassVar[dict[str, object]] = {
         "position text": NimState,
-        "scene": NimState,
+        "scene": NimBoard,
         "heuristic": NimTheory(),
     }
     OPTIONS: ClassVar[dict[str, Option]] = {

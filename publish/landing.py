@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 
 LANDING_NAME = "index.ipynb"
 SECTIONS = (
@@ -123,7 +124,7 @@ def thumbnail_svg(game_id: str, seed: str) -> str:
     state = rk.load_game(game_id).initial_state()
     while not state.is_terminal() and state.current_player == rk.CHANCE:
         state = state.apply(state.sample_chance(rng))
-    return board_svg(state.scene())
+    return board_svg(game_parts.scene(state))
 
 
 def link_prefix() -> str:

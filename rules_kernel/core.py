@@ -426,6 +426,34 @@ class Game:
         return hash((self.id, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
 
 
+#: each game class's words and scene parts as `part_named` found them (None: the game has
+#: none). Filled on first asking, cleared by `rules_kernel.parts.forget()`: a move list asks
+#: for every line, a redraw for its scene.
+NAMED_PARTS: dict[tuple[type[Game], str], Any] = {}
+
+
+def part_named(cls: type[Game], name: str) -> Any | None:
+    """The object a game class names for part `name` (`PARTS["words"]`, `PARTS["scene"]`), or
+    None: no such part, or a State class named for it (the earlier docs': its methods are the
+    part, and a State subclass's own override is what its conveniences call). Core reads the
+    declaration itself, as it imports no info nor parts."""
+    try:
+        return NAMED_PARTS[cls, name]
+    except KeyError:
+        pass
+    named = cls.PARTS.get(name) if isinstance(cls.PARTS, Mapping) else None
+    state_class = isinstance(named, type) and issubclass(named, State)
+    found = NAMED_PARTS[cls, name] = None if named is None or state_class else named
+    return found
+
+
+def default_why_illegal(state: State, text: str) -> str:
+    """Why `text` names no legal move, for a game whose words do not say: the legal moves."""
+    moves = sorted(str(m) for m in state.legal_moves())
+    shown = ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
+    return f"{_cut(text)!r} is not a legal move here; legal moves: {shown or 'none'}"
+
+
 @functools.cache
 def _field_names(state_class: type) -> frozenset[str]:
     """The dataclass fields of a state class (`State.replaced`)."""
@@ -493,8 +521,17 @@ class State:
         raise NotImplementedError
 
     def scene(self, perspective: int | None = None) -> Any:
-        """Plain data for drawing (`rules_kernel.scene.Scene`); a perspective hides secrets."""
-        raise NotImplementedError
+        """Plain data for drawing (`rules_kernel.scene.Scene`), as the game's "scene" part
+        draws this position (`rules_kernel.parts.ScenePart`); a perspective hides secrets. A
+        convenience, not a hook: the widgets call `rules_kernel.parts.scene(state, p)`.
+        NotImplementedError naming the game for one that names no scene part."""
+        found = part_named(type(self.game), "scene")
+        if found is None:
+            raise NotImplementedError(
+                f"{self.game.title} ({self.game.id}) has no board: name a scene part in "
+                f'{type(self.game).__name__}.PARTS, "scene": <a module with scene(state, perspective)>'
+            )
+        return found.scene(self, perspective)
 
     # --- chance and secrets: defaults for games without them ---------------------------
     def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
@@ -522,18 +559,24 @@ class State:
         check_seat(self.game, player)
         return self
 
+    # --- the game's words, as conveniences (issue 45 item 2): not hooks ----------------------
+    # A game's actions in words are its "words" part (`PARTS["words"]`: an object with
+    # `action_text(state, action, viewer)`, `forgotten_text(...)` and `why_illegal(state, text)`,
+    # `rules_kernel.parts.WordsPart`). These methods forward to it, so that callers may write
+    # `state.action_text(m)` as python-chess's `board.san(m)`; the consumers in the kernel and the
+    # widgets call `rules_kernel.parts.action_text(state, m)`. A game of the earlier docs whose
+    # State class overrides one of them is still heard (its override wins here, and the info's
+    # adapter part calls it, with a DeprecationWarning).
     def action_text(self, action: Action | str, viewer: int | None = None) -> str:
         """`action`, about to be played here, in words, as `viewer` learns of it (None:
-        all-seeing): what a move list shows (issue #22).
-
-        A phrase in the rulebook's terms without the actor, whom the list names beside it:
-        "Kitsune b1–c2 takes Tanuki", "drops Tanuki on b2", "turns over a3: Kitsune",
-        "draws 3 coins". It may look at the state after the action (`self.apply(action)`) to
-        say what happened (a capture, a fight's result). It never reveals what `view(viewer)`
-        hides, before or after the action. Cells are named as the board draws them. The
-        default is the notation (`str(action)`); records always keep the notation.
-        `action` may be given as its notation (IllegalMoveError if it names none here)."""
-        return str(self._action_of(action))
+        all-seeing): what a move list shows (issue #22), as the game's words part says it
+        (`rules_kernel.parts.WordsPart.action_text`: a phrase in the rulebook's terms without
+        the actor). A game without the part: the notation (`str(action)`); records always keep
+        the notation. `action` may be given as its notation (IllegalMoveError if it names none
+        here)."""
+        action = self._action_of(action)
+        words = part_named(type(self.game), "words")
+        return str(action) if words is None else words.action_text(self, action, viewer)
 
     # --- views that forget (issue 44): what a viewer can still tell of an action ----------
     def forgets(self, action: Action) -> bool:
@@ -549,17 +592,21 @@ class State:
 
     def forgotten_text(self, action: Action | str, viewer: int | None = None) -> str:
         """`action`, about to be played here, in words for `viewer` once its view has forgotten
-        what the action showed (`forgets`): `action_text` without it ("turns over a2",
-        "turns over b2 — no match, both turned back"). The default, for a game whose views
-        forget nothing: `action_text`."""
-        return self.action_text(action, viewer)
+        what the action showed (`forgets`): the words part's `forgotten_text` ("turns over a2",
+        "turns over b2 — no match, both turned back"). A game without the part: `action_text`."""
+        action = self._action_of(action)
+        words = part_named(type(self.game), "words")
+        if words is None:
+            return self.action_text(action, viewer)
+        return words.forgotten_text(self, action, viewer)
 
     def recalled_text(self, action: Action | str, viewer: int | None, now: State) -> str:
         """`action`, played here, in words as `viewer` can still tell of it when its view shows
         `now`: `now` is `viewer`'s view (or the all-seeing state) of the position the reader is
         at, on the same line, later than the action or, looking back, earlier. The words a
         move list shows beside that position: `forgotten_text` where `now.forgets(action)`,
-        else `action_text`. Not a hook: games override `forgets` and `forgotten_text`."""
+        else `action_text`. Not a hook: a game overrides `forgets` and its words part says
+        `forgotten_text` (`rules_kernel.parts.recalled_text` is the same for the consumers)."""
         action = self._action_of(action)
         if now.forgets(action):
             return self.forgotten_text(action, viewer)
@@ -634,10 +681,11 @@ class State:
         raise NotImplementedError(f"{self.game.id} has no board editor yet")
 
     def why_illegal(self, text: str) -> str:
-        """Hook: the reason `text` names no legal move (the default lists the legal ones)."""
-        moves = sorted(str(m) for m in self.legal_moves())
-        shown = ", ".join(moves[:40]) + (" ..." if len(moves) > 40 else "")
-        return f"{_cut(text)!r} is not a legal move here; legal moves: {shown or 'none'}"
+        """The reason `text` names no legal move, as the game's words part says it; a game
+        without the part lists the legal moves (`default_why_illegal`). `apply` and
+        `parse_move` put it in their IllegalMoveError."""
+        words = part_named(type(self.game), "words")
+        return default_why_illegal(self, text) if words is None else words.why_illegal(self, text)
 
     # --- shared behaviour ------------------------------------------------------------
     def outcome(self) -> Outcome | None:

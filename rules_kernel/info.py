@@ -13,17 +13,19 @@ statistics, what they used to guess from which hooks a class overrides:
 A game declares it on its `Game` subclass: `HIDDEN_INFORMATION`, `CHANCE`, `MEMORY` (the
 rules' facts) and `PARTS`, a mapping from each part it brings (the names of `PARTS` below) to
 the object that implements it (issue 45 item 2): a module or an instance with plain functions
-(`heuristic(state, player)`, `reference(game)`, `data_options(setting)` and
+(`action_text(state, action, viewer)` and the words' others, `heuristic(state, player)`,
+`scene(state, perspective)`, `reference(game)`, `data_options(setting)` and
 `seat_holdings(record)`; `rules_kernel.parts` writes each set as a Protocol), or, for the parts
-that are hooks of the position (position text, words, scene, editor), the game's `State` class.
+that are hooks of the position (position text, editor), the game's `State` class.
 `info.part("heuristic")` is the object. The rest of the info is what the class declares already
 (`SOLVED_TABLE`, `FAIRY_STOCKFISH_VARIANT`, `HEATMAPS`, the formats' names).
 
 A game written before these declarations existed keeps working: the info takes each missing
 one from the hooks the class overrides, and a part from the methods it has (`Game.heuristic`,
-`reference`, `data_options`, `seat_holdings`, as the earlier docs had them: an adapter part
-calls them), warns once (DeprecationWarning) and lists it in `undeclared`;
-`rules-explorer check-game` names the lines to add.
+`reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
+`forgotten_text`, `why_illegal`, `scene`, as the earlier docs had them: an adapter part calls them),
+warns once (DeprecationWarning) and lists it in `undeclared`; `rules-explorer check-game`
+names the lines to add.
 
 This module imports only `rules_kernel.core` and the registry (docs/architecture.md).
 """
@@ -43,6 +45,7 @@ from rules_kernel.core import Game, Heatmap, State
 __all__ = [
     "HOOK_METHODS",
     "PARTS",
+    "STATE_HOOK_METHODS",
     "STATE_PARTS",
     "GameInfo",
     "HookPart",
@@ -57,8 +60,9 @@ __all__ = [
 PARTS: Mapping[str, str] = MappingProxyType(
     {
         "position text": "State.to_text and Game.from_text: a position written as text and read back",
-        "words": "State.action_text: each action in words (the move list)",
-        "scene": "State.scene: a drawing of the position (the board)",
+        "words": "action_text(state, action, viewer), forgotten_text(...) and why_illegal(state, text): "
+        "each action in words (the move list)",
+        "scene": "scene(state, perspective): a drawing of the position (the board)",
         "editor": "State.edit_pieces and State.edit: the board editor",
         "reference": "reference(game): the players' reference panel",
         "heuristic": "heuristic(state, player): the agents' estimate of a position",
@@ -68,7 +72,14 @@ PARTS: Mapping[str, str] = MappingProxyType(
 )
 
 #: the parts that are hooks of the position: the game names its State class for them
-STATE_PARTS = frozenset({"position text", "words", "scene", "editor"})
+STATE_PARTS = frozenset({"position text", "editor"})
+
+#: the parts that were hooks of the position before they were objects (docs/kernel.md, "What
+#: changed"), with the State methods that made each: a State class that still overrides them,
+#: or a PARTS that names the State class for them, gets an adapter part
+STATE_HOOK_METHODS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"words": ("action_text", "forgotten_text", "why_illegal"), "scene": ("scene",)}
+)
 
 #: the other parts, with the methods a game class had for them before it named its parts
 #: (docs/kernel.md, "What changed"): a class that still has them gets an adapter part
@@ -216,7 +227,10 @@ def _warning(cls: type[Game], undeclared: tuple[str, ...], adapted: tuple[str, .
         "from the hooks it overrides"
     )
     if adapted:
-        methods = ", ".join(f"{cls.__qualname__}.{m}" for part in adapted for m in _hooks_of(cls, part))
+        methods = ", ".join(
+            [f"{cls.__qualname__}.{m}" for part in adapted for m in _hooks_of(cls, part)]
+            + [f"{state_class(cls).__qualname__}.{m}" for part in adapted for m in _state_hooks_of(cls, part)]
+        )
         text += f"; its methods {methods} are no longer the kernel's hooks: write {parts_line(cls)}"
     return text + " (rules-explorer check-game says what to write)"
 
@@ -234,6 +248,14 @@ def _part_objects(cls: type[Game], declared: frozenset[str] | None) -> tuple[dic
         objects = {part: state_class(cls) for part in STATE_PARTS & set(names)}
     parts_at = _defined_at(cls, "PARTS")
     adapted = []
+    for part in STATE_HOOK_METHODS:
+        # the State overrides the old hooks (what the class wrote last is what it meant), or
+        # PARTS names the part to nothing but the State class, or by name alone
+        thing = objects.get(part, State)
+        old_way = isinstance(thing, type) and issubclass(thing, State)
+        if _state_hooks_of(cls, part) or (old_way and part in (declared or ())):
+            objects[part] = hook_part(cls)
+            adapted.append(part)
     for part in HOOK_METHODS:
         at = min((_defined_at(cls, method) for method in HOOK_METHODS[part]), default=None)
         if _hooks_of(cls, part) and (part not in named or (at is not None and at < parts_at)):
@@ -245,6 +267,15 @@ def _part_objects(cls: type[Game], declared: frozenset[str] | None) -> tuple[dic
 def _defined_at(cls: type, name: str) -> int:
     """How far up the class's MRO `name` is written (0: the class itself); past the end: never."""
     return next((at for at, owner in enumerate(cls.__mro__) if name in vars(owner)), len(cls.__mro__))
+
+
+def _state_hooks_of(cls: type[Game], part: str) -> tuple[str, ...]:
+    """The methods of `part` (`STATE_HOOK_METHODS`) the game's State class overrides: the
+    earlier docs' hooks of the position."""
+    state = state_class(cls)
+    return tuple(
+        name for name in STATE_HOOK_METHODS.get(part, ()) if getattr(state, name) is not getattr(State, name)
+    )
 
 
 def _hooks_of(cls: type[Game], part: str) -> tuple[str, ...]:
@@ -264,7 +295,8 @@ def state_class(cls: type[Game]) -> type[State]:
 
 class HookPart:
     """The part of a game class written before parts were objects: its methods `heuristic`,
-    `reference`, `data_options`, `seat_holdings` (deprecated; `hook_part(cls)`)."""
+    `reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
+    `forgotten_text`, `why_illegal`, `scene` (deprecated; `hook_part(cls)`)."""
 
     def __init__(self, cls: type[Game]) -> None:
         self.game_class = cls
@@ -286,6 +318,20 @@ class HookPart:
         method = getattr(self.game_class, "seat_holdings", None)
         return method(record) if method is not None else {}
 
+    # the State's methods: its override where it wrote one, else core.State's convenience
+    # (which finds no words part for such a game: the notation, the legal moves)
+    def action_text(self, state: State, action: Any, viewer: int | None) -> str:
+        return state.action_text(action, viewer)
+
+    def forgotten_text(self, state: State, action: Any, viewer: int | None) -> str:
+        return state.forgotten_text(action, viewer)
+
+    def why_illegal(self, state: State, text: str) -> str:
+        return state.why_illegal(text)
+
+    def scene(self, state: State, perspective: int | None) -> Any:
+        return state.scene(perspective)
+
 
 @functools.cache
 def hook_part(cls: type[Game]) -> HookPart:
@@ -303,7 +349,8 @@ def parts_line(cls: type[Game]) -> str:
     for part in sorted(found.parts):
         thing = found.part_objects.get(part)
         if isinstance(thing, HookPart) or thing is None:
-            functions = " and ".join(f"{m}({_ARGUMENTS[m]})" for m in HOOK_METHODS.get(part, ()))
+            methods = HOOK_METHODS.get(part, ()) or STATE_HOOK_METHODS.get(part, ())
+            functions = " and ".join(f"{m}({_ARGUMENTS[m]})" for m in methods)
             where = f"<a module with {functions}>" if functions else "<its object>"
         else:
             where = getattr(thing, "__name__", None) or type(thing).__name__
@@ -317,6 +364,10 @@ _ARGUMENTS = {
     "reference": "game",
     "data_options": "setting",
     "seat_holdings": "record",
+    "action_text": "state, action, viewer",
+    "forgotten_text": "state, action, viewer",
+    "why_illegal": "state, text",
+    "scene": "state, perspective",
 }
 
 
@@ -367,8 +418,9 @@ def derived_from_hooks(cls: type[Game]) -> dict[str, object]:
 
     parts = {
         "position text": overrides("to_text") and cls.from_text is not Game.from_text,
-        "words": overrides("action_text"),
-        "scene": overrides("scene"),
+        # the earlier docs' hooks: a State that overrides them (ours name a words part)
+        "words": bool(_state_hooks_of(cls, "words")),
+        "scene": bool(_state_hooks_of(cls, "scene")),
         "editor": overrides("edit_pieces"),
     }
     parts.update({part: bool(_hooks_of(cls, part)) for part in HOOK_METHODS})

@@ -5,8 +5,9 @@ implements it: a module or an instance with the part's plain functions, which ta
 the state or the record explicitly (the protocols below), or the game's State class for the
 parts that are hooks of the position. `rk.info(game).part(name)` is that object. The functions
 here are what the consumers call: each gives the part's answer, or the default a game without
-the part has (no heuristic: 0.0; no reference: []; no statistics: {}; no solved table:
-"absent" or RulesError), so a consumer stays one line:
+the part has (no words: the notation; no scene: NotImplementedError; no heuristic: 0.0; no
+reference: []; no statistics: {}; no solved table: "absent" or RulesError), so a consumer stays
+one line:
 
     >>> import rules_kernel as rk
     >>> from rules_kernel import parts
@@ -32,27 +33,39 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rules_kernel import core
-from rules_kernel.core import Game, ReferenceEntry, RulesError, State
+from rules_kernel.core import Action, Game, ReferenceEntry, RulesError, State
 from rules_kernel.info import info
 
 if TYPE_CHECKING:
     from rules_kernel.record_model import Record
+    from rules_kernel.scene import Scene
 
 __all__ = [
     "HEURISTICS",
     "PROTOCOLS",
     "HeuristicPart",
+    "SCENES",
+    "ScenePart",
     "ReferencePart",
     "StatisticsPart",
+    "WORDS",
+    "WordsPart",
+    "action_text",
     "data_options",
     "heuristic",
     "heuristic_of",
     "forget",
+    "forgotten_text",
     "open_solved_table",
     "part_of",
+    "recalled_text",
     "reference",
+    "scene",
+    "scene_of",
     "seat_holdings",
     "solved_table_availability",
+    "why_illegal",
+    "words_of",
 ]
 
 
@@ -88,9 +101,49 @@ class StatisticsPart(Protocol):
         ...
 
 
+@runtime_checkable
+class WordsPart(Protocol):
+    """The "words" part: the game's actions in words, for the move list, the menus, the hints
+    and the analysis' lines (issue #22). `action` is an action playable in `state` (the
+    consumer functions below read a notation first); `viewer` None is the all-seeing list."""
+
+    def action_text(self, state: State, action: Action, viewer: int | None) -> str:
+        """`action`, about to be played in `state`, as `viewer` learns of it: a phrase in the
+        rulebook's terms without the actor, whom the list names beside it ("Kitsune b1–c2
+        takes Tanuki", "drops Tanuki on b2", "draws 3 coins"). It may look at the state after
+        the action (`state.apply(action)`) to say what happened, and never reveals what
+        `state.view(viewer)` hides, before or after the action. Cells are named as the board
+        draws them."""
+        ...
+
+    def forgotten_text(self, state: State, action: Action, viewer: int | None) -> str:
+        """The words once `viewer`'s view has forgotten what the action showed
+        (`State.forgets`): War Stories' "turns over a2". A game whose views forget nothing
+        gives `action_text`."""
+        ...
+
+    def why_illegal(self, state: State, text: str) -> str:
+        """Why `text` names no legal move in `state`, in words (`State.apply` and
+        `parse_move` raise it as an IllegalMoveError)."""
+        ...
+
+
+@runtime_checkable
+class ScenePart(Protocol):
+    """The "scene" part: what the board shows (`rules_kernel.scene.Scene`, plain data every
+    widget draws)."""
+
+    def scene(self, state: State, perspective: int | None) -> Scene:
+        """`state` as `perspective` (None: all-seeing) sees it: its view's cells, tokens and
+        zones, the secrets hidden (a card back, a `?` hand); `Scene.perspective` says whose."""
+        ...
+
+
 #: the protocol of each part whose object is not the game's State class (`check-game` holds
 #: the object a game names to it)
 PROTOCOLS: dict[str, type] = {
+    "words": WordsPart,
+    "scene": ScenePart,
     "heuristic": HeuristicPart,
     "reference": ReferencePart,
     "statistics": StatisticsPart,
@@ -127,16 +180,119 @@ def heuristic_of(cls: type[Game]) -> Callable[[State, int], float]:
     return found
 
 
+class DefaultWords:
+    """The words of a game without the part: the notation, the legal moves."""
+
+    @staticmethod
+    def action_text(state: State, action: Action, viewer: int | None) -> str:
+        return str(action)
+
+    @staticmethod
+    def forgotten_text(state: State, action: Action, viewer: int | None) -> str:
+        return str(action)
+
+    @staticmethod
+    def why_illegal(state: State, text: str) -> str:
+        return core.default_why_illegal(state, text)
+
+
+#: each game class's words part, as `words_of` found it: every line of a move list and every
+#: entry of a menu asks for it, so it is read by subscript (as `HEURISTICS`); `forget()` clears it
+WORDS: dict[type[Game], WordsPart] = {}
+
+
+def words_of(cls: type[Game]) -> WordsPart:
+    """The words part of a game class, looked up once a class (kept in `WORDS`); the notation
+    for a game without one."""
+    found = WORDS.get(cls)
+    if found is None:
+        part = part_of(cls, "words")
+        found = WORDS[cls] = part if part is not None else DefaultWords()
+    return found
+
+
+#: each game class's scene part, as `scene_of` found it (None: no board); every redraw asks
+#: for it. The part's `scene` is read from it at each call (a test may count or stub it).
+SCENES: dict[type[Game], ScenePart | None] = {}
+
+
+def scene_of(cls: type[Game]) -> ScenePart | None:
+    """The scene part of a game class, looked up once a class (kept in `SCENES`)."""
+    try:
+        return SCENES[cls]
+    except KeyError:
+        found = SCENES[cls] = part_of(cls, "scene")
+        return found
+
+
 def forget() -> None:
     """Look the parts up again (a test that changes a class's PARTS, or registers a class
     again under the same name)."""
     part_of.cache_clear()
     HEURISTICS.clear()
+    WORDS.clear()
+    SCENES.clear()
+    core.NAMED_PARTS.clear()
 
 
 def heuristic(state: State, player: int) -> float:
     """The game's estimate of `state` for `player` (0.0 without a heuristic)."""
     return heuristic_of(type(state.game))(state, player)
+
+
+def action_text(state: State, action: Action | str, viewer: int | None = None) -> str:
+    """`action` (or its notation), about to be played in `state`, in words as `viewer` (None:
+    all-seeing) learns of it; the notation for a game without words."""
+    try:
+        words = WORDS[type(state.game)]
+    except KeyError:
+        words = words_of(type(state.game))
+    if isinstance(action, str):
+        action = state._action_of(action)  # IllegalMoveError if it names nothing here
+    return words.action_text(state, action, viewer)
+
+
+def forgotten_text(state: State, action: Action | str, viewer: int | None = None) -> str:
+    """`action` in words once `viewer`'s view has forgotten what it showed."""
+    try:
+        words = WORDS[type(state.game)]
+    except KeyError:
+        words = words_of(type(state.game))
+    if isinstance(action, str):
+        action = state._action_of(action)
+    return words.forgotten_text(state, action, viewer)
+
+
+def recalled_text(state: State, action: Action | str, viewer: int | None, now: State) -> str:
+    """`action`, played in `state`, in words as `viewer` can still tell of it when its view
+    shows `now` (a later or, looking back, earlier position of the same line): `forgotten_text`
+    where `now.forgets(action)`, else `action_text`."""
+    if isinstance(action, str):
+        action = state._action_of(action)
+    if now.forgets(action):
+        return forgotten_text(state, action, viewer)
+    return action_text(state, action, viewer)
+
+
+def why_illegal(state: State, text: str) -> str:
+    """Why `text` names no legal move in `state` (without words: the legal moves listed)."""
+    return words_of(type(state.game)).why_illegal(state, text)
+
+
+def scene(state: State, perspective: int | None = None) -> Scene:
+    """`state` drawn as `perspective` (None: all-seeing) sees it, by the game's scene part;
+    NotImplementedError naming the game for one without a board."""
+    try:
+        found = SCENES[type(state.game)]
+    except KeyError:
+        found = scene_of(type(state.game))
+    if found is None:
+        game = state.game
+        raise NotImplementedError(
+            f"{game.title} ({game.id}) brings no 'scene' part: name one in {type(game).__name__}.PARTS, "
+            '"scene": <a module with scene(state, perspective)>'
+        )
+    return found.scene(state, perspective)
 
 
 def reference(game: Game) -> list[ReferenceEntry]:

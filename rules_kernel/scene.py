@@ -1,9 +1,10 @@
 """What is on the table, as plain data: the only thing a game tells the drawing code.
 
-A game's `state.scene(perspective)` returns a `Scene`. The widgets draw any scene: square
-grids and hex maps, tokens on cells (pieces, cards, coin stacks), and side zones (hands,
-reserves, bags, discard piles, supplies). Cells and zone items have string ids; a Move's
-`cells` names those ids in click order, which is all the generic explorer needs.
+A game's scene part (`rules_kernel.parts.scene(state, perspective)`) returns a `Scene`. The
+widgets draw any scene: square grids and hex maps, tokens on cells (pieces, cards, coin
+stacks), and side zones (hands, reserves, bags, discard piles, supplies). Cells and zone items
+have string ids; a Move's `cells` names those ids in click order, which is all the generic
+explorer needs.
 
 Coordinates: on a square layout `Cell.x` is the file (0 = the first player's left) and
 `Cell.y` the rank (0 = the first player's side). On a hex layout they are axial (x, y)

@@ -192,7 +192,7 @@ def _action_details(before, after, action) -> dict[str, Any]:
         return {"player": None, "legal": None, "piece": None, "capture": False}
     player = before.current_player
     move = before.parse_move(action.notation)
-    scene_before, scene_after = before.scene(), after.scene()
+    scene_before, scene_after = parts.scene(before), parts.scene(after)
     return {
         "player": player,
         "legal": len(before.legal_moves()),

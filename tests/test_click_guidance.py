@@ -247,13 +247,23 @@ def test_war_chest_a_follow_up_is_lit_at_once_with_done_beside_it():
 
 def test_the_words_come_from_the_game_and_fall_back_to_the_move_list():
     """A game whose package declares no word functions is named by its move list's words
-    (State.action_text); each of the five games declares its own."""
+    (the game's words part, `parts.action_text`); each of the five games declares its own."""
     for game in ("yokai-3x4", "yokai-5x6", "war-stories", "to-war", "war-chest"):
         assert guidance.game_words(rk.load_game(game).initial_state()).target is not None
 
-    class Plain:  # a state of a package with no `words` or `hints` module
-        def action_text(self, move, viewer=None):
+    class PlainWords:  # the game's words part (the move list's words)
+        def action_text(self, state, move, viewer):
             return f"plays {move}"
+
+    class PlainGame(rk.Game):
+        id, HIDDEN_INFORMATION, CHANCE, MEMORY = "plain", False, False, False
+        PARTS = {"words": PlainWords()}
+
+    class Plain:  # a state of a package with no `words` or `hints` module
+        game = PlainGame()
+
+        def _action_of(self, move):
+            return move
 
     Plain.__module__ = "json.state"
     assert guidance.game_words(Plain()) == guidance.GameWords()

@@ -38,10 +38,10 @@ def test_every_game_declares_what_it_is_and_the_hooks_agree(game_id):
     assert (found.hidden_information, found.chance, found.memory) == FACTS[game_id]
     hooks = derived_from_hooks(rk.game_class(game_id))
     assert (hooks["HIDDEN_INFORMATION"], hooks["CHANCE"], hooks["MEMORY"]) == FACTS[game_id]
-    # every game brings the position's parts, a reference and a heuristic; the games whose
+    # every game brings the position's parts, words, a scene, a reference and a heuristic; those whose
     # seats hold something (To War!'s armies, War Chest's units) their statistics
     statistics = {"statistics"} if game_id in ("to-war", "war-chest") else set()
-    assert found.parts == STATE_PARTS | {"reference", "heuristic"} | statistics
+    assert found.parts == STATE_PARTS | {"words", "scene", "reference", "heuristic"} | statistics
     assert hooks["PARTS"] & STATE_PARTS == STATE_PARTS  # the State's hooks, as declared
     assert not hooks["PARTS"] - STATE_PARTS  # no methods left on the Game class for parts
     assert found.id == game_id and found.title == rk.game_class(game_id).title
@@ -67,11 +67,14 @@ def test_the_info_by_id_instance_or_class_and_what_else_it_says():
 def _legacy_game() -> type[rk.Game]:
     """A game written before the declarations: an open game with a hidden hand, no editor, and
     its heuristic a method of the game (as the earlier docs had it)."""
-    from examples.nim import Nim, NimState
+    from examples.nim import Nim, NimBoard, NimState
 
     class SecretState(NimState):
         def view(self, player, *, memory=None):
             return self
+
+        def scene(self, perspective=None):  # the board a method of the State, as then
+            return NimBoard.scene(self, perspective)
 
     class Legacy(Nim):
         id = "nim-legacy"
@@ -98,7 +101,8 @@ def test_a_game_without_the_declarations_is_read_from_its_hooks_with_one_warning
     assert found.undeclared == ("HIDDEN_INFORMATION", "CHANCE", "MEMORY", "PARTS")
     assert (found.hidden_information, found.chance, found.memory) == (True, False, False)
     assert found.parts == {"position text", "scene", "heuristic"}
-    assert found.part("scene") is SecretState_of(legacy) and found.part("heuristic").heuristic
+    assert found.part("position text") is SecretState_of(legacy) and found.part("heuristic").heuristic
+    assert found.part("scene").scene(legacy().initial_state(), None).game == "nim-legacy"  # its method
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         assert info(legacy) == found  # once per class
@@ -107,7 +111,7 @@ def test_a_game_without_the_declarations_is_read_from_its_hooks_with_one_warning
     assert failed.status == check.FAILED and "HIDDEN_INFORMATION = True; CHANCE = False" in failed.detail
     assert (
         'PARTS = {"heuristic": <a module with heuristic(state, player)>, "position text": '
-        'SecretState, "scene": SecretState}' in failed.detail
+        'SecretState, "scene": <a module with scene(state, perspective)>}' in failed.detail
     )
 
 
@@ -126,8 +130,11 @@ def test_the_check_names_a_declared_part_or_fact_without_its_hook():
         id = "nim-modest"
         PARTS = {"position text": NimState}
 
-    failed = rk.check_game(Modest, games=2).result(check.INFO)
-    assert "the game has State.scene" in failed.detail and failed.hook == "Game.PARTS"
+    # no scene part named: the info is complete, but the game has no board to draw
+    report = rk.check_game(Modest, games=2)
+    assert report.result(check.INFO).status == check.PASSED
+    failed = report.result(check.SCENE)
+    assert failed.status == check.FAILED and "raised NotImplementedError" in failed.detail
 
     class Misnamed(Nim):
         id = "nim-misnamed"

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_toy_game import Nim, NimState
+from test_toy_game import Nim, NimBoard, NimState
 
 import rules_kernel as rk
 from rules_kernel import agents, parts, simulate, stats
-from rules_kernel.core import Game, ReferenceEntry
+from rules_kernel.core import Game, ReferenceEntry, State
 from rules_kernel.info import STATE_PARTS
 from rules_kernel.records import Record
 from widgets.reference import reference_html
@@ -119,13 +119,31 @@ def test_the_heuristic_is_looked_up_once_a_game_class(monkeypatch):
 # --- a game written against the earlier docs: its parts as methods of the game ---------------
 
 
+class OldNimState(NimState):
+    """Its State, drawing itself as the earlier docs had it (a `scene` method)."""
+
+    def scene(self, perspective=None):
+        return NimBoard.scene(self, perspective)
+
+    def _successor(self, action):
+        after = super()._successor(action)
+        return OldNimState(self.game, after.left, after.side, after.last)
+
+
 class OldNim(Nim):
     """The toy Nim as the earlier docs had a game write its extras: methods of the Game class,
-    PARTS as names."""
+    the board a method of its State, PARTS as names."""
 
     id = "old-nim"
     title = "Nim of the earlier docs"
     PARTS = frozenset({"position text", "scene", "heuristic"})
+
+    def initial_state(self):
+        return OldNimState(self, self.options["sticks"], 0)
+
+    def from_text(self, text):
+        state = super().from_text(text)
+        return OldNimState(self, state.left, state.side)
 
     def heuristic(self, state, player):
         lost = state.left % (self.options["most"] + 1) == 0
@@ -175,7 +193,8 @@ def test_a_game_of_the_earlier_docs_runs_everywhere_with_one_warning(old_nim, mo
         "reference",
         "statistics",
     }
-    assert found.part("scene") is NimState and found.part("heuristic") is found.part("statistics")
+    assert found.part("position text") is OldNimState
+    assert found.part("scene") is found.part("heuristic") is found.part("statistics")  # the adapter
     # the statistics cycle its settings and read what its seats held
     assert [dict(t.options)["sticks"] for t in tasks] == [5, 6, 7]
     assert games["pile_0"].tolist() == [5, 6, 7] and games["pile_1"].tolist() == [5, 6, 7]
@@ -186,8 +205,9 @@ def test_a_game_of_the_earlier_docs_runs_everywhere_with_one_warning(old_nim, mo
     report = rk.check_game(OldNim, games=2)
     detail = report.result("the info complete").detail
     assert (
-        'PARTS = {"heuristic": <a module with heuristic(state, player)>, "position text": NimState, '
-        '"reference": <a module with reference(game)>, "scene": NimState, "statistics": <a module with '
+        'PARTS = {"heuristic": <a module with heuristic(state, player)>, "position text": OldNimState, '
+        '"reference": <a module with reference(game)>, "scene": <a module with scene(state, perspective)>, '
+        '"statistics": <a module with '
         "data_options(setting) and seat_holdings(record)>}"
     ) in detail
 
@@ -229,3 +249,24 @@ def test_the_methods_game_had_still_answer_on_our_games_with_a_warning_once(monk
         assert rk.load_game("yokai-5x6").solved_table_availability() == "absent"
     with pytest.raises(AttributeError, match="'ToWar' object has no attribute 'heuristics'"):
         game.heuristics  # noqa: B018 - any other name is an AttributeError as ever
+
+
+def test_the_scene_is_a_part_and_state_scene_a_convenience(monkeypatch):
+    """Each game names its scene.py for its board; no State class draws itself, and
+    `state.scene(p)` forwards to the part as `parts.scene(state, p)` does (the widgets')."""
+    for game_id in rk.list_games():
+        state = rk.load_game(game_id).initial_state()
+        part = rk.info(game_id).part("scene")
+        assert isinstance(part, parts.ScenePart) and type(state).scene is State.scene, game_id
+        assert parts.scene(state) == state.scene() == part.scene(state, None)
+        assert parts.scene(state, 1) == state.scene(1) == part.scene(state, 1)
+    monkeypatch.setattr(Nim, "PARTS", {"position text": NimState})  # no board
+    parts.forget()
+    try:
+        with pytest.raises(NotImplementedError, match=r"Toy Nim \(toy-nim\) brings no 'scene' part"):
+            parts.scene(Nim().initial_state())
+        with pytest.raises(NotImplementedError, match=r"Toy Nim \(toy-nim\) has no board: name a scene part"):
+            Nim().initial_state().scene()
+    finally:
+        monkeypatch.undo()
+        parts.forget()

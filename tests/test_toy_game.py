@@ -76,25 +76,30 @@ class NimState(State):
     def to_text(self) -> str:
         return f"{self.left} {self.side}"
 
-    def scene(self, perspective: int | None = None) -> Scene:
-        names = self.game.player_names
-        cells = tuple(Cell(f"s{i}", i - 1, 0) for i in range(1, self.game.options["sticks"] + 1))
-        tokens = tuple(Token(f"s{i}", "Firestick", "F") for i in range(1, self.left + 1))
+
+class NimBoard:
+    """The "scene" part: what the board shows (rules_kernel.parts.ScenePart)."""
+
+    @staticmethod
+    def scene(state: NimState, perspective: int | None = None) -> Scene:
+        names = state.game.player_names
+        cells = tuple(Cell(f"s{i}", i - 1, 0) for i in range(1, state.game.options["sticks"] + 1))
+        tokens = tuple(Token(f"s{i}", "Firestick", "F") for i in range(1, state.left + 1))
         status = (
-            f"{names[1 - self.side]} took the last firestick"
-            if self.left == 0
-            else f"{names[self.side]} to take ({self.left} left)"
+            f"{names[1 - state.side]} took the last firestick"
+            if state.left == 0
+            else f"{names[state.side]} to take ({state.left} left)"
         )
         return Scene(
-            self.game.id,
+            state.game.id,
             "square",
             cells,
             tokens,
             players=names,
-            to_move=None if self.left == 0 else self.side,
+            to_move=None if state.left == 0 else state.side,
             status=status,
             perspective=perspective,
-            last_cells=self.last,
+            last_cells=state.last,
         )
 
 
@@ -126,7 +131,7 @@ class Nim(Game):
     # the parts it brings besides its rules (rules_kernel.parts), each named to its object
     PARTS: ClassVar[dict[str, Any]] = {
         "position text": NimState,
-        "scene": NimState,
+        "scene": NimBoard,
         "heuristic": theory,
         "statistics": theory,
     }

@@ -383,9 +383,10 @@ def test_a_refresh_computes_the_presentation_once_and_the_scene_once(monkeypatch
 
     ex = widgets.Explorer("yokai-3x4")
     present = _Calls(explorer_module.present)
-    scene = _Calls(type(ex.state).scene)
+    scene_part = rk.info(ex.state.game).part("scene")  # the game's scene.py, asked by parts.scene
+    scene = _Calls(scene_part.scene)
     monkeypatch.setattr(explorer_module, "present", present)
-    monkeypatch.setattr(type(ex.state), "scene", lambda *a, **k: scene(*a, **k))
+    monkeypatch.setattr(scene_part, "scene", scene)
 
     def calls(action) -> tuple[int, int]:
         present.count = scene.count = 0

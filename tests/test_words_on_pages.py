@@ -72,12 +72,22 @@ def test_a_flip_in_the_menu_does_not_tell_the_card_before_it_is_turned():
 def test_words_the_menu_cannot_tell_apart_are_numbered():
     """Two War Chest Footman tactics do the same in words (one for each Footman's coin)."""
 
-    class Twins:
-        def action_text(self, move, viewer=None):
+    class TwinWords:  # the game's words part: both tactics alike
+        def action_text(self, state, move, viewer):
             return "the Footman tactic: each Footman unit may maneuver once"
+
+    class TwinsGame(rk.Game):
+        id, HIDDEN_INFORMATION, CHANCE, MEMORY = "twins", False, False, False
+        PARTS = {"words": TwinWords()}
+
+    class Twins:  # a position of it: the menu reads its view
+        game = TwinsGame()
 
         def view(self, viewer):
             return self
+
+        def _action_of(self, move):
+            return move
 
     labels = move_words(Twins(), ["tactic footman 4,0", "tactic footman 6,1"], 0)  # type: ignore[arg-type]
     assert labels == [

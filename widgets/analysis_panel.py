@@ -329,7 +329,7 @@ class AnalysisPanel:
         for line in result.moves[:3]:
             move = legal.get(line.move)
             if move is not None:
-                words = subject.state.action_text(move, subject.viewer)
+                words = game_parts.action_text(subject.state, move, subject.viewer)
                 shown.append(f"{words} ({move_value_words(line.value)})")
         return "; ".join(shown)
 
@@ -357,7 +357,7 @@ class AnalysisPanel:
                 break
             mover = state.current_player
             arrow = Arrow(tuple(move.cells), owner_colour(mover), str(number))
-            steps.append((arrow, (mover, state.action_text(move, subject.viewer))))
+            steps.append((arrow, (mover, game_parts.action_text(state, move, subject.viewer))))
             if subject.secrets and subject.viewer is not None:
                 break  # what follows is played in the worlds the search imagined
             state = state.apply(move)

@@ -20,6 +20,7 @@ import ipywidgets as w
 import pandas as pd
 
 import rules_kernel as rk
+from rules_kernel import parts
 from rules_kernel.collection import Collection
 from rules_kernel.core import State
 from widgets.games_from_here import GamesFromHere
@@ -76,7 +77,7 @@ class GamesFromHerePage(w.VBox):
 
     def play(self, notation: str) -> None:
         """Play `notation` here (what the panel's click does)."""
-        text = self.state.action_text(notation)
+        text = parts.action_text(self.state, notation)
         self.states.append(self.state.apply(notation))
         self.moves.append(text)
         self._show()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel.core import EditPiece, State
 from rules_kernel.info import info
 from widgets.board import Board
@@ -223,7 +224,7 @@ class PositionEditor(w.VBox):
         state = self.state
         self._showing = True
         try:
-            self.board.show(state.scene(None), flip=False)
+            self.board.show(game_parts.scene(state, None), flip=False)
             counts = state.edit_hands()
             for place, counter in self.counters.items():
                 counter.value = counts.get(place, 0)

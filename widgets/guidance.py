@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rules_kernel import parts as game_parts
 from rules_kernel.core import Move, RulesError, State
 from rules_kernel.scene import Scene
 from widgets.presentation import name_at
@@ -96,7 +97,7 @@ def move_words(state: State, move: Move, viewer: int | None) -> str:
         except RulesError:
             pass  # a view that cannot say it: the move list's words below
     try:
-        return state.action_text(move, viewer)
+        return game_parts.action_text(state, move, viewer)
     except RulesError:
         return "play this move"
 

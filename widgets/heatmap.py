@@ -21,6 +21,7 @@ import ipywidgets as w
 import pandas as pd
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel.heatmaps import CellCounts
 from rules_kernel.scene import Scene
 from widgets.canvas import CanvasPainter, rgb
@@ -178,7 +179,7 @@ class HeatmapFigure:
 
     def __init__(self, picture: Picture, actions: pd.DataFrame, *, experiment: str = "random against random"):
         self.picture = picture
-        scene = rk.load_game(picture.game).initial_state().scene()
+        scene = game_parts.scene(rk.load_game(picture.game).initial_state())
         self.names = place_names(scene)
         self.data = picture.count(actions, scene)
         self.counts = self.data.counts()

@@ -21,6 +21,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from rules_kernel import parts as game_parts
 from rules_kernel.core import RulesError, State
 from rules_kernel.records import Record
 from widgets.draw import Circle, Line, Polygon, Rect, Text, draw_highlights, draw_scene
@@ -45,7 +46,7 @@ def frames_of(source: State | Record | Sequence[State]) -> list[State]:
 
 def scene_of(state: State, viewer: int | None):
     """The scene `viewer` sees (None: all-seeing), drawn from its view as the explorer does."""
-    return (state if viewer is None else state.view(viewer)).scene(viewer)
+    return game_parts.scene(state if viewer is None else state.view(viewer), viewer)
 
 
 def svg(state: State, viewer: int | None = None) -> str:

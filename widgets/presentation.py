@@ -33,6 +33,7 @@ from functools import lru_cache
 from weakref import WeakKeyDictionary
 
 import rules_kernel as rk
+from rules_kernel import parts
 from rules_kernel.core import Action, Move, State, Turn, turns
 from rules_kernel.info import info
 from rules_kernel.scene import Scene
@@ -159,7 +160,7 @@ class _Shown:
         scene = self.scenes.get(key)
         if scene is None:
             state = node.state
-            scene = self.scenes[key] = (state if viewer is None else state.view(viewer)).scene(viewer)
+            scene = self.scenes[key] = parts.scene(state if viewer is None else state.view(viewer), viewer)
             if len(self.scenes) > SCENES_KEPT:
                 self.scenes.popitem(last=False)
         self.scenes.move_to_end(key)
@@ -188,8 +189,8 @@ class _Shown:
         (`forgotten`: once its view forgot what the action showed)."""
         before = node.parent.state
         player = before.current_player
-        words = before.forgotten_text if forgotten else before.action_text
-        text = words(node.action, viewer)
+        words = parts.forgotten_text if forgotten else parts.action_text
+        text = words(before, node.action, viewer)
         if player == rk.CHANCE:
             return MoveLine(node.ply, None, _chance_side(before), text, node.turn)
         if getattr(node.action, "cells", ()) and text == str(node.action):
@@ -247,7 +248,7 @@ def _seen(
     view forgot it). Cached: states are immutable values equal by position, so every refresh
     of a long game does not build a scene per past ply again."""
     player = before.current_player
-    text = (before.forgotten_text if forgotten else before.action_text)(action, viewer)
+    text = (parts.forgotten_text if forgotten else parts.action_text)(before, action, viewer)
     if player == rk.CHANCE:
         return None, text
     return player, _with_piece_name(before, action, text, viewer)
@@ -257,7 +258,7 @@ def _with_piece_name(before: State, action: Action, text: str, viewer: int | Non
     """'b1c2' -> 'Koropokkuru b1c2': the piece on the first cell, as the viewer saw it."""
     if not getattr(action, "cells", ()) or text != str(action):
         return text  # nothing to name, or the game's own words name it (`_piece_named`)
-    return _piece_named((before if viewer is None else before.view(viewer)).scene(viewer), action, text)
+    return _piece_named(parts.scene(before if viewer is None else before.view(viewer), viewer), action, text)
 
 
 def _piece_named(scene: Scene, action: Action, text: str) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel.core import State
 from widgets.explorer import ALL_SEEING, Explorer
 from widgets.safe import error_line, guarded, html
@@ -43,7 +44,7 @@ def _on_board(state: State, side_of: int, same_side: bool) -> int:
     sit opposite, so a side is a seat parity."""
     return sum(
         t.height
-        for t in state.scene().tokens
+        for t in game_parts.scene(state).tokens
         if t.owner is not None
         and t.kind in ("piece", "coin", "card")
         and (t.owner % 2 == side_of % 2) == same_side

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from html import escape
 
+from rules_kernel import parts as game_parts
 from rules_kernel.scene import Scene
 from widgets.draw import (
     Circle,
@@ -205,4 +206,4 @@ def board_svg(scene: Scene) -> str:
 
 
 def state_svg(state, perspective: int | None = None) -> str:
-    return scene_to_svg(state.scene(perspective))
+    return scene_to_svg(game_parts.scene(state, perspective))

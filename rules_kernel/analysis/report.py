@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm
 
+from rules_kernel import parts
 from rules_kernel.analysis._types import DRAW, LOSS, WIN, Analysis, Engine, Estimate, Limit
 from rules_kernel.core import CHANCE, Action, Game, RulesError, State, turns
 from rules_kernel.info import info
@@ -269,14 +270,14 @@ def _words(line: _Line, viewer: int | str | None) -> list[str]:
     so an action is written as the seat can tell of it at every position of the game: where
     the seat's view of any of them has forgotten it (`State.forgets`: a flip whose card lies
     face down there, before it was turned up or after it was turned back), its forgotten
-    words (`State.forgotten_text`: "turns over a2", "… — no match, both turned back")."""
+    words (`parts.forgotten_text`: "turns over a2", "… — no match, both turned back")."""
     states = line.states
     seats = [
         None if state.current_player == CHANCE else state.current_player if viewer == "mover" else viewer
         for state in states
     ]
     if not isinstance(viewer, int) or not line.actions or not info(states[0].game).memory:
-        return [states[ply].action_text(action, seats[ply]) for ply, action in enumerate(line.actions)]
+        return [parts.action_text(states[ply], action, seats[ply]) for ply, action in enumerate(line.actions)]
     views = [state.view(viewer) for state in states]
     words = []
     for ply, action in enumerate(line.actions):
@@ -285,9 +286,10 @@ def _words(line: _Line, viewer: int | str | None) -> list[str]:
             view.forgets(action) for view in views[ply + 1 :]
         )
         state = states[ply]
-        # the move as `viewer` learned of it (State.action_text: the game's words, or the
-        # action itself for a game without the "words" part)
-        words.append(state.forgotten_text(action, viewer) if forgotten else state.action_text(action, viewer))
+        # the move as `viewer` learned of it (the game's words part, or the action itself for
+        # a game without the "words" part)
+        say = parts.forgotten_text if forgotten else parts.action_text
+        words.append(say(state, action, viewer))
     return words
 
 

@@ -220,7 +220,7 @@ def _words(state: core.State, notation: str, viewer: int | None) -> str:
     """A move in words as `viewer` learns of it, from the position asked about. A move of
     another game whose hidden part differed may not be legal here: then its notation."""
     try:
-        return state.action_text(notation, viewer)
+        return parts.action_text(state, notation, viewer)
     except Exception:  # an illegal or unreadable move in this state: the notation says it
         return notation
 

@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from rules_kernel import core
+from rules_kernel import core, parts
 from rules_kernel.formats import seconds_of_meta  # the readers' times and clocks, by ply
 from rules_kernel.info import info
 from rules_kernel.records import Record
@@ -248,7 +248,7 @@ def move_rows(record: Record, game_id: int, states: list[core.State], columns: d
     columns["seat"].extend(map(seat_of.get, movers))
     columns["player"].extend(map(player_of.get, movers))
     columns["notation"].extend([action.notation for action in actions])
-    words = [before.action_text(action.notation) for action, before in zip(actions, states, strict=False)]
+    words = [parts.action_text(b, action.notation) for action, b in zip(actions, states, strict=False)]
     columns["text"].extend(words)
     columns["chance"].extend([action.chance for action in actions])
     for column, key in (("clock", "clocks"), ("spent", "times")):

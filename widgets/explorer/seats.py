@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as w
 
 import rules_kernel as rk
+from rules_kernel import parts as game_parts
 from rules_kernel.analysis import table
 from rules_kernel.core import Action
 from widgets.draw import owner_colour
@@ -174,7 +175,8 @@ class Seats(Part):
     def _chance_options(self) -> list[tuple[str, Action]]:
         try:
             state = self.session.state  # the outcomes in words ("draws Mamluk"), not "draw:MAM"
-            return [(f"{state.action_text(o)} ({p:.0%})", o) for o, p in state.chance_outcomes()][:200]
+            outcomes = state.chance_outcomes()
+            return [(f"{game_parts.action_text(state, o)} ({p:.0%})", o) for o, p in outcomes][:200]
         except rk.ChanceNotEnumerableError:
             return []
 
@@ -228,7 +230,7 @@ def move_words(state: rk.State, moves: tuple[Action, ...] | list[Action], viewer
     hidden card will show (a War Stories flip is "turns over a1" until it is turned). Two moves
     the words cannot tell apart are numbered, so each entry stays one move."""
     seen = state if viewer is None else state.view(viewer)
-    words = [seen.action_text(move, viewer) for move in moves]
+    words = [game_parts.action_text(seen, move, viewer) for move in moves]
     counts: dict[str, int] = {}
     for text in words:
         counts[text] = counts.get(text, 0) + 1

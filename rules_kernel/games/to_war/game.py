@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Option, OptionError
-from rules_kernel.games.to_war import hints, notation
+from rules_kernel.games.to_war import hints, notation, scene
 from rules_kernel.games.to_war import reference as reference_panel
 from rules_kernel.games.to_war.cards import (
     ARMIES,
@@ -36,8 +36,8 @@ class ToWar(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are ToWarState's hooks
     PARTS: ClassVar[dict[str, object]] = {
         "position text": ToWarState,
-        "words": ToWarState,
-        "scene": ToWarState,
+        "words": notation,  # draws, placings, fights in words, why an action is illegal
+        "scene": scene,  # what the board shows
         "editor": ToWarState,
         "reference": reference_panel,  # a card's numbers and arrows, every unit of the table
         "heuristic": hints,  # units on the grid

@@ -3,8 +3,9 @@ position no game reaches says of itself (`status`), the move list's words, why a
 illegal, and reading a draw. Actions are written `BED@b1` (place), `b1b2` (a step; `b4b5` off
 the opponent's edge: the breakthrough), `stop`, `discard:BED`, `pass`, and `draw:BED` (chance).
 
-The state's methods call `position_text`, `position_parts` (with `checked`), `status`,
-`action_text`, `why_illegal` and `parse_chance`.
+The state's methods call `position_text`, `position_parts` (with `checked`), `status` and
+`parse_chance`. The module is the game's "words" part (`ToWar.PARTS`,
+`rules_kernel.parts.WordsPart`): `action_text`, `forgotten_text` and `why_illegal`.
 """
 
 from __future__ import annotations
@@ -140,8 +141,14 @@ def _end_text(after: ToWarState) -> str:
     return f"; game over — {outcome.reason}; {result}"
 
 
+def forgotten_text(state: ToWarState, action: Move, viewer: int | None = None) -> str:
+    """A view forgets nothing in To War! (a hand is drawn unseen, never seen and hidden
+    again): the words themselves."""
+    return action_text(state, action, viewer)
+
+
 def why_illegal(state: ToWarState, text: str) -> str:
-    """Why `text` is no legal action here, in words (`ToWarState.why_illegal`)."""
+    """Why `text` is no legal action here, in words (the "words" part)."""
     if state.current_player == CHANCE:
         return f"{text!r}: a card must be drawn first (a chance event)"
     legal = ", ".join(str(m) for m in state.legal_moves()) or "none"

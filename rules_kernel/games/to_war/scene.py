@@ -43,6 +43,12 @@ def _hand_zone(state: ToWarState, player: int) -> Zone:
     return Zone(f"hand-{player}", title, player, items)
 
 
+def scene(state: ToWarState, perspective: int | None = None) -> Scene:
+    """The game's "scene" part (`ToWar.PARTS`, `rules_kernel.parts.ScenePart`): what is on the
+    table in `state`, as `perspective` (None: all-seeing) sees it; secrets hidden there."""
+    return scene_of(state if perspective is None else state.view(perspective), perspective)
+
+
 def scene_of(state: ToWarState, perspective: int | None) -> Scene:
     game = state.game
     colours = {"western": "red", "northern": "blue", "far-eastern": "black", "southern": "yellow"}

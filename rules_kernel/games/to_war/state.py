@@ -30,9 +30,7 @@ from rules_kernel.games.to_war.rules import (
     _successor,
     _view,
 )
-from rules_kernel.games.to_war.scene import scene_of
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.to_war.game import ToWar
@@ -107,14 +105,6 @@ class ToWarState(State):
 
     def _compute_outcome(self) -> Outcome | None:
         return _compute_outcome(self)
-
-    def action_text(self, action, viewer: int | None = None) -> str:
-        """The action in the rulebook's words, without the actor (the move list names the
-        side): the units by the names of the unit table, fights with both numbers and the
-        result, and the end of the game when it comes (`notation.action_text`). What the
-        viewer learns is read from `view(viewer)` after the action. `str(action)` (the
-        notation) stays for records."""
-        return notation.action_text(self, self._action_of(action), viewer)
 
     def view(self, player: int, *, memory: bool | None = None) -> ToWarState:
         """Reserves hold counts only (their order is chance, drawn card by card). In the
@@ -195,9 +185,3 @@ class ToWarState(State):
             lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
             notation.position_text,
         )
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self if perspective is None else self.view(perspective), perspective)
-
-    def why_illegal(self, text: str) -> str:
-        return notation.why_illegal(self, text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Heatmap, Option, OptionError
-from rules_kernel.games.war_chest import hints, reference
+from rules_kernel.games.war_chest import hints, reference, scene, words
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -62,8 +62,8 @@ class WarChest(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are WarChestState's hooks
     PARTS: ClassVar[dict[str, Any]] = {
         "position text": WarChestState,
-        "words": WarChestState,
-        "scene": WarChestState,
+        "words": words,  # the actions in words, why a text is no action
+        "scene": scene,  # what the board shows
         "editor": WarChestState,
         "reference": reference,  # every unit from units.TACTICS, then the coin actions
         "heuristic": hints,  # control, coins on the board, units near locations

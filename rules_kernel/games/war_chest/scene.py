@@ -16,6 +16,12 @@ if TYPE_CHECKING:
     from rules_kernel.games.war_chest.state import WarChestState
 
 
+def scene(state: WarChestState, perspective: int | None = None) -> Scene:
+    """The game's "scene" part (`WarChest.PARTS`, `rules_kernel.parts.ScenePart`): what is on the
+    table in `state`, as `perspective` (None: all-seeing) sees it; secrets hidden there."""
+    return scene_of(state if perspective is None else state.view(perspective), perspective)
+
+
 def scene_of(state: WarChestState, perspective: int | None) -> Scene:
     """What is on the table in `state` (already the view of `perspective`, if any)."""
     game, m = state.game, state.game.map

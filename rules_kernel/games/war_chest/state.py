@@ -33,19 +33,14 @@ from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
     DRAFT_ORDER,
-    FACE_DOWN,
     HIDDEN,
-    MANEUVERS,
     UNITS,
     Hex,
     Pending,
     Unit,
 )
-from rules_kernel.games.war_chest.scene import scene_of
 from rules_kernel.games.war_chest.text import position_text
 from rules_kernel.games.war_chest.text import status as position_status
-from rules_kernel.games.war_chest.words import action_words
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_chest.game import WarChest
@@ -228,13 +223,6 @@ class WarChestState(State):
         )
 
     # --- secrets -------------------------------------------------------------------------------
-    def action_text(self, action, viewer: int | None = None) -> str:
-        """The action in words (`words.action_words`): "deploys a Pikeman to e1", "moves the
-        Cavalry c4–d5", hexes by the names the map shows. Draws go into a hidden hand and a
-        coin paid face down (pass, recruit, initiative) stays unknown: other players learn only
-        how many coins were drawn and what was recruited."""
-        return action_words(self, self._action_of(action), viewer)
-
     def view(self, player: int, *, memory: bool | None = None) -> WarChestState:
         """Another player's hand and face-down discards become '?'; the coins behind them are
         pooled into that player's bag counts, which is what counting tells you."""
@@ -290,9 +278,6 @@ class WarChestState(State):
         study position lists fewer than the box; they are out of the game)."""
         return position_status(self)
 
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self if perspective is None else self.view(perspective), perspective)
-
     # --- the board editor (core.State's hooks; the work is in `edit`) ------------------------
     def edit_pieces(self) -> tuple[EditPiece, ...]:
         """Each seat's units on the map (`archer`, `archer×2`: its army's types only), its coins
@@ -317,40 +302,6 @@ class WarChestState(State):
         """This position edited (core.State.edit), read back from its text: checked exactly as
         any position text is."""
         return editor.edit(self, place or {}, hands or {}, to_move, fields or {})
-
-    def why_illegal(self, text: str) -> str:
-        if self.current_player == CHANCE:
-            return f"{text!r}: a chance event is pending (a deal or a draw from a bag)"
-        legal = sorted(str(m) for m in self.legal_moves())
-        shown = ", ".join(legal[:30]) + (" ..." if len(legal) > 30 else "")
-        if self.phase == "draft":
-            return f"{text!r}: the draft is on; cards left: {', '.join(self.pool)}"
-        if self.pending:
-            kind, player, detail = self.pending[-1]
-            what = {
-                "guard": "decide how the attacked Royal Guard takes the hit",
-                "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
-                "sword": "say whether the Swordsman moves one hex after its attack ('done': it stays)",
-                "berserk": (
-                    "say whether the Berserker maneuvers again, paying a coin of its stack "
-                    "('done': it does not)"
-                ),
-                "mercenary": "say whether the Mercenary makes its free maneuver ('done': it does not)",
-                "footman": "maneuver each Footman unit once ('done': no more)",
-            }[kind]
-            return f"{text!r}: {self.game.player_names[player]} must first {what}; legal: {shown}"
-        words = text.split()
-        hand = self.hands[self.turn]
-        if (
-            len(words) > 1
-            and words[0] in FACE_DOWN + MANEUVERS + ("deploy", "bolster", "tactic")
-            and words[1] not in hand
-        ):
-            return (
-                f"{text!r}: {self.game.player_names[self.turn]} has no {words[1]!r} coin in hand "
-                f"(hand: {', '.join(hand)})"
-            )
-        return f"{text!r} is not a legal action here; legal: {shown}"
 
 
 def _carry_outcome(settled: WarChestState, successor: WarChestState) -> None:

@@ -1,4 +1,6 @@
-"""War Chest's actions in words, for the move list (`WarChestState.action_text`, issue #22).
+"""War Chest's actions in words, for the move list (issue #22): the game's "words" part
+(`WarChest.PARTS`, `rules_kernel.parts.WordsPart`: `action_text`, `forgotten_text`,
+`why_illegal`).
 
 A phrase in the rulebook's terms without the actor (the list names the side beside it; a
 chance line names whoever draws), hexes by the names the map shows (`box.hex_label`: `e1`),
@@ -17,16 +19,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import RulesError
-from rules_kernel.games.war_chest.box import NAMES, ROYAL, Hex, Order, hex_label
+from rules_kernel.core import CHANCE, RulesError
+from rules_kernel.games.war_chest.box import FACE_DOWN, MANEUVERS, NAMES, ROYAL, Hex, Order, hex_label
 from rules_kernel.games.war_chest.rules import drawer
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_chest.state import WarChestState
 
 
-def action_words(state: WarChestState, action, viewer: int | None) -> str:
-    """`action`, about to be played in `state`, as `viewer` (None: all-seeing) learns of it."""
+def action_text(state: WarChestState, action, viewer: int | None = None) -> str:
+    """`action`, about to be played in `state`, as `viewer` (None: all-seeing) learns of it:
+    "deploys a Pikeman to e1", "moves the Cavalry c4–d5", hexes by the names the map shows.
+    Draws go into a hidden hand and a coin paid face down (pass, recruit, initiative) stays
+    unknown: other players learn only how many coins were drawn and what was recruited."""
     if action.is_chance:
         return _chance_words(state, str(action), viewer)
     text = _move_words(state, action, viewer)
@@ -34,6 +39,49 @@ def action_words(state: WarChestState, action, viewer: int | None) -> str:
     if after is not None and after.is_terminal():
         text += f" — the game ends: {after.outcome().reason}"
     return text
+
+
+def forgotten_text(state: WarChestState, action, viewer: int | None = None) -> str:
+    """A view forgets nothing in War Chest (a coin seen stays in sight or in the counts): the
+    words themselves."""
+    return action_text(state, action, viewer)
+
+
+def why_illegal(state: WarChestState, text: str) -> str:
+    """Why `text` is no legal action here, in words (the "words" part): a chance event
+    pending, the draft, a follow-up the rules ask first, a coin not in hand; else the legal
+    actions."""
+    if state.current_player == CHANCE:
+        return f"{text!r}: a chance event is pending (a deal or a draw from a bag)"
+    legal = sorted(str(m) for m in state.legal_moves())
+    shown = ", ".join(legal[:30]) + (" ..." if len(legal) > 30 else "")
+    if state.phase == "draft":
+        return f"{text!r}: the draft is on; cards left: {', '.join(state.pool)}"
+    if state.pending:
+        kind, player, detail = state.pending[-1]
+        what = {
+            "guard": "decide how the attacked Royal Guard takes the hit",
+            "priest-use": f"use the coin the Warrior Priest drew ({detail}) at once",
+            "sword": "say whether the Swordsman moves one hex after its attack ('done': it stays)",
+            "berserk": (
+                "say whether the Berserker maneuvers again, paying a coin of its stack ('done': it does not)"
+            ),
+            "mercenary": "say whether the Mercenary makes its free maneuver ('done': it does not)",
+            "footman": "maneuver each Footman unit once ('done': no more)",
+        }[kind]
+        return f"{text!r}: {state.game.player_names[player]} must first {what}; legal: {shown}"
+    words = text.split()
+    hand = state.hands[state.turn]
+    if (
+        len(words) > 1
+        and words[0] in FACE_DOWN + MANEUVERS + ("deploy", "bolster", "tactic")
+        and words[1] not in hand
+    ):
+        return (
+            f"{text!r}: {state.game.player_names[state.turn]} has no {words[1]!r} coin in hand "
+            f"(hand: {', '.join(hand)})"
+        )
+    return f"{text!r} is not a legal action here; legal: {shown}"
 
 
 def _after(state: WarChestState, action) -> WarChestState | None:

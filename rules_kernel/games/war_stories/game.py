@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option
-from rules_kernel.games.war_stories import hints, notation
+from rules_kernel.games.war_stories import hints, notation, scene
 from rules_kernel.games.war_stories import reference as reference_panel
 from rules_kernel.games.war_stories.rules import (
     DAIMYO,
@@ -57,8 +57,8 @@ class WarStories(Game):
     # the parts besides the rules (rules_kernel.parts): the position's are WarStoriesState's hooks
     PARTS: ClassVar[dict[str, object]] = {
         "position text": WarStoriesState,
-        "words": WarStoriesState,
-        "scene": WarStoriesState,
+        "words": notation,  # piece moves and flips in words, what a view forgot, why no move
+        "scene": scene,  # what the board shows
         "editor": WarStoriesState,
         "reference": reference_panel,  # the pieces with their moves, the board cards
         "heuristic": hints,  # material and each Daimyo's danger

@@ -7,8 +7,9 @@ the deal `deal:` + the 38 card codes in square order (a1, b1, ..., f7, skipping 
 squares). Card codes: army `<pion><kamon>` with pion kb (Kibatai), as (Ashigaru), kh (Kihei)
 and kamon r, y, g, b (red, yellow, green, blue); landscape `ki` (Ki) and `he` (Heiya).
 
-The state's methods call `position_parts` (with `check_position`), `position_text`, `status`,
-`parse_deal`, `action_text`, `flip_text` and `why_illegal`.
+The state's methods call `position_parts` (with `check_position`), `position_text`, `status`
+and `parse_deal`. The module is the game's "words" part (`WarStories.PARTS`,
+`rules_kernel.parts.WordsPart`): `action_text`, `forgotten_text` and `why_illegal`.
 """
 
 from __future__ import annotations
@@ -77,11 +78,25 @@ def parse_deal(state: WarStoriesState, text: str) -> Deal:
 # --- the move list's words ----------------------------------------------------------------
 
 
-def action_text(state: WarStoriesState, action, viewer: int | None, *, memory: bool) -> str:
-    """`WarStoriesState.action_text` of an action the state has resolved."""
+def action_text(state: WarStoriesState, action, viewer: int | None = None, *, memory: bool = True) -> str:
+    """The move list's words (the "words" part), the actor left to the list: "Daimyo c1–c2
+    takes Kihei", "turns over a3: Kibatai red", "turns over b4: Kihei blue — no match, both
+    turned back", "turns over b4: Kibatai red — a pair: Engun, a Kibatai enters on b4",
+    "turns over c3: Heiya — removed, another card to turn"; Kyousei and Haisen are announced
+    as the rulebook has the threatening player do ("Shinobi d1–d6 (Kyousei)").
+
+    Every flip is seen by both players (NOTES.md), and the card it turns is face up (or gone)
+    in every view right after it, so a flip names its card for every viewer. The deal is face
+    down: a player's view names no card of it ("the cards are dealt face down"); the
+    all-seeing list gives the layout.
+
+    Once a player's view has turned the card back face down (`WarStoriesState.forgets`), a
+    move list writes the flip as `forgotten_text` does. `memory=False` (with a viewer): the
+    words a player without memory keeps once the turn is over: those, unless the flip took
+    its card off the board for all to see (a Heiya, the second card of an Engun pair)."""
     if not memory and viewer is not None and isinstance(action, Flip):
         if state.cards[action.square] == UNKNOWN or state.apply(action).cards[action.square] is not None:
-            return state.forgotten_text(action, viewer)
+            return forgotten_text(state, action, viewer)
     if action.is_chance:
         # in every view: the all-seeing board shows where each card lies, and the record
         # keeps the deal's notation; a list of card codes tells a reader nothing more
@@ -89,6 +104,18 @@ def action_text(state: WarStoriesState, action, viewer: int | None, *, memory: b
     if isinstance(action, PieceMove):
         return _piece_move_text(state, action)
     return flip_text(state, action.square, named=True)
+
+
+def forgotten_text(state: WarStoriesState, action, viewer: int | None = None) -> str:
+    """A flip's words once the card lies face down again (the "words" part): what happened
+    without the card's name ("turns over a3", "turns over b4 — no match, both turned back",
+    two Ki included: which cards they were is what is forgotten). A Heiya stays named (it
+    leaves the board the moment it is seen: there is no face-down Heiya to forget); an Engun
+    looked back on from before it says "a piece enters" (the pair's kind would name the
+    cards). Anything else: `action_text`."""
+    if isinstance(action, Flip):
+        return flip_text(state, action.square, named=False)
+    return action_text(state, action, viewer)
 
 
 def _piece_move_text(state: WarStoriesState, move: PieceMove) -> str:
@@ -470,6 +497,7 @@ def _step_distance(a: int, b: int) -> int:
 
 
 def why_illegal(state: WarStoriesState, text: str) -> str:
+    """Why `text` is no legal move here, in words (the "words" part)."""
     who = PLAYER_NAMES[state.side]
     text = text if len(text) <= 20 else text[:20] + "..."  # never echo a huge text
     m = re.fullmatch(r"flip:([a-f][1-7])|([a-f][1-7])([a-f][1-7])", text)

@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from rules_kernel.games.war_stories.state import WarStoriesState
 
 
+def scene(state: WarStoriesState, perspective: int | None = None) -> Scene:
+    """The game's "scene" part (`WarStories.PARTS`, `rules_kernel.parts.ScenePart`): what is on the
+    table in `state`, as `perspective` (None: all-seeing) sees it; secrets hidden there."""
+    shown = state if perspective is None else state.view(perspective)
+    return scene_of(shown, state, perspective)
+
+
 def scene_of(shown: WarStoriesState, true: WarStoriesState, perspective: int | None) -> Scene:
     """The scene of `true` as `shown` (its view from `perspective`, or itself) lets it be seen:
     the pieces and the cards of `shown` (face up where `true` has them face up), the start

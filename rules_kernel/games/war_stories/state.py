@@ -25,9 +25,7 @@ from rules_kernel.core import (
 from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
-from rules_kernel.games.war_stories.scene import scene_of
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.game import WarStories
@@ -166,25 +164,6 @@ class WarStoriesState(State):
     def to_text(self) -> str:
         return notation.position_text(self)
 
-    def action_text(self, action, viewer: int | None = None, *, memory: bool = True) -> str:
-        """The move list's words (core.State.action_text), the actor left to the list:
-        "Daimyo c1–c2 takes Kihei", "turns over a3: Kibatai red", "turns over b4: Kihei
-        blue — no match, both turned back", "turns over b4: Kibatai red — a pair: Engun, a
-        Kibatai enters on b4", "turns over c3: Heiya — removed, another card to turn";
-        Kyousei and Haisen are announced as the rulebook has the threatening player do
-        ("Shinobi d1–d6 (Kyousei)").
-
-        Every flip is seen by both players (NOTES.md), and the card it turns is face up (or
-        gone) in every view right after it, so a flip names its card for every viewer. The
-        deal is face down: a player's view names no card of it ("the cards are dealt face
-        down"); the all-seeing list gives the layout.
-
-        Once a player's view has turned the card back face down (`forgets`), a move list
-        writes the flip as `forgotten_text` does. `memory=False` (with a viewer): the words a
-        player without memory keeps once the turn is over: those, unless the flip took its
-        card off the board for all to see (a Heiya, the second card of an Engun pair)."""
-        return notation.action_text(self, self._action_of(action), viewer, memory=memory)
-
     def forgets(self, action) -> bool:
         """A flip is forgotten where its card lies face down again in this view, a `?`
         (core.State.forgets): a card turned back earlier in `view(p)`, or, looking back, a card
@@ -193,26 +172,11 @@ class WarStoriesState(State):
         for all to see); a piece move or the deal shows no card to forget."""
         return isinstance(action, rules.Flip) and self.cards[action.square] == UNKNOWN
 
-    def forgotten_text(self, action, viewer: int | None = None) -> str:
-        """A flip's words once the card lies face down again (core.State.forgotten_text): what
-        happened without the card's name ("turns over a3", "turns over b4 — no match, both
-        turned back", two Ki included: which cards they were is what is forgotten). A Heiya
-        stays named (it leaves the board the moment it is seen: there is no face-down Heiya
-        to forget); an Engun looked back on from before it says "a piece enters" (the pair's
-        kind would name the cards). Anything else: `action_text`."""
-        action = self._action_of(action)
-        if isinstance(action, rules.Flip):
-            return notation.flip_text(self, action.square, named=False)
-        return self.action_text(action, viewer)
-
     @cached_property
     def _flip_texts(self) -> dict[int, tuple[str, str]]:
         """Each flip's two forms of words once made: a move list in a view that forgets asks
         for both (one apply and one outcome for the two; strings only, no state is kept)."""
         return {}
-
-    def why_illegal(self, text: str) -> str:
-        return notation.why_illegal(self, text)
 
     # --- the board editor (core.State's hooks) ------------------------------------------
     def edit_pieces(self) -> tuple[EditPiece, ...]:
@@ -245,7 +209,3 @@ class WarStoriesState(State):
             lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
             notation.position_text,
         )
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        shown = self if perspective is None else self.view(perspective)
-        return scene_of(shown, self, perspective)

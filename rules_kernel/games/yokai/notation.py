@@ -5,8 +5,9 @@ promotes) and `C@a2` (a drop): rules/NOTES.md.
 
 Public here, for the formats and anyone else: `san`, `parse_san`, `san_letter`, `in_check`,
 `SHOGI_NAMES`, `KIF_PIECES_3X4`, `KIF_PIECES_5X6`, `PGN_LETTERS_3X4`, `PGN_LETTERS_5X6`,
-`kif_square`, `square_of_kif`; the state's methods call `position_parts`, `position_text`,
-`status`, `action_text` and `why_illegal`.
+`kif_square`, `square_of_kif`; the state's methods call `position_parts`, `position_text` and
+`status`. The module is the game's "words" part (`YokaiGame.PARTS`, `rules_kernel.parts.WordsPart`):
+`action_text`, `forgotten_text` and `why_illegal`.
 """
 
 from __future__ import annotations
@@ -300,9 +301,24 @@ def _rank_text(t, row: bytes) -> str:
 _ORDINALS = ("a first", "a second", "a third", "a fourth", "a fifth", "a sixth", "a seventh", "an eighth")
 
 
-def action_text(state: YokaiState, move: YokaiMove, after: YokaiState) -> str:
-    """The move in the rulebook's words (`YokaiState.action_text`); `after`: the state it
-    leads to."""
+def action_text(state: YokaiState, move: YokaiMove, viewer: int | None = None) -> str:
+    """The move in the rulebook's words, without the mover (the "words" part): "Kitsune b1–c2
+    takes Tanuki", "drops Tanuki on b2", "Kodama b3–b4 becomes Kodama Samurai" ("stays Kodama"
+    where promotion was a choice and the move declines it), and how it ends the game if it
+    does ("reaches the far rank safely", "repeats the position a third time: a draw",
+    ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama Samurai
+    goes to the hand as a Kodama). Everything is public: `viewer` changes nothing. IllegalMoveError
+    if the move cannot be played here."""
+    return move_text(state, move, state.apply(move))
+
+
+def forgotten_text(state: YokaiState, move: YokaiMove, viewer: int | None = None) -> str:
+    """A view forgets nothing in Yōkai (nothing is hidden): the words themselves."""
+    return action_text(state, move, viewer)
+
+
+def move_text(state: YokaiState, move: YokaiMove, after: YokaiState) -> str:
+    """`action_text` of a move whose position after is known (`after`)."""
     t, game, side = state.game.tables, state.game, state.side
     outcome = after.outcome()
     if outcome is None:
@@ -393,7 +409,7 @@ def _phrase(mover: str, clauses: list[str]) -> str:
 
 
 def why_illegal(state: YokaiState, text: str) -> str:
-    """Why `text` is no legal move here, in words (`YokaiState.why_illegal`)."""
+    """Why `text` is no legal move here, in words (`rules_kernel.parts.why_illegal`)."""
     t, game = state.tables, state.game
     who = game.player_names[state.side]
     if len(text) > 12:  # no move is that long; do not echo a huge text

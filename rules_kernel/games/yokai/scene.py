@@ -34,6 +34,12 @@ def _board_steps(code: int) -> tuple[tuple[int, int], ...]:
     return tuple((df, dr * sign) for df, dr in STEPS[kind_of(code)])
 
 
+def scene(state: YokaiState, perspective: int | None = None) -> Scene:
+    """The game's "scene" part (`YokaiGame.PARTS`, `rules_kernel.parts.ScenePart`): what is on the
+    table in `state`, as `perspective` (None: all-seeing) sees it; secrets hidden there."""
+    return scene_of(state, perspective)
+
+
 def scene_of(state: YokaiState, perspective: int | None) -> Scene:
     t, game = state.tables, state.game
     cells = tuple(

@@ -23,10 +23,8 @@ from rules_kernel.games.yokai.rules import (
     kind_of,
     owner_of,
 )
-from rules_kernel.games.yokai.scene import scene_of
 from rules_kernel.persistent import Counts
 from rules_kernel.position_text import read_edit
-from rules_kernel.scene import Scene
 
 if TYPE_CHECKING:
     from rules_kernel.core import EditPiece
@@ -234,26 +232,6 @@ class YokaiState(State):
     def _edited(self, place, hands, side) -> YokaiState:
         board, held, side = editor.edited(self, place, hands, side)
         return YokaiState(self.game, board, held, side, side, Counts())
-
-    def scene(self, perspective: int | None = None) -> Scene:
-        return scene_of(self, perspective)
-
-    def why_illegal(self, text: str) -> str:
-        return notation.why_illegal(self, text)
-
-    def action_text(self, action: YokaiMove | str, viewer: int | None = None) -> str:
-        """The move in the rulebook's words, without the mover: "Kitsune b1–c2 takes Tanuki",
-        "drops Tanuki on b2", "Kodama b3–b4 becomes Kodama Samurai" ("stays Kodama" where
-        promotion was a choice and the move declines it), and how it ends the game if it
-        does ("reaches the far rank safely", "repeats the position a third time: a draw",
-        ": checkmate ..."). A capture names the piece as it stood on the board (a Kodama
-        Samurai goes to the hand as a Kodama). Everything is public: `viewer` changes nothing."""
-        if isinstance(action, str):
-            move = self.parse_move(action)  # a legal move of a game going on, or IllegalMoveError
-            after = self._successor(move)
-        else:
-            move, after = action, self.apply(action)  # IllegalMoveError if it cannot be played here
-        return notation.action_text(self, move, after)
 
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
