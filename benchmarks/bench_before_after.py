@@ -56,8 +56,14 @@ for _ in range({clicks}):
     start = time.perf_counter()
     for cell in move.cells:
         explorer.click(cell)
-    if explorer.state is state:  # several moves share the cells: the page asks which
-        next(b for b in explorer.choices.children if b.tooltip == str(move)).click()
+    if explorer.state is state:  # several moves share the cells: the page offers buttons
+        offered = [b for b in explorer.choices.children if getattr(b, "move", None) == move]
+        if not offered:  # a tree before choice buttons named their move: by the notation
+            offered = [b for b in explorer.choices.children if b.tooltip == str(move)]
+        if not offered:  # the page asks otherwise (a confirmation): played, not timed
+            explorer.play(move)
+            continue
+        offered[0].click()
     times.append(time.perf_counter() - start)
 print(json.dumps(statistics.median(times) * 1000))
 """

@@ -177,7 +177,7 @@ def _click_move(explorer, move) -> None:
     for cell in move.cells:
         explorer.click(cell)
     if explorer.state is state:
-        next(b for b in explorer.choices.children if b.tooltip == str(move)).click()
+        next(b for b in explorer.choices.children if getattr(b, "move", None) == move).click()
 
 
 def headless(clicks: int) -> None:
