@@ -50,7 +50,15 @@ from rules_kernel.core import (
     SeatError,
     State,
 )
-from rules_kernel.info import PARTS, STATE_PARTS, derived_from_hooks, info, parts_line, state_class
+from rules_kernel.info import (
+    PARTS,
+    STATE_HOOK_METHODS,
+    STATE_PARTS,
+    derived_from_hooks,
+    info,
+    parts_line,
+    state_class,
+)
 from rules_kernel.parts import PROTOCOLS
 from rules_kernel.scene import Scene, Token
 
@@ -1012,6 +1020,9 @@ class _Checker:
             warnings.simplefilter("ignore", DeprecationWarning)  # the check says it instead
             found = info(cls)
         hooks = derived_from_hooks(cls)
+        bare = sorted(_named_to_bare_state(cls))
+        if bare:
+            raise _Failed(f"PARTS names {bare[0]!r}, but the game lacks {PARTS[bare[0]]}", PARTS[bare[0]])
         if found.undeclared:
             lines = "; ".join(_declaration(cls, name, hooks[name]) for name in found.undeclared)
             raise _Failed(
@@ -1178,3 +1189,18 @@ def _mutations(text: str, rng: random.Random) -> Iterable[str]:
     yield text.replace(" ", "")
     for huge in ("9" * 5000, "-1", "²"):
         yield re.sub(r"[0-9]+", huge, text, count=1) if re.search(r"[0-9]", text) else text + " " + huge
+
+
+def _named_to_bare_state(cls: type) -> set[str]:
+    """The parts that were hooks of the position (words, scene, editor) which the class's PARTS
+    names to its State class while the State writes none of their methods: the earlier docs'
+    declaration of a part the game lacks (an adapter would stand in with the defaults)."""
+    named = cls.PARTS if isinstance(cls.PARTS, Mapping) else {}
+    state = state_class(cls)
+    return {
+        part
+        for part, methods in STATE_HOOK_METHODS.items()
+        if isinstance(named.get(part), type)
+        and issubclass(state, named[part])
+        and all(getattr(state, m) is getattr(State, m) for m in methods)
+    }

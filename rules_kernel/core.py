@@ -432,6 +432,15 @@ class Game:
 NAMED_PARTS: dict[tuple[type[Game], str], Any] = {}
 
 
+def default_edit_to_move(state: State) -> int | None:
+    """The side to move as an editor shows it for a game whose editor says no other: the
+    player to move, or while chance acts before a player's turn (a draw) that player
+    (`State.chance_for`); None when no seat is meant (a deal)."""
+    if 0 <= state.current_player < state.game.num_players:
+        return state.current_player
+    return state.chance_for
+
+
 def part_named(cls: type[Game], name: str) -> Any | None:
     """The object a game class names for part `name` (`PARTS["words"]`, `PARTS["scene"]`), or
     None: no such part, or a State class named for it (the earlier docs': its methods are the
@@ -639,30 +648,34 @@ class State:
         it. Every position reached by play from the start has none. The default: none."""
         return []
 
-    # --- the board editor's hooks (a game without them has no editor yet) -----------------
+    # --- the board editor: conveniences forwarding to the game's "editor" part -------------
+    # (not hooks: the widgets call `rules_kernel.parts.edit_pieces(state)` & co; a game that
+    # names no editor part has the defaults below: no editor yet)
     def edit_pieces(self) -> tuple[EditPiece, ...]:
-        """What a board editor offers to place in this game, each seat's in its colour (the
-        default: nothing, the game has no editor yet)."""
-        return ()
+        """What a board editor offers to place in this game, each seat's in its colour, as the
+        game's "editor" part says (`rules_kernel.parts.EditorPart`; none: nothing, the game
+        has no editor yet)."""
+        found = part_named(type(self.game), "editor")
+        return () if found is None else found.edit_pieces(self)
 
     def edit_hands(self) -> dict[tuple[int | None, str], int]:
         """How many of each counted piece (`EditPiece.in_hand`) there are, keyed as
-        `edit(hands=...)` takes them: (owner, piece key) -> count (the default: none)."""
-        return {}
+        `edit(hands=...)` takes them: (owner, piece key) -> count (no editor part: none)."""
+        found = part_named(type(self.game), "editor")
+        return {} if found is None else found.edit_hands(self)
 
     def edit_to_move(self) -> int | None:
-        """The side to move as an editor shows it (`edit(to_move=...)` sets it): the player to
-        move, or while chance acts before a player's turn (a draw) that player; None when no
-        seat is meant (a deal). Games whose draws do not say `chance_for` override it."""
-        if 0 <= self.current_player < self.game.num_players:
-            return self.current_player
-        return self.chance_for
+        """The side to move as an editor shows it (`edit(to_move=...)` sets it), as the editor
+        part says; without one `default_edit_to_move`: the player to move, or `chance_for`."""
+        found = part_named(type(self.game), "editor")
+        return default_edit_to_move(self) if found is None else found.edit_to_move(self)
 
     def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
         """The position's turn fields besides the side to move that an editor sets (a
         phase, who holds the initiative...): name -> (its value now, the values it may
-        take), all as words the rulebook uses (the default: none)."""
-        return {}
+        take), all as words the rulebook uses (no editor part: none)."""
+        found = part_named(type(self.game), "editor")
+        return {} if found is None else found.edit_fields(self)
 
     def edit(
         self,
@@ -672,13 +685,21 @@ class State:
         to_move: int | None = None,
         fields: Mapping[str, str] | None = None,
     ) -> State:
-        """This position changed as a board editor asks: `place` puts the piece `key` (an
-        `EditPiece.key`) on each cell, None empties it; `hands` sets how many of a counted
-        piece there are; `to_move` the side to move; `fields` the turn fields of
-        `edit_fields`. The result is checked as a position text is (`Game.from_text`: at
-        most the box, `status()` saying what is odd), so a refusal is a PositionTextError
-        naming the field. It starts a game: no history."""
-        raise NotImplementedError(f"{self.game.id} has no board editor yet")
+        """This position changed as a board editor asks, by the game's "editor" part: `place`
+        puts the piece `key` (an `EditPiece.key`) on each cell, None empties it; `hands` sets
+        how many of a counted piece there are; `to_move` the side to move; `fields` the turn
+        fields of `edit_fields`. The result is checked as a position text is
+        (`Game.from_text`: at most the box, `status()` saying what is odd), so a refusal is a
+        PositionTextError naming the field. It starts a game: no history.
+        NotImplementedError naming the game for one that names no editor part."""
+        found = part_named(type(self.game), "editor")
+        if found is None:
+            raise NotImplementedError(
+                f"{self.game.id} has no board editor yet: name an editor part in "
+                f'{type(self.game).__name__}.PARTS, "editor": <a module with edit_pieces(state), '
+                "edit_hands(state), edit_to_move(state), edit_fields(state) and edit(state, ...)>"
+            )
+        return found.edit(self, place=place, hands=hands, to_move=to_move, fields=fields)
 
     def why_illegal(self, text: str) -> str:
         """The reason `text` names no legal move, as the game's words part says it; a game

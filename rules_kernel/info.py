@@ -14,16 +14,18 @@ A game declares it on its `Game` subclass: `HIDDEN_INFORMATION`, `CHANCE`, `MEMO
 rules' facts) and `PARTS`, a mapping from each part it brings (the names of `PARTS` below) to
 the object that implements it (issue 45 item 2): a module or an instance with plain functions
 (`action_text(state, action, viewer)` and the words' others, `heuristic(state, player)`,
-`scene(state, perspective)`, `reference(game)`, `data_options(setting)` and
-`seat_holdings(record)`; `rules_kernel.parts` writes each set as a Protocol), or, for the parts
-that are hooks of the position (position text, editor), the game's `State` class.
+`scene(state, perspective)`, `edit_pieces(state)` and the editor's others, `reference(game)`,
+`data_options(setting)` and `seat_holdings(record)`; `rules_kernel.parts` writes each set as a
+Protocol), or, for the part that is hooks of the position (position text), the game's `State`
+class.
 `info.part("heuristic")` is the object. The rest of the info is what the class declares already
 (`SOLVED_TABLE`, `FAIRY_STOCKFISH_VARIANT`, `HEATMAPS`, the formats' names).
 
 A game written before these declarations existed keeps working: the info takes each missing
 one from the hooks the class overrides, and a part from the methods it has (`Game.heuristic`,
 `reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
-`forgotten_text`, `why_illegal`, `scene`, as the earlier docs had them: an adapter part calls them),
+`forgotten_text`, `why_illegal`, `scene`, `edit_pieces` & co, as the earlier docs had them: an
+adapter part calls them),
 warns once (DeprecationWarning) and lists it in `undeclared`; `rules-explorer check-game`
 names the lines to add.
 
@@ -63,7 +65,8 @@ PARTS: Mapping[str, str] = MappingProxyType(
         "words": "action_text(state, action, viewer), forgotten_text(...) and why_illegal(state, text): "
         "each action in words (the move list)",
         "scene": "scene(state, perspective): a drawing of the position (the board)",
-        "editor": "State.edit_pieces and State.edit: the board editor",
+        "editor": "edit_pieces(state), edit_hands(state), edit_to_move(state), edit_fields(state) and "
+        "edit(state, ...): the board editor",
         "reference": "reference(game): the players' reference panel",
         "heuristic": "heuristic(state, player): the agents' estimate of a position",
         "statistics": "data_options(setting) and seat_holdings(record): the settings an experiment "
@@ -72,13 +75,17 @@ PARTS: Mapping[str, str] = MappingProxyType(
 )
 
 #: the parts that are hooks of the position: the game names its State class for them
-STATE_PARTS = frozenset({"position text", "editor"})
+STATE_PARTS = frozenset({"position text"})
 
 #: the parts that were hooks of the position before they were objects (docs/kernel.md, "What
 #: changed"), with the State methods that made each: a State class that still overrides them,
 #: or a PARTS that names the State class for them, gets an adapter part
 STATE_HOOK_METHODS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"words": ("action_text", "forgotten_text", "why_illegal"), "scene": ("scene",)}
+    {
+        "words": ("action_text", "forgotten_text", "why_illegal"),
+        "scene": ("scene",),
+        "editor": ("edit_pieces", "edit_hands", "edit_to_move", "edit_fields", "edit"),
+    }
 )
 
 #: the other parts, with the methods a game class had for them before it named its parts
@@ -296,7 +303,8 @@ def state_class(cls: type[Game]) -> type[State]:
 class HookPart:
     """The part of a game class written before parts were objects: its methods `heuristic`,
     `reference`, `data_options`, `seat_holdings`, and its State's `action_text`,
-    `forgotten_text`, `why_illegal`, `scene` (deprecated; `hook_part(cls)`)."""
+    `forgotten_text`, `why_illegal`, `scene`, `edit_pieces`, `edit_hands`, `edit_to_move`,
+    `edit_fields`, `edit` (deprecated; `hook_part(cls)`)."""
 
     def __init__(self, cls: type[Game]) -> None:
         self.game_class = cls
@@ -332,6 +340,21 @@ class HookPart:
     def scene(self, state: State, perspective: int | None) -> Any:
         return state.scene(perspective)
 
+    def edit_pieces(self, state: State) -> tuple[Any, ...]:
+        return state.edit_pieces()
+
+    def edit_hands(self, state: State) -> dict[tuple[int | None, str], int]:
+        return state.edit_hands()
+
+    def edit_to_move(self, state: State) -> int | None:
+        return state.edit_to_move()
+
+    def edit_fields(self, state: State) -> dict[str, tuple[str, tuple[str, ...]]]:
+        return state.edit_fields()
+
+    def edit(self, state: State, **change: Any) -> State:
+        return state.edit(**change)
+
 
 @functools.cache
 def hook_part(cls: type[Game]) -> HookPart:
@@ -350,7 +373,10 @@ def parts_line(cls: type[Game]) -> str:
         thing = found.part_objects.get(part)
         if isinstance(thing, HookPart) or thing is None:
             methods = HOOK_METHODS.get(part, ()) or STATE_HOOK_METHODS.get(part, ())
-            functions = " and ".join(f"{m}({_ARGUMENTS[m]})" for m in methods)
+            written = [f"{m}({_ARGUMENTS[m]})" for m in methods]
+            # a long list (the editor's five) in commas, as a sentence would have it
+            long = len(written) > 3
+            functions = ", ".join(written[:-1]) + " and " + written[-1] if long else " and ".join(written)
             where = f"<a module with {functions}>" if functions else "<its object>"
         else:
             where = getattr(thing, "__name__", None) or type(thing).__name__
@@ -368,6 +394,11 @@ _ARGUMENTS = {
     "forgotten_text": "state, action, viewer",
     "why_illegal": "state, text",
     "scene": "state, perspective",
+    "edit_pieces": "state",
+    "edit_hands": "state",
+    "edit_to_move": "state",
+    "edit_fields": "state",
+    "edit": "state, ...",
 }
 
 
@@ -421,7 +452,7 @@ def derived_from_hooks(cls: type[Game]) -> dict[str, object]:
         # the earlier docs' hooks: a State that overrides them (ours name a words part)
         "words": bool(_state_hooks_of(cls, "words")),
         "scene": bool(_state_hooks_of(cls, "scene")),
-        "editor": overrides("edit_pieces"),
+        "editor": bool(_state_hooks_of(cls, "editor")),
     }
     parts.update({part: bool(_hooks_of(cls, part)) for part in HOOK_METHODS})
     return {

@@ -5,9 +5,9 @@ implements it: a module or an instance with the part's plain functions, which ta
 the state or the record explicitly (the protocols below), or the game's State class for the
 parts that are hooks of the position. `rk.info(game).part(name)` is that object. The functions
 here are what the consumers call: each gives the part's answer, or the default a game without
-the part has (no words: the notation; no scene: NotImplementedError; no heuristic: 0.0; no
-reference: []; no statistics: {}; no solved table: "absent" or RulesError), so a consumer stays
-one line:
+the part has (no words: the notation; no scene: NotImplementedError; no editor: nothing to
+place, the side to move, NotImplementedError for an edit; no heuristic: 0.0; no reference: [];
+no statistics: {}; no solved table: "absent" or RulesError), so a consumer stays one line:
 
     >>> import rules_kernel as rk
     >>> from rules_kernel import parts
@@ -29,11 +29,11 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rules_kernel import core
-from rules_kernel.core import Action, Game, ReferenceEntry, RulesError, State
+from rules_kernel.core import Action, EditPiece, Game, ReferenceEntry, RulesError, State
 from rules_kernel.info import info
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from rules_kernel.scene import Scene
 
 __all__ = [
+    "EDITORS",
+    "EditorPart",
     "HEURISTICS",
     "PROTOCOLS",
     "HeuristicPart",
@@ -52,6 +54,12 @@ __all__ = [
     "WordsPart",
     "action_text",
     "data_options",
+    "edit",
+    "edit_fields",
+    "edit_hands",
+    "edit_pieces",
+    "edit_to_move",
+    "editor_of",
     "heuristic",
     "heuristic_of",
     "forget",
@@ -139,11 +147,49 @@ class ScenePart(Protocol):
         ...
 
 
+@runtime_checkable
+class EditorPart(Protocol):
+    """The "editor" part: the board editor's palette and counters, and a position edited
+    (widgets/editor.py). The names are the State's conveniences' (`state.edit_pieces()`)."""
+
+    def edit_pieces(self, state: State) -> tuple[EditPiece, ...]:
+        """What the editor offers to place, each seat's in its colour."""
+        ...
+
+    def edit_hands(self, state: State) -> dict[tuple[int | None, str], int]:
+        """How many of each counted piece (`EditPiece.in_hand`) there are: (owner, key) -> count."""
+        ...
+
+    def edit_to_move(self, state: State) -> int | None:
+        """The side to move as the editor shows it (None: no seat is meant, a deal);
+        `core.default_edit_to_move` for a game whose draws say `chance_for`."""
+        ...
+
+    def edit_fields(self, state: State) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """The turn fields besides the side to move: name -> (its value now, the values it
+        may take), as words the rulebook uses."""
+        ...
+
+    def edit(
+        self,
+        state: State,
+        *,
+        place: Mapping[str, str | None] | None = None,
+        hands: Mapping[tuple[int | None, str], int] | None = None,
+        to_move: int | None = None,
+        fields: Mapping[str, str] | None = None,
+    ) -> State:
+        """`state` changed as the editor asks (`core.State.edit` says how), checked as a
+        position text is: a refusal is a PositionTextError naming the field."""
+        ...
+
+
 #: the protocol of each part whose object is not the game's State class (`check-game` holds
 #: the object a game names to it)
 PROTOCOLS: dict[str, type] = {
     "words": WordsPart,
     "scene": ScenePart,
+    "editor": EditorPart,
     "heuristic": HeuristicPart,
     "reference": ReferencePart,
     "statistics": StatisticsPart,
@@ -225,6 +271,20 @@ def scene_of(cls: type[Game]) -> ScenePart | None:
         return found
 
 
+#: each game class's editor part, as `editor_of` found it (None: no editor); each control of
+#: the editor asks for it
+EDITORS: dict[type[Game], EditorPart | None] = {}
+
+
+def editor_of(cls: type[Game]) -> EditorPart | None:
+    """The editor part of a game class, looked up once a class (kept in `EDITORS`)."""
+    try:
+        return EDITORS[cls]
+    except KeyError:
+        found = EDITORS[cls] = part_of(cls, "editor")
+        return found
+
+
 def forget() -> None:
     """Look the parts up again (a test that changes a class's PARTS, or registers a class
     again under the same name)."""
@@ -232,6 +292,7 @@ def forget() -> None:
     HEURISTICS.clear()
     WORDS.clear()
     SCENES.clear()
+    EDITORS.clear()
     core.NAMED_PARTS.clear()
 
 
@@ -293,6 +354,52 @@ def scene(state: State, perspective: int | None = None) -> Scene:
             '"scene": <a module with scene(state, perspective)>'
         )
     return found.scene(state, perspective)
+
+
+def edit_pieces(state: State) -> tuple[EditPiece, ...]:
+    """What the game's board editor offers to place (nothing without an editor)."""
+    found = editor_of(type(state.game))
+    return () if found is None else found.edit_pieces(state)
+
+
+def edit_hands(state: State) -> dict[tuple[int | None, str], int]:
+    """How many of each counted piece there are, as the editor keys them ({} without one)."""
+    found = editor_of(type(state.game))
+    return {} if found is None else found.edit_hands(state)
+
+
+def edit_to_move(state: State) -> int | None:
+    """The side to move as the editor shows it (without one: the player to move, or
+    `chance_for`)."""
+    found = editor_of(type(state.game))
+    return core.default_edit_to_move(state) if found is None else found.edit_to_move(state)
+
+
+def edit_fields(state: State) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The turn fields the editor sets: name -> (value now, values) ({} without one)."""
+    found = editor_of(type(state.game))
+    return {} if found is None else found.edit_fields(state)
+
+
+def edit(
+    state: State,
+    *,
+    place: Mapping[str, str | None] | None = None,
+    hands: Mapping[tuple[int | None, str], int] | None = None,
+    to_move: int | None = None,
+    fields: Mapping[str, str] | None = None,
+) -> State:
+    """`state` edited by the game's editor part (`core.State.edit` says how); a refusal is a
+    PositionTextError, a game without an editor a NotImplementedError naming it."""
+    found = editor_of(type(state.game))
+    if found is None:
+        game = state.game
+        raise NotImplementedError(
+            f"{game.title} ({game.id}) brings no 'editor' part: name one in {type(game).__name__}.PARTS, "
+            '"editor": <a module with edit_pieces(state), edit_hands(state), edit_to_move(state), '
+            "edit_fields(state) and edit(state, ...)>"
+        )
+    return found.edit(state, place=place, hands=hands, to_move=to_move, fields=fields)
 
 
 def reference(game: Game) -> list[ReferenceEntry]:

@@ -38,10 +38,10 @@ def test_every_game_declares_what_it_is_and_the_hooks_agree(game_id):
     assert (found.hidden_information, found.chance, found.memory) == FACTS[game_id]
     hooks = derived_from_hooks(rk.game_class(game_id))
     assert (hooks["HIDDEN_INFORMATION"], hooks["CHANCE"], hooks["MEMORY"]) == FACTS[game_id]
-    # every game brings the position's parts, words, a scene, a reference and a heuristic; those whose
+    # every game brings the position text, words, a scene, an editor, a reference and a heuristic; those whose
     # seats hold something (To War!'s armies, War Chest's units) their statistics
     statistics = {"statistics"} if game_id in ("to-war", "war-chest") else set()
-    assert found.parts == STATE_PARTS | {"words", "scene", "reference", "heuristic"} | statistics
+    assert found.parts == STATE_PARTS | {"words", "scene", "editor", "reference", "heuristic"} | statistics
     assert hooks["PARTS"] & STATE_PARTS == STATE_PARTS  # the State's hooks, as declared
     assert not hooks["PARTS"] - STATE_PARTS  # no methods left on the Game class for parts
     assert found.id == game_id and found.title == rk.game_class(game_id).title

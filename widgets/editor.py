@@ -2,14 +2,15 @@
 
     editor = PositionEditor(state, on_play=explorer.set_position)
 
-A palette of the game's pieces (each seat's in its colour; `State.edit_pieces()`), **Remove**,
-a click on a square to put the chosen piece there or empty it, a counter for each piece a
+A palette of the game's pieces (each seat's in its colour; `parts.edit_pieces(state)`),
+**Remove**, a click on a square to put the chosen piece there or empty it, a counter for each piece a
 hand, bag, supply or discard pile may hold (`EditPiece.pile`), the side to move and the
-game's other turn fields (`State.edit_fields()`); the status line says what makes the position odd
-(`state.status()`) or why an edit was refused (nothing is half-applied: the position stays
+game's other turn fields (`parts.edit_fields(state)`); the status line says what makes the
+position odd (`state.status()`) or why an edit was refused (nothing is half-applied: the position stays
 as it was); the position text stays in step, and a text typed there is loaded. **Play from
 here** hands the position to `on_play` (**Analyse** to `on_analyse`, where given). The
-game's knowledge is all in its `edit` hooks; nothing here names a game.
+game's knowledge is all in its "editor" part (`rules_kernel.parts.EditorPart`, asked through
+`rules_kernel.parts`); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class PositionEditor(w.VBox):
         self.state = state
         self.on_play = on_play
         self.on_analyse = on_analyse
-        self.pieces = state.edit_pieces()
+        self.pieces = game_parts.edit_pieces(state)
         self.chosen: str = REMOVE
         self._showing = False  # True while the controls are set from the position
         self.board = Board()
@@ -85,7 +86,7 @@ class PositionEditor(w.VBox):
                 description=name[:1].upper() + name[1:],
                 style={"description_width": "initial"},
             )
-            for name, (_, values) in state.edit_fields().items()
+            for name, (_, values) in game_parts.edit_fields(state).items()
         }
         self.text = w.Text(description="Position", layout=w.Layout(width="96%", max_width="420px"))
         self.load = w.Button(description="Load text", layout=w.Layout(width="auto"))
@@ -192,11 +193,11 @@ class PositionEditor(w.VBox):
             self._apply(hands={(owner, key): count})
 
     def set_to_move(self, seat: int) -> None:
-        if not self._showing and seat != self.state.edit_to_move():
+        if not self._showing and seat != game_parts.edit_to_move(self.state):
             self._apply(to_move=seat)
 
     def set_field(self, name: str, value: str) -> None:
-        if not self._showing and value != self.state.edit_fields()[name][0]:
+        if not self._showing and value != game_parts.edit_fields(self.state)[name][0]:
             self._apply(fields={name: value})
 
     def load_text(self, text: str) -> None:
@@ -211,7 +212,7 @@ class PositionEditor(w.VBox):
     def _apply(self, **change) -> None:
         """One edit; a refusal leaves the position as it was and says why."""
         try:
-            self.state = self.state.edit(**change)
+            self.state = game_parts.edit(self.state, **change)
         except rk.RulesError as exc:
             self._show()  # the controls go back to the position as it is
             self._say_error(refusal_words(exc, self.state.game))
@@ -225,12 +226,12 @@ class PositionEditor(w.VBox):
         self._showing = True
         try:
             self.board.show(game_parts.scene(state, None), flip=False)
-            counts = state.edit_hands()
+            counts = game_parts.edit_hands(state)
             for place, counter in self.counters.items():
                 counter.value = counts.get(place, 0)
-            seat = state.edit_to_move()
+            seat = game_parts.edit_to_move(state)
             self.to_move.value = seat  # None (a deal): no side is chosen
-            for name, (value, values) in state.edit_fields().items():
+            for name, (value, values) in game_parts.edit_fields(state).items():
                 self.fields[name].options, self.fields[name].value = list(values), value
             self.text.value = state.to_text()
         finally:

@@ -43,7 +43,7 @@ class EditorPart(Part):
         if self.built:
             return
         self.built = True
-        #: the board editor (a game whose states have `edit` hooks), opened on the position shown
+        #: the board editor (a game that names an "editor" part), opened on the position shown
         self.edit_toggle = w.ToggleButton(
             value=False,
             description="Edit position",
@@ -74,7 +74,7 @@ class EditorPart(Part):
         self.analysis_switch.value = True
 
     def show_toggle(self) -> None:
-        """The switch where the game has an editor (its states' `edit` hooks)."""
+        """The switch where the game has an editor (its "editor" part)."""
         self.edit_toggle.layout.display = SHOWN if has_editor(self.session.state) else "none"
 
     def close(self) -> None:

@@ -16,7 +16,7 @@ The package, one module a concern (docs/architecture.md, "A game's package"):
 - `notation`   the position text and its checks, status, the move list's words, why an
                action is illegal, reading a draw
 - `scene`      what the position looks like (plain data for the widgets)
-- `edit`       the board editor's hooks
+- `edit`       the board editor (the "editor" part)
 - `hints`      the agents' heuristic, the statistics' heatmap, the data defaults
 - `reference`  the reference panel: what a card shows, and every unit of the table
 

@@ -1,16 +1,18 @@
-"""The board editor's hooks for To War! (`ToWarState.edit_pieces`, `edit_hands`, `edit_fields`,
+"""The board editor of To War!, the game's "editor" part (`ToWar.PARTS`,
+`rules_kernel.parts.EditorPart`: `edit_pieces`, `edit_hands`, `edit_to_move`, `edit_fields`,
 `edit`): each seat's cards on the field and counted in reserve, hand and discards; the turn's
 fields (phase, push, breakthrough); and an edit built here, then read back through the
-position text by the state, so it is checked as any position text is."""
+position text, so it is checked as any position text is."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import EditPiece
+from rules_kernel.core import EditPiece, default_edit_to_move
+from rules_kernel.games.to_war import notation
 from rules_kernel.games.to_war.rules import SETUP_CARDS, SQUARES, Unit_, square_name
-from rules_kernel.position_text import FieldError
+from rules_kernel.position_text import FieldError, read_edit
 
 if TYPE_CHECKING:
     from rules_kernel.games.to_war.game import ToWar
@@ -25,7 +27,13 @@ PHASE_FIELD, PUSH_FIELD, BREAKTHROUGH_FIELD = "phase", "push", "breakthrough"
 TEXT_FIELD = {PHASE_FIELD: "placed", PUSH_FIELD: "chain", BREAKTHROUGH_FIELD: "breakthrough"}
 
 
-def edit_pieces(game: ToWar) -> tuple[EditPiece, ...]:
+def edit_pieces(state: ToWarState) -> tuple[EditPiece, ...]:
+    """Each seat's cards by the unit table's names (the rulebook's: Mamluk, Beduine ...),
+    keyed by their codes: on the field (the 3x4 grid, the scene's cells one to one), and
+    each counted in three piles, keyed `<code>@<pile>`: "reserve" (the rulebook's
+    Reserve), "hand" (the drawn card; three in the strategic variant) and "discards" (the
+    Ablagestapel)."""
+    game = state.game
     on_field = tuple(
         EditPiece(code, game.units[code].name, player)
         for player in (0, 1)
@@ -41,6 +49,8 @@ def edit_pieces(game: ToWar) -> tuple[EditPiece, ...]:
 
 
 def edit_hands(state: ToWarState) -> dict[tuple[int | None, str], int]:
+    """How many of each card each seat has in reserve, in hand and discarded, keyed
+    (seat, "<code>@<pile>")."""
     counts: dict[tuple[int | None, str], int] = {}
     for player in (0, 1):
         codes = state.game.army_codes(player)
@@ -63,6 +73,11 @@ def _unit_words(game: ToWar, player: int) -> dict[str, str]:
 
 
 def edit_fields(state: ToWarState) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The phase (set-up or in play), and what a turn leaves between actions: the push
+    (a card of the mover's pushing onto the square of the mover's unit that must step
+    on, or a two-step unit that may step again) and the unit that broke through (a game
+    won); cards by name. These are the scene's zones "Pushing onto ..." and the camps:
+    only the field's squares are cells."""
     words = _unit_words(state.game, state.side)
     word_of = {code: word for word, code in words.items()}
     pushes = _push_values(state)
@@ -91,6 +106,49 @@ def _push_values(state: ToWarState) -> dict[str, tuple[int | None, Unit_ | None]
         if unit[1] in state.game.units and state.game.units[unit[1]].steps == 2:
             pushes[f"{square_name(sq)} may step again"] = (sq, None)
     return pushes
+
+
+def edit_to_move(state: ToWarState) -> int | None:
+    """The side to move, or the seat chance draws for (`core.default_edit_to_move`)."""
+    return default_edit_to_move(state)
+
+
+def edit(
+    state: ToWarState,
+    *,
+    place: Mapping[str, str | None] | None = None,
+    hands: Mapping[tuple[int | None, str], int] | None = None,
+    to_move: int | None = None,
+    fields: Mapping[str, str] | None = None,
+) -> ToWarState:
+    """`state` edited (core.State.edit), read back from its position text, so
+    checked exactly as one is.
+
+    A card is never made out of nothing: `place` moves it. A card put on a square is
+    taken from its owner's reserve first, then from the hand, then from the discards,
+    the order in which cards come onto the field in play: every card starts in the
+    reserve ("legt sie verdeckt vor euch ab – dies ist eure Reserve") and is played from
+    it ("decke die oberste Karte deiner Reserve auf und lege sie auf einen der drei
+    Plätze"), through the hand in the strategic variant ("zieht ... je drei Karten von
+    eurer Reserve"); a card on the Ablagestapel has been beaten and is taken back only
+    when nothing else is left. So a click on the field in the start position (all 17
+    cards of each army in reserve) just works. The card a placement replaces, and a
+    card taken off the field (None), goes back to its owner's reserve. The squares of
+    one edit are emptied before any card is put down, so a swap or a move within the
+    field needs no free card. Only when none of the owner's piles holds the card is the
+    edit refused ("reserves", naming the square; a card out of the game in a study
+    position comes back by a counter). The counters (`hands`) are then set to exactly
+    the counts asked for, after the placements: `MAM@reserve` set to n is n.
+
+    During the set-up each seat's set-up count is its cards on the field; in play it is
+    six each. The turn's trails (squares the moving cards stood on) are kept where the
+    same card still stands; the card pushing in keeps its own only while it is
+    unchanged. It starts a game: ply 0, no last move."""
+    return read_edit(
+        state.game,
+        lambda: edited(state, place or {}, hands or {}, to_move, fields or {}),
+        notation.position_text,
+    )
 
 
 def edited(

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Option, OptionError
-from rules_kernel.games.to_war import hints, notation, scene
+from rules_kernel.games.to_war import edit, hints, notation, scene
 from rules_kernel.games.to_war import reference as reference_panel
 from rules_kernel.games.to_war.cards import (
     ARMIES,
@@ -38,7 +38,7 @@ class ToWar(Game):
         "position text": ToWarState,
         "words": notation,  # draws, placings, fights in words, why an action is illegal
         "scene": scene,  # what the board shows
-        "editor": ToWarState,
+        "editor": edit,  # the board editor: its palette, counters, turn fields and an edit
         "reference": reference_panel,  # a card's numbers and arrows, every unit of the table
         "heuristic": hints,  # units on the grid
         "statistics": hints,  # the army pairs cycled through, each seat's army

@@ -9,13 +9,11 @@ and hands, discards and chain trails are stored in one canonical order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import CHANCE, TURN_BEGINS, TURN_GOES_ON, EditPiece, Move, Outcome, State
-from rules_kernel.games.to_war import edit as editor
+from rules_kernel.core import CHANCE, TURN_BEGINS, TURN_GOES_ON, Move, Outcome, State
 from rules_kernel.games.to_war import notation
 from rules_kernel.games.to_war.rules import (
     SETUP_CARDS,
@@ -30,7 +28,6 @@ from rules_kernel.games.to_war.rules import (
     _successor,
     _view,
 )
-from rules_kernel.position_text import read_edit
 
 if TYPE_CHECKING:
     from rules_kernel.games.to_war.game import ToWar
@@ -126,62 +123,3 @@ class ToWarState(State):
         (a study position lists fewer than the army), players who have not alternated, a
         hand larger than the rules deal."""
         return notation.status(self)
-
-    # --- the board editor (core.State's hooks) ------------------------------------------
-    def edit_pieces(self) -> tuple[EditPiece, ...]:
-        """Each seat's cards by the unit table's names (the rulebook's: Mamluk, Beduine ...),
-        keyed by their codes: on the field (the 3x4 grid, the scene's cells one to one), and
-        each counted in three piles, keyed `<code>@<pile>`: "reserve" (the rulebook's
-        Reserve), "hand" (the drawn card; three in the strategic variant) and "discards" (the
-        Ablagestapel)."""
-        return editor.edit_pieces(self.game)
-
-    def edit_hands(self) -> dict[tuple[int | None, str], int]:
-        """How many of each card each seat has in reserve, in hand and discarded, keyed
-        (seat, "<code>@<pile>")."""
-        return editor.edit_hands(self)
-
-    def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """The phase (set-up or in play), and what a turn leaves between actions: the push
-        (a card of the mover's pushing onto the square of the mover's unit that must step
-        on, or a two-step unit that may step again) and the unit that broke through (a game
-        won); cards by name. These are the scene's zones "Pushing onto ..." and the camps:
-        only the field's squares are cells."""
-        return editor.edit_fields(self)
-
-    def edit(
-        self,
-        *,
-        place: Mapping[str, str | None] | None = None,
-        hands: Mapping[tuple[int | None, str], int] | None = None,
-        to_move: int | None = None,
-        fields: Mapping[str, str] | None = None,
-    ) -> ToWarState:
-        """This position edited (core.State.edit), read back from its position text, so
-        checked exactly as one is.
-
-        A card is never made out of nothing: `place` moves it. A card put on a square is
-        taken from its owner's reserve first, then from the hand, then from the discards,
-        the order in which cards come onto the field in play: every card starts in the
-        reserve ("legt sie verdeckt vor euch ab – dies ist eure Reserve") and is played from
-        it ("decke die oberste Karte deiner Reserve auf und lege sie auf einen der drei
-        Plätze"), through the hand in the strategic variant ("zieht ... je drei Karten von
-        eurer Reserve"); a card on the Ablagestapel has been beaten and is taken back only
-        when nothing else is left. So a click on the field in the start position (all 17
-        cards of each army in reserve) just works. The card a placement replaces, and a
-        card taken off the field (None), goes back to its owner's reserve. The squares of
-        one edit are emptied before any card is put down, so a swap or a move within the
-        field needs no free card. Only when none of the owner's piles holds the card is the
-        edit refused ("reserves", naming the square; a card out of the game in a study
-        position comes back by a counter). The counters (`hands`) are then set to exactly
-        the counts asked for, after the placements: `MAM@reserve` set to n is n.
-
-        During the set-up each seat's set-up count is its cards on the field; in play it is
-        six each. The turn's trails (squares the moving cards stood on) are kept where the
-        same card still stands; the card pushing in keeps its own only while it is
-        unchanged. It starts a game: ply 0, no last move."""
-        return read_edit(
-            self.game,
-            lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
-            notation.position_text,
-        )

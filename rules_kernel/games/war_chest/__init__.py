@@ -48,7 +48,7 @@ The package, one module a concern:
 - `words`  the actions in words for the move list (`WarChestState.action_text`)
 - `hints`  the "heuristic" and "statistics" parts: the agents' estimate, each seat's units
 - `reference` the "reference" part: every unit in one line, the coin actions
-- `edit`   the board editor's hooks (`WarChestState.edit`, ...): an edit read back through the
+- `edit`   the "editor" part (`edit_pieces(state)`, ..., `edit(state, ...)`): an edit read back through the
            position text, so it is checked as any position text is
 """
 

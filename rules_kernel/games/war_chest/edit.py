@@ -1,4 +1,6 @@
-"""War Chest's board editor (`core.State`'s editor hooks): what an editor offers, and an edit
+"""War Chest's board editor, the game's "editor" part (`WarChest.PARTS`,
+`rules_kernel.parts.EditorPart`: `edit_pieces`, `edit_hands`, `edit_to_move`, `edit_fields`,
+`edit`): what an editor offers, and an edit
 read back through the position text (`text.position_text`, then `WarChest.from_text`), so an
 edited position is checked exactly as a typed one is: at most the box's coins (NOTES.md: coins
 per type, one Royal coin each), study positions accepted (`status()` names the coins back in
@@ -31,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import EditPiece
+from rules_kernel.core import EditPiece, default_edit_to_move
 from rules_kernel.games.war_chest.box import COINS, NAMES, ROYAL, Hex, hex_label, hex_name
 from rules_kernel.games.war_chest.text import position_text
 from rules_kernel.position_text import FieldError, read_edit
@@ -157,16 +159,24 @@ def _follow_up(kind: str, detail) -> str:
 # --- an edit --------------------------------------------------------------------------------------
 
 
+def edit_to_move(state: WarChestState) -> int | None:
+    """The seat to move, or the seat chance draws for (`core.default_edit_to_move`)."""
+    return default_edit_to_move(state)
+
+
 def edit(
     state: WarChestState,
-    place: Mapping[str, str | None],
-    hands: Mapping[tuple[int | None, str], int],
-    to_move: int | None,
-    fields: Mapping[str, str],
+    *,
+    place: Mapping[str, str | None] | None = None,
+    hands: Mapping[tuple[int | None, str], int] | None = None,
+    to_move: int | None = None,
+    fields: Mapping[str, str] | None = None,
 ) -> WarChestState:
     """`state` edited (core.State.edit), read back from its text: the text's own checks decide,
     and an edit starts a game (action count 0, no last action)."""
-    return read_edit(state.game, lambda: _edited(state, place, hands, to_move, fields), position_text)
+    return read_edit(
+        state.game, lambda: _edited(state, place or {}, hands or {}, to_move, fields or {}), position_text
+    )
 
 
 def _edited(state, place, hands, to_move, fields) -> WarChestState:

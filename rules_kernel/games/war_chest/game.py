@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules_kernel.core import Game, Heatmap, Option, OptionError
-from rules_kernel.games.war_chest import hints, reference, scene, words
+from rules_kernel.games.war_chest import edit, hints, reference, scene, words
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
     COINS,
@@ -64,7 +64,7 @@ class WarChest(Game):
         "position text": WarChestState,
         "words": words,  # the actions in words, why a text is no action
         "scene": scene,  # what the board shows
-        "editor": WarChestState,
+        "editor": edit,  # the board editor: its palette, counters, turn fields and an edit
         "reference": reference,  # every unit from units.TACTICS, then the coin actions
         "heuristic": hints,  # control, coins on the board, units near locations
         "statistics": hints,  # the units each seat held

@@ -5,7 +5,6 @@ position (who stands where, markers left) is here too; how actions change it is 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import combinations
@@ -19,7 +18,6 @@ from rules_kernel.core import (
     TURN_BEGINS,
     TURN_GOES_ON,
     ChanceNotEnumerableError,
-    EditPiece,
     HiddenInformationError,
     IllegalMoveError,
     Move,
@@ -27,7 +25,6 @@ from rules_kernel.core import (
     State,
     TextChance,
 )
-from rules_kernel.games.war_chest import edit as editor
 from rules_kernel.games.war_chest import rules
 from rules_kernel.games.war_chest.box import (
     ARMY_SIZE,
@@ -277,31 +274,6 @@ class WarChestState(State):
         """What no game from the start reaches (`core.State.status`): coins back in the box (a
         study position lists fewer than the box; they are out of the game)."""
         return position_status(self)
-
-    # --- the board editor (core.State's hooks; the work is in `edit`) ------------------------
-    def edit_pieces(self) -> tuple[EditPiece, ...]:
-        """Each seat's units on the map (`archer`, `archer×2`: its army's types only), its coins
-        counted per pile (`archer@bag`, ... `royal@hand`), the sides' control markers."""
-        return editor.edit_pieces(self)
-
-    def edit_hands(self) -> dict[tuple[int | None, str], int]:
-        return editor.edit_hands(self)
-
-    def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """The round's phase, the initiative and whether it was claimed, the follow-ups."""
-        return editor.edit_fields(self)
-
-    def edit(
-        self,
-        *,
-        place: Mapping[str, str | None] | None = None,
-        hands: Mapping[tuple[int | None, str], int] | None = None,
-        to_move: int | None = None,
-        fields: Mapping[str, str] | None = None,
-    ) -> WarChestState:
-        """This position edited (core.State.edit), read back from its text: checked exactly as
-        any position text is."""
-        return editor.edit(self, place or {}, hands or {}, to_move, fields or {})
 
 
 def _carry_outcome(settled: WarChestState, successor: WarChestState) -> None:

@@ -18,7 +18,7 @@ The package, one module a concern (docs/architecture.md, "A game's package"):
 - `notation`   the position text and its checks, `status`, the deal's text, the move list's
                words, why a move is illegal
 - `scene`      what the position looks like (plain data for the widgets)
-- `edit`       the board editor's hooks
+- `edit`       the board editor (the "editor" part)
 - `hints`      the agents' heuristic and its weights
 - `reference`  the reference panel: the pieces, the turn, the board cards, the optional rules
 

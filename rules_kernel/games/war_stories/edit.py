@@ -1,8 +1,9 @@
-"""The board editor's hooks for War Stories (`WarStoriesState.edit_pieces`, `edit_hands`,
-`edit_fields`, `edit`): the pieces ("Pionnen"), the board cards ("Bordkaarten", face down as
+"""The board editor of War Stories, the game's "editor" part (`WarStories.PARTS`,
+`rules_kernel.parts.EditorPart`: `edit_pieces`, `edit_hands`, `edit_to_move`, `edit_fields`,
+`edit`): the pieces ("Pionnen"), the board cards ("Bordkaarten", face down as
 they lie) and the removed cards ("verwijderd") as the editor's palette, the turn and the
-two-Ki flags as fields, and the position an edit asks for, which the state reads back through
-its position text, so it is checked as any position text is."""
+two-Ki flags as fields, and the position an edit asks for, read back through its position
+text, so it is checked as any position text is."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules_kernel.core import EditPiece
+from rules_kernel.core import EditPiece, default_edit_to_move
+from rules_kernel.games.war_stories import notation
 from rules_kernel.games.war_stories.rules import (
     ARMY_CODES,
     DECK,
@@ -29,7 +31,7 @@ from rules_kernel.games.war_stories.rules import (
     card_name,
     square_name,
 )
-from rules_kernel.position_text import FieldError
+from rules_kernel.position_text import FieldError, read_edit
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.state import WarStoriesState
@@ -55,12 +57,22 @@ EDIT_PIECES = (
 )
 
 
+def edit_pieces(state: WarStoriesState) -> tuple[EditPiece, ...]:
+    """Each side's pieces ("Pionnen", letters as the position text writes them: upper case
+    White's), the board cards ("Bordkaarten", face down as they lie; keys are their card
+    codes), and each card counted among the removed ones ("verwijderd")."""
+    return EDIT_PIECES
+
+
 def edit_hands(state: WarStoriesState) -> dict[tuple[int | None, str], int]:
+    """How many of each card are removed, keyed (None, "removed:<code>")."""
     removed = Counter(state.removed)
     return {(None, REMOVED_KEY + code): removed[code] for code in CARD_CODES}
 
 
 def edit_fields(state: WarStoriesState) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The turn (a card face up, Heiya turned over this turn) and the two-Ki flags of the
+    Yonhon no ki rule."""
     # a card face up is a known card other than a Heiya (a Heiya leaves the board at once)
     squares = tuple(square_name(sq) for sq, c in enumerate(state.cards) if c not in (None, UNKNOWN, HEIYA))
     face_up = "none" if state.face_up is None else square_name(state.face_up)
@@ -75,6 +87,28 @@ def edit_fields(state: WarStoriesState) -> dict[str, tuple[str, tuple[str, ...]]
 
 def _heiya_this_turn(state: WarStoriesState) -> int:
     return state.flips - (state.face_up is not None)
+
+
+def edit_to_move(state: WarStoriesState) -> int | None:
+    """The side to move, or the seat chance deals for (`core.default_edit_to_move`)."""
+    return default_edit_to_move(state)
+
+
+def edit(
+    state: WarStoriesState,
+    *,
+    place: Mapping[str, str | None] | None = None,
+    hands: Mapping[tuple[int | None, str], int] | None = None,
+    to_move: int | None = None,
+    fields: Mapping[str, str] | None = None,
+) -> WarStoriesState:
+    """`state` edited (core.State.edit); the result is read back from its text, so it is
+    checked exactly as any position text is."""
+    return read_edit(
+        state.game,
+        lambda: edited(state, place or {}, hands or {}, to_move, fields or {}),
+        notation.position_text,
+    )
 
 
 def edited(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option
-from rules_kernel.games.war_stories import hints, notation, scene
+from rules_kernel.games.war_stories import edit, hints, notation, scene
 from rules_kernel.games.war_stories import reference as reference_panel
 from rules_kernel.games.war_stories.rules import (
     DAIMYO,
@@ -59,7 +59,7 @@ class WarStories(Game):
         "position text": WarStoriesState,
         "words": notation,  # piece moves and flips in words, what a view forgot, why no move
         "scene": scene,  # what the board shows
-        "editor": WarStoriesState,
+        "editor": edit,  # the board editor: its palette, counters, turn fields and an edit
         "reference": reference_panel,  # the pieces with their moves, the board cards
         "heuristic": hints,  # material and each Daimyo's danger
     }

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -17,15 +16,12 @@ from rules_kernel.core import (
     TURN_BEGINS,
     TURN_GOES_ON,
     ChanceNotEnumerableError,
-    EditPiece,
     Move,
     Outcome,
     State,
 )
-from rules_kernel.games.war_stories import edit as editor
 from rules_kernel.games.war_stories import notation, rules
 from rules_kernel.games.war_stories.rules import UNKNOWN, Deal, square_name
-from rules_kernel.position_text import read_edit
 
 if TYPE_CHECKING:
     from rules_kernel.games.war_stories.game import WarStories
@@ -177,35 +173,3 @@ class WarStoriesState(State):
         """Each flip's two forms of words once made: a move list in a view that forgets asks
         for both (one apply and one outcome for the two; strings only, no state is kept)."""
         return {}
-
-    # --- the board editor (core.State's hooks) ------------------------------------------
-    def edit_pieces(self) -> tuple[EditPiece, ...]:
-        """Each side's pieces ("Pionnen", letters as the position text writes them: upper
-        case White's), the board cards ("Bordkaarten", face down as they lie; keys are their
-        card codes), and each card counted among the removed ones ("verwijderd")."""
-        return editor.EDIT_PIECES
-
-    def edit_hands(self) -> dict[tuple[int | None, str], int]:
-        """How many of each card are removed, keyed (None, "removed:<code>")."""
-        return editor.edit_hands(self)
-
-    def edit_fields(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """The turn (a card face up, Heiya turned over this turn) and the two-Ki flags of
-        the Yonhon no ki rule."""
-        return editor.edit_fields(self)
-
-    def edit(
-        self,
-        *,
-        place: Mapping[str, str | None] | None = None,
-        hands: Mapping[tuple[int | None, str], int] | None = None,
-        to_move: int | None = None,
-        fields: Mapping[str, str] | None = None,
-    ) -> WarStoriesState:
-        """This position edited (core.State.edit); the result is read back from its text, so
-        it is checked exactly as any position text is."""
-        return read_edit(
-            self.game,
-            lambda: editor.edited(self, place or {}, hands or {}, to_move, fields or {}),
-            notation.position_text,
-        )

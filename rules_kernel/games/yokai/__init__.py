@@ -15,7 +15,7 @@ The package, one module a concern (docs/architecture.md, "A game's package"):
                why a move is illegal, and the public seams of the players' formats: `san`,
                `parse_san`, `in_check`, the KIF piece names and squares
 - `scene`      what the position looks like (plain data for the widgets)
-- `edit`       the board editor's hooks
+- `edit`       the board editor (the "editor" part)
 - `hints`      the agents' heuristic and the statistics' heatmaps
 - `reference`  the reference panel: each piece's steps, promotion, the drop
 

@@ -1,18 +1,18 @@
-"""The board editor's hooks for Yōkai no Mori (`YokaiState.edit_pieces`, `edit_hands`, `edit`):
+"""The board editor of Yōkai no Mori, the game's "editor" part (`YokaiGame.PARTS`,
+`rules_kernel.parts.EditorPart`: `edit_pieces`, `edit_hands`, `edit_to_move`, `edit_fields`,
+`edit`):
 every piece of the box for each side, what a hand may hold, and an edit read back through the
 position text, so it is checked as any position text is (too many pieces, two Koropokkuru...)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rules_kernel.core import EditPiece, PositionTextError
+from rules_kernel.core import EditPiece, PositionTextError, default_edit_to_move
+from rules_kernel.games.yokai import notation
 from rules_kernel.games.yokai.notation import _code_of_letter, _square_of
 from rules_kernel.games.yokai.rules import EMPTY, KIND_NAMES, KOROPOKKURU, UNPROMOTED, kind_of
-from rules_kernel.position_text import FieldError
-
-if TYPE_CHECKING:
-    from rules_kernel.games.yokai.state import YokaiState
+from rules_kernel.games.yokai.state import YokaiState
+from rules_kernel.persistent import Counts
+from rules_kernel.position_text import FieldError, read_edit
 
 
 def edit_pieces(state: YokaiState) -> tuple[EditPiece, ...]:
@@ -40,6 +40,29 @@ def edit_hands(state: YokaiState) -> dict[tuple[int, str], int]:
         for kind in letters
         if kind not in UNPROMOTED and kind != KOROPOKKURU
     }
+
+
+def edit_to_move(state: YokaiState) -> int | None:
+    """The side to move (`core.default_edit_to_move`)."""
+    return default_edit_to_move(state)
+
+
+def edit_fields(state: YokaiState) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """None: the position has no turn fields besides the side to move."""
+    return {}
+
+
+def edit(state: YokaiState, *, place=None, hands=None, to_move=None, fields=None) -> YokaiState:
+    """`state` edited (core.State.edit), read back from its position text, so checked as any
+    is (too many pieces, two Koropokkuru...); no fields to set."""
+    refuse_fields(state, fields)
+    side = state.side if to_move is None else to_move
+    return read_edit(state.game, lambda: _made(state, place or {}, hands or {}, side), notation.position_text)
+
+
+def _made(state: YokaiState, place, hands, side) -> YokaiState:
+    board, held, side = edited(state, place, hands, side)
+    return YokaiState(state.game, board, held, side, side, Counts())
 
 
 def refuse_fields(state: YokaiState, fields) -> None:

@@ -11,7 +11,7 @@ from functools import cached_property, lru_cache
 from typing import ClassVar
 
 from rules_kernel.core import Game, Option
-from rules_kernel.games.yokai import hints, notation, scene
+from rules_kernel.games.yokai import edit, hints, notation, scene
 from rules_kernel.games.yokai import reference as reference_panel
 from rules_kernel.games.yokai.rules import (
     KIRIN,
@@ -50,7 +50,7 @@ class YokaiGame(Game):
         "position text": YokaiState,
         "words": notation,  # the moves in the rulebook's words, why a text is no move
         "scene": scene,  # what the board shows
-        "editor": YokaiState,
+        "editor": edit,  # the board editor: its palette, counters, turn fields and an edit
         "reference": reference_panel,  # the pieces with their steps, promotion, the drop
         "heuristic": hints,  # material, with the variant's AGENT_VALUES
     }

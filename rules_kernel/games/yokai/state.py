@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rules_kernel.core import NOT_COMPUTED, Outcome, State
-from rules_kernel.games.yokai import edit as editor
 from rules_kernel.games.yokai import notation
 from rules_kernel.games.yokai.rules import (
     KIND_NAMES,
@@ -24,10 +23,8 @@ from rules_kernel.games.yokai.rules import (
     owner_of,
 )
 from rules_kernel.persistent import Counts
-from rules_kernel.position_text import read_edit
 
 if TYPE_CHECKING:
-    from rules_kernel.core import EditPiece
     from rules_kernel.games.yokai.game import YokaiGame
 
 
@@ -214,24 +211,6 @@ class YokaiState(State):
         board = tuple(key[:size])
         hands = (tuple(key[size : size + 9]), tuple(key[size + 9 : size + 18]))
         return cls(game, board, hands, key[-1], 0, Counts())
-
-    # -- the board editor (edit.py) --
-    def edit_pieces(self) -> tuple[EditPiece, ...]:
-        return editor.edit_pieces(self)
-
-    def edit_hands(self) -> dict[tuple[int, str], int]:
-        return editor.edit_hands(self)
-
-    def edit(self, *, place=None, hands=None, to_move=None, fields=None) -> YokaiState:
-        editor.refuse_fields(self, fields)
-        side = self.side if to_move is None else to_move
-        return read_edit(
-            self.game, lambda: self._edited(place or {}, hands or {}, side), notation.position_text
-        )
-
-    def _edited(self, place, hands, side) -> YokaiState:
-        board, held, side = editor.edited(self, place, hands, side)
-        return YokaiState(self.game, board, held, side, side, Counts())
 
     def _perft(self, depth: int) -> int:
         """Bulk-counting perft on raw tuples (repetition is ignored, as in Fairy-Stockfish)."""
