@@ -384,3 +384,12 @@ def test_the_explorer_offers_the_editor_in_the_all_seeing_view(players):
     assert editor.state == explorer.state and editor.counters
     editor.play.click()
     assert explorer.edit_toggle.value is False and explorer.state.to_text() == editor.state.to_text()
+
+
+def test_an_edit_before_the_armies_are_chosen_says_so_by_field():
+    """At the deal (and in the draft) no coin is known yet: an edit is refused as a position
+    text is, naming the turn, never a KeyError reaching the page (it was KeyError: 'deal')."""
+    start = rk.load_game("war-chest").initial_state()
+    with pytest.raises(rk.PositionTextError, match="armies are not chosen yet") as refused:
+        start.edit(to_move=0)
+    assert refused.value.field == "turn"

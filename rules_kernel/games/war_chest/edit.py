@@ -182,6 +182,8 @@ def edit(
 def _edited(state, place, hands, to_move, fields) -> WarChestState:
     """The edited position, unchecked (only what is needed to write it as text). The
     placements come first, then the counters: a counter is exact, also beside a placement."""
+    if state.phase not in PHASES:  # no coin is known yet: nothing to edit (was a KeyError)
+        raise FieldError("turn", "the armies are not chosen yet (deal or draft); edit once they are")
     units = {unit[0]: unit for unit in state.units}
     control = dict(state.control)
     piles = {field: [list(coins) for coins in getattr(state, field)] for field, _ in PILES.values()}
