@@ -426,7 +426,7 @@ class Game:
         return hash((self.id, tuple(sorted((k, repr(v)) for k, v in self.options.items()))))
 
 
-#: each game class's words and scene parts as `part_named` found them (None: the game has
+#: each game class's words, scene and editor parts as `part_named` found them (None: the game has
 #: none). Filled on first asking, cleared by `rules_kernel.parts.forget()`: a move list asks
 #: for every line, a redraw for its scene.
 NAMED_PARTS: dict[tuple[type[Game], str], Any] = {}
@@ -442,10 +442,10 @@ def default_edit_to_move(state: State) -> int | None:
 
 
 def part_named(cls: type[Game], name: str) -> Any | None:
-    """The object a game class names for part `name` (`PARTS["words"]`, `PARTS["scene"]`), or
-    None: no such part, or a State class named for it (the earlier docs': its methods are the
-    part, and a State subclass's own override is what its conveniences call). Core reads the
-    declaration itself, as it imports no info nor parts."""
+    """The object a game class names for part `name` (`PARTS["words"]`, `["scene"]`,
+    `["editor"]`), or None: no such part, or a State class named for it (the earlier docs':
+    its methods are the part, and a State subclass's own override is what its conveniences
+    call). Core reads the declaration itself, as it imports no info nor parts."""
     try:
         return NAMED_PARTS[cls, name]
     except KeyError:
