@@ -41,12 +41,10 @@ if TYPE_CHECKING:
     from rules_kernel.scene import Scene
 
 __all__ = [
-    "EDITORS",
     "EditorPart",
     "HEURISTICS",
     "PROTOCOLS",
     "HeuristicPart",
-    "SCENES",
     "ScenePart",
     "ReferencePart",
     "StatisticsPart",
@@ -257,32 +255,16 @@ def words_of(cls: type[Game]) -> WordsPart:
     return found
 
 
-#: each game class's scene part, as `scene_of` found it (None: no board); every redraw asks
-#: for it. The part's `scene` is read from it at each call (a test may count or stub it).
-SCENES: dict[type[Game], ScenePart | None] = {}
-
-
 def scene_of(cls: type[Game]) -> ScenePart | None:
-    """The scene part of a game class, looked up once a class (kept in `SCENES`)."""
-    try:
-        return SCENES[cls]
-    except KeyError:
-        found = SCENES[cls] = part_of(cls, "scene")
-        return found
-
-
-#: each game class's editor part, as `editor_of` found it (None: no editor); each control of
-#: the editor asks for it
-EDITORS: dict[type[Game], EditorPart | None] = {}
+    """The scene part of a game class (None: no board), looked up once a class by `part_of`:
+    a redraw asks a few times, so its cache is fast enough. The part's `scene` is read from it
+    at each call (a test may count or stub it)."""
+    return part_of(cls, "scene")
 
 
 def editor_of(cls: type[Game]) -> EditorPart | None:
-    """The editor part of a game class, looked up once a class (kept in `EDITORS`)."""
-    try:
-        return EDITORS[cls]
-    except KeyError:
-        found = EDITORS[cls] = part_of(cls, "editor")
-        return found
+    """The editor part of a game class (None: no editor), looked up once a class by `part_of`."""
+    return part_of(cls, "editor")
 
 
 def forget() -> None:
@@ -291,8 +273,6 @@ def forget() -> None:
     part_of.cache_clear()
     HEURISTICS.clear()
     WORDS.clear()
-    SCENES.clear()
-    EDITORS.clear()
     core.NAMED_PARTS.clear()
 
 
@@ -343,10 +323,7 @@ def why_illegal(state: State, text: str) -> str:
 def scene(state: State, perspective: int | None = None) -> Scene:
     """`state` drawn as `perspective` (None: all-seeing) sees it, by the game's scene part;
     NotImplementedError naming the game for one without a board."""
-    try:
-        found = SCENES[type(state.game)]
-    except KeyError:
-        found = scene_of(type(state.game))
+    found = scene_of(type(state.game))
     if found is None:
         game = state.game
         raise NotImplementedError(
